@@ -1,0 +1,41 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './lib/config.ts';
+import { createLogger } from './lib/logger.ts';
+import configPlugin from './plugins/config.ts';
+import errors from './plugins/errors.ts';
+import health from './plugins/health.ts';
+import pageData from './plugins/page-data.ts';
+import requestId, { requestIdFrom } from './plugins/request-id.ts';
+import securityHeaders from './plugins/security-headers.ts';
+import ssr from './plugins/ssr.ts';
+
+export interface BuildAppOptions {
+  config: Config;
+  logger?: Logger;
+}
+
+/** Assembles the service: one plugin per concern, pages last because they catch every other path. */
+export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger ?? createLogger(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: requestIdFrom,
+    requestIdLogLabel: 'requestId',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+
+  await app.register(configPlugin, { config });
+  await app.register(requestId);
+  await app.register(securityHeaders);
+  await app.register(errors);
+  await app.register(cookie);
+  await app.register(health);
+  await app.register(pageData);
+  // Feature plugins register here (database, accounts, content, icons, builds ...).
+
+  await app.register(ssr);
+  return app;
+}

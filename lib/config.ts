@@ -1,0 +1,108 @@
+import { envSchema } from 'env-schema';
+
+/**
+ * Every setting the service reads from its environment, checked once at start.
+ * A bad value stops the start with a message naming the variable (see ConfigError).
+ */
+const schema = {
+  type: 'object',
+  properties: {
+    NODE_ENV: { type: 'string', enum: ['production', 'development', 'test'], default: 'production' },
+    HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    LOG_LEVEL: {
+      type: 'string',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      default: 'info',
+    },
+    // "false", "true", a hop count, or a comma-separated list of proxy addresses/CIDRs.
+    TRUST_PROXY: { type: 'string', pattern: '^(true|false|\\d+|[0-9a-fA-F.:/,\\s]+)$', default: 'false' },
+    PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s]+/?$' },
+    SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
+    BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: 10485760, default: 65536 },
+    DATA_DIR: { type: 'string', minLength: 1, default: './data' },
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    SESSION_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
+    ICON_UPSTREAM_URL: { type: 'string', pattern: '^https?://[^\\s]+$', default: 'https://api.iconify.design' },
+    BUILD_CHECK_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
+    PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    PLAY_SECRET: { type: 'string', minLength: 32 },
+    ALLOWED_EXTERNAL_ORIGINS: { type: 'string', pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$', default: '' },
+  },
+} as const;
+
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  /** Serve through Vite's dev server (HMR) instead of the production build. */
+  dev: boolean;
+  host: string;
+  port: number;
+  logLevel: string;
+  trustProxy: TrustProxy;
+  /** Origin the site is reached at from outside, without a trailing slash. */
+  publicUrl: string;
+  shutdownTimeoutMs: number;
+  bodyLimitBytes: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  sessionTtlDays: number;
+  iconUpstreamUrl: string;
+  buildCheckIntervalMs: number;
+  playUrl: string | undefined;
+  playSecret: string | undefined;
+  allowedExternalOrigins: string[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } = {}): Config {
+  let raw: Record<string, unknown>;
+  try {
+    raw = envSchema({ schema: structuredClone(schema) as never, data: { ...env }, env: false }) as Record<string, unknown>;
+  } catch (error) {
+    // ajv says "env/PORT must be <= 65535": keep the variable name, drop the prefix.
+    const detail = (error as Error).message.replace(/env\//g, '');
+    throw new ConfigError(`Invalid configuration: ${detail}`);
+  }
+  const port = raw.PORT as number;
+  const nodeEnv = raw.NODE_ENV as Config['env'];
+  return {
+    env: nodeEnv,
+    dev: overrides.dev ?? false,
+    host: raw.HOST as string,
+    port,
+    logLevel: raw.LOG_LEVEL as string,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY as string),
+    publicUrl: ((raw.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS as number,
+    bodyLimitBytes: raw.BODY_LIMIT_BYTES as number,
+    dataDir: raw.DATA_DIR as string,
+    databaseUrl: raw.DATABASE_URL as string | undefined,
+    redisUrl: raw.REDIS_URL as string | undefined,
+    sessionTtlDays: raw.SESSION_TTL_DAYS as number,
+    iconUpstreamUrl: (raw.ICON_UPSTREAM_URL as string).replace(/\/$/, ''),
+    buildCheckIntervalMs: raw.BUILD_CHECK_INTERVAL_MS as number,
+    playUrl: raw.PLAY_URL as string | undefined,
+    playSecret: raw.PLAY_SECRET as string | undefined,
+    allowedExternalOrigins: (raw.ALLOWED_EXTERNAL_ORIGINS as string)
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean)
+      .map((origin) => new URL(origin).origin),
+  };
+}
+
+function parseTrustProxy(value: string): TrustProxy {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}

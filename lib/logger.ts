@@ -1,0 +1,36 @@
+import pino, { type Logger, type LoggerOptions } from 'pino';
+
+/** Header values that must never reach a log line. */
+export const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+];
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: {
+      req(req: { method: string; url: string; headers: Record<string, unknown>; ip?: string; id?: string }) {
+        return {
+          method: req.method,
+          url: req.url,
+          ip: req.ip,
+          headers: {
+            host: req.headers.host,
+            'user-agent': req.headers['user-agent'],
+            authorization: req.headers.authorization,
+            cookie: req.headers.cookie,
+          },
+        };
+      },
+    },
+  };
+}
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
+}

@@ -1,0 +1,23 @@
+import type { Locale } from './locales.ts';
+
+/** The logged-in user as pages and the API may show them (never secrets). */
+export interface PublicUser {
+  id: string;
+  email: string;
+  displayName: string;
+  locale: Locale;
+  createdAt: string;
+}
+
+/** What a page's server-side data source receives. The query string is deliberately absent:
+ * a page's data (and so its `_payload.json`) depends on its path only. */
+export interface PageDataArgs {
+  locale: Locale;
+  /** Route params, e.g. `{ slug }` for `/asdas/:slug`, `{ '*': 'author/x' }` for the catch-all. */
+  params: Record<string, string | undefined>;
+  /** The path without its locale prefix, e.g. `/asdas/x`. */
+  path: string;
+  user: PublicUser | null;
+}
+
+export type PageDataSource = (args: PageDataArgs) => Promise<unknown> | unknown;

@@ -1,0 +1,70 @@
+import type { FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpError } from '../lib/http-error.ts';
+
+// Fastify's own input errors, named for clients that branch on `code`.
+const frameworkCodes: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
+};
+
+function fieldsOf(error: FastifyError): Record<string, string> | undefined {
+  if (!error.validation) return undefined;
+  const fields: Record<string, string> = {};
+  for (const issue of error.validation) {
+    const params = issue.params as Record<string, unknown>;
+    const name =
+      (params.missingProperty as string | undefined) ??
+      (params.additionalProperty as string | undefined) ??
+      (issue.instancePath.replace(/^\//, '').split('/')[0] || 'body');
+    fields[name] ??= issue.keyword;
+  }
+  return fields;
+}
+
+/**
+ * One JSON error shape for everything that is not a page: `{ statusCode, code, message, fields? }`.
+ * Client mistakes keep their 4xx and message; server faults are logged and answered without details.
+ */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+      if (error instanceof HttpError) {
+        if (error.headers) reply.headers(error.headers);
+        return reply.code(error.statusCode).send({
+          statusCode: error.statusCode,
+          code: error.code,
+          message: error.message,
+          ...(error.fields ? { fields: error.fields } : {}),
+        });
+      }
+      const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+      if (statusCode >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply.code(statusCode).send({ statusCode, code: 'INTERNAL', message: 'Internal Server Error' });
+      }
+      const fields = fieldsOf(error);
+      return reply.code(statusCode).send({
+        statusCode,
+        code: error.validation ? 'VALIDATION_FAILED' : (frameworkCodes[error.code] ?? error.code ?? 'BAD_REQUEST'),
+        message: error.message,
+        ...(fields ? { fields } : {}),
+      });
+    });
+
+    // Unknown API and infrastructure addresses answer JSON and never fall through to the page renderer.
+    const notFound = async (request: { url: string }) => {
+      const path = request.url.split('?')[0];
+      throw new HttpError(404, 'NOT_FOUND', `Not found: ${path}`);
+    };
+    app.all('/api/*', notFound);
+    app.setNotFoundHandler(async (request, reply) => {
+      const path = request.url.split('?')[0];
+      return reply.code(404).send({ statusCode: 404, code: 'NOT_FOUND', message: `Not found: ${path}` });
+    });
+  },
+  { name: 'errors' },
+);

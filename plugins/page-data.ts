@@ -1,0 +1,39 @@
+import fp from 'fastify-plugin';
+import type { PageDataSource } from '../lib/page-data.ts';
+
+/**
+ * The named server-side data sources the shared route table points at (`data: 'article'`).
+ * Feature plugins (content, accounts ...) define them; the SSR render and `_payload.json`
+ * both read them, so a page's HTML and its payload always come from the same function.
+ */
+export class PageDataRegistry {
+  readonly #sources = new Map<string, PageDataSource>();
+
+  define(name: string, source: PageDataSource): void {
+    if (this.#sources.has(name)) throw new Error(`Page data source '${name}' is defined twice.`);
+    this.#sources.set(name, source);
+  }
+
+  get(name: string): PageDataSource {
+    const source = this.#sources.get(name);
+    if (!source) throw new Error(`No page data source named '${name}'.`);
+    return source;
+  }
+
+  has(name: string): boolean {
+    return this.#sources.has(name);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pageData: PageDataRegistry;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('pageData', new PageDataRegistry());
+  },
+  { name: 'page-data' },
+);
