@@ -21,3 +21,14 @@ export interface PageDataArgs {
 }
 
 export type PageDataSource = (args: PageDataArgs) => Promise<unknown> | unknown;
+
+/**
+ * Thrown by a data source when its path has nothing to show. The renderer turns it into the
+ * spec's non-fatal 404 `Page not found: {path}` (rendered inside the layout; JSON for payloads).
+ */
+export class PageNotFoundError extends Error {
+  override name = 'PageNotFoundError';
+  constructor(readonly path: string) {
+    super(`Page not found: ${path}`);
+  }
+}
