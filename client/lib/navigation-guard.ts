@@ -1,0 +1,362 @@
+/**
+ * The one place that decides where `navigateTo(to, options)` may go, on the
+ * client and on the server render (302 Location).
+ *
+ * Decisions (see also the unit tests, which list every case):
+ *
+ * 1. Script protocols (`javascript:`, `data:`, `blob:`, `vbscript:`) are refused
+ *    first and always, whatever `external` says. The check looks at several
+ *    "views" of the input and refuses if ANY of them starts with a script scheme:
+ *    - what the WHATWG URL parser sees (`new URL(to, base).protocol`), after it
+ *      strips leading/trailing C0 controls and spaces and every tab/CR/LF;
+ *    - the same, after peeling any number of `view-source:` prefixes;
+ *    - a deliberately paranoid view: HTML character references decoded
+ *      (`&#106;`, `&#x6A`, `&colon;`, `&Tab;` ... repeatedly, so `&amp;#106;` too),
+ *      percent-escapes decoded, NFKC-normalised (full-width letters), and every
+ *      control, whitespace and zero-width character removed anywhere.
+ *    The paranoid view refuses strings that a JS `location.href = ...` would not
+ *    execute (for example `&#106;avascript:` or `java%09script:`), because the
+ *    same string may later land in an HTML attribute (a `<meta refresh>`, an
+ *    `href`) where entities ARE decoded. Nothing legitimate looks like that.
+ * 2. External means: the input (as the URL parser sees it) has any scheme
+ *    (`http:`, `mailto:`, `HTTP:`, and also one-letter schemes such as `c:/x`,
+ *    which the WHATWG parser treats as a scheme), or starts with two slashes in
+ *    any mix of `/` and `\` (`//host`, `/\host`, `\\host`, `\/host`, also when a
+ *    tab/newline/control character hides between or before them, `/\t/host`).
+ *    Absolute inputs are parsed WITHOUT a base so the result never depends on
+ *    the current page (`https:evil.com` is `https://evil.com/`, not a path).
+ * 3. An external-looking http(s) URL whose origin equals `currentOrigin` simply
+ *    becomes an internal path (with or without `external: true`).
+ * 4. Otherwise, without `external: true`: refused (`external-not-allowed`).
+ *    With `external: true`: only `http:`/`https:` URLs whose origin is in
+ *    `allowedOrigins` (compared after URL normalisation: lower-case host,
+ *    default port dropped) are allowed. `mailto:` and `tel:` have no origin, so
+ *    they are allowed only when `allowedOrigins` lists the bare scheme
+ *    (`'mailto:'`, `'tel:'`). Every other scheme (ftp:, file:, intent:,
+ *    view-source:https:, ...) is refused (`origin-not-allowed`). URLs with
+ *    embedded credentials (`https://user:pw@allowed.example`) are refused
+ *    (`invalid-url`).
+ * 5. Internal results are `pathname + search + hash` from the URL parser
+ *    (percent-encoded, dot segments resolved, already-encoded sequences kept),
+ *    with leading slashes collapsed to one so `/.//evil.com` (which the parser
+ *    turns into the pathname `//evil.com`) can never become protocol-relative.
+ *    `%2F` and `%5C` stay encoded: browsers never treat them as separators,
+ *    so `/%2F/evil` is the literal same-origin path `/%2F/evil`.
+ * 6. Relative inputs (`asdas`, `./x`, `?page=2`, `#section`) resolve against
+ *    `currentPath` (default `/`). The empty string means `/` (as in Nuxt).
+ */
+
+export type NavigationRefusedReason =
+  | 'external-not-allowed'
+  | 'origin-not-allowed'
+  | 'script-protocol'
+  | 'invalid-url';
+
+export class NavigationRefusedError extends Error {
+  override readonly name = 'NavigationRefusedError';
+  readonly reason: NavigationRefusedReason;
+  /** For script-protocol refusals: the refused scheme, e.g. `javascript:`. */
+  readonly protocol: string | undefined;
+
+  constructor(reason: NavigationRefusedReason, message: string, protocol?: string) {
+    super(message);
+    this.reason = reason;
+    this.protocol = protocol;
+  }
+}
+
+export interface NavigationOptions {
+  /** Opt in to leaving the site. Still limited to `allowedOrigins`. */
+  external?: boolean;
+  /** Origins (`https://play.example`) and bare schemes (`mailto:`, `tel:`) allowed for external navigation. */
+  allowedOrigins: readonly string[];
+  /** Origin of the site itself, e.g. `https://site.example` (`location.origin` in the browser). */
+  currentOrigin: string;
+  /** Path (with search) relative inputs resolve against. Default `/`. */
+  currentPath?: string;
+}
+
+export type NavigationTarget =
+  | { kind: 'internal'; path: string }
+  | { kind: 'external'; url: string };
+
+export const SCRIPT_PROTOCOLS: readonly string[] = ['javascript:', 'data:', 'blob:', 'vbscript:'];
+
+/** Inputs longer than this are refused as invalid (no legitimate navigation target is this long). */
+export const MAX_URL_LENGTH = 8192;
+
+const MESSAGES = {
+  external:
+    'Navigating to an external URL is not allowed by default. Use navigateTo(url, { external: true }) with an allowed origin.',
+  invalid: 'Cannot navigate to an invalid URL.',
+  credentials: 'Cannot navigate to a URL with embedded credentials.',
+} as const;
+
+function scriptProtocolMessage(protocol: string): string {
+  return `Cannot navigate to a URL with '${protocol}' protocol.`;
+}
+
+function originMessage(origin: string): string {
+  return `Navigating to '${origin}' is not allowed: it is not on the list of allowed origins.`;
+}
+
+// ---------------------------------------------------------------------------
+// What the browser strips before parsing
+
+// WHATWG URL parser: remove leading and trailing C0 control or space, then every ASCII tab or newline.
+// eslint-disable-next-line no-control-regex
+const LEADING_TRAILING_C0_SPACE = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
+const TAB_OR_NEWLINE = /[\t\n\r]/g;
+
+/** The string exactly as the WHATWG URL parser will read it. */
+export function whatwgView(input: string): string {
+  return input.replace(LEADING_TRAILING_C0_SPACE, '').replace(TAB_OR_NEWLINE, '');
+}
+
+const SCHEME_RE = /^([a-zA-Z][a-zA-Z\d+.-]*):/;
+const VIEW_SOURCE_RE = /^view-source:/i;
+const PROTOCOL_RELATIVE_RE = /^[/\\]{2}/;
+
+// Paranoid view helpers ------------------------------------------------------
+
+const NAMED_ENTITIES: Record<string, string> = {
+  tab: '\t',
+  newline: '\n',
+  colon: ':',
+  sol: '/',
+  bsol: '\\',
+  lpar: '(',
+  rpar: ')',
+  period: '.',
+  nbsp: '\u00a0',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+  excl: '!',
+  num: '#',
+  percnt: '%',
+  semi: ';',
+  equals: '=',
+  zwsp: '\u200b',
+  shy: '\u00ad',
+};
+
+function decodeEntitiesOnce(s: string): string {
+  return s
+    .replace(/&#x0*([0-9a-f]{1,6});?/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
+    .replace(/&#0*(\d{1,7});?/g, (m, dec: string) => codePoint(parseInt(dec, 10), m))
+    .replace(/&([a-z]+);?/gi, (m, name: string) => NAMED_ENTITIES[name.toLowerCase()] ?? m);
+}
+
+function codePoint(n: number, fallback: string): string {
+  // HTML maps NUL and out-of-range references to U+FFFD; for our purpose any
+  // invisible replacement is equivalent, so drop them to an empty string.
+  if (!Number.isFinite(n) || n === 0 || n > 0x10ffff) return '';
+  try {
+    return String.fromCodePoint(n);
+  } catch {
+    return fallback;
+  }
+}
+
+function percentDecodeOnce(s: string): string {
+  // Byte-wise (latin1) decoding is enough to reveal an ASCII scheme and never throws.
+  return s.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+// Controls (C0, DEL, C1), every Unicode space, and zero-width/invisible formatting characters.
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_ANYWHERE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]|\s/g;
+
+function paranoidViews(input: string): string[] {
+  const views: string[] = [];
+  let current = input;
+  for (let i = 0; i < 6; i++) {
+    const next = percentDecodeOnce(decodeEntitiesOnce(current)).normalize('NFKC');
+    views.push(next.replace(INVISIBLE_ANYWHERE, ''));
+    if (next === current) break;
+    current = next;
+  }
+  return views;
+}
+
+function scriptSchemeOf(view: string): string | null {
+  let v = view;
+  // Peel any number of view-source: prefixes (with whatever the browser strips in between).
+  for (let i = 0; i < 32 && VIEW_SOURCE_RE.test(v); i++) {
+    v = whatwgView(v.replace(VIEW_SOURCE_RE, ''));
+  }
+  const m = SCHEME_RE.exec(v);
+  if (!m) return null;
+  const protocol = `${m[1]!.toLowerCase()}:`;
+  return SCRIPT_PROTOCOLS.includes(protocol) ? protocol : null;
+}
+
+function parserProtocol(view: string): string | null {
+  try {
+    return new URL(view, 'http://localhost/').protocol;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Returns the script protocol (`'javascript:'`, `'data:'`, `'blob:'`, `'vbscript:'`)
+ * that `input` would run or could be decoded into, or `null`.
+ * Safe to use for sanitising hrefs too.
+ */
+export function detectScriptProtocol(input: string): string | null {
+  // 1. The WHATWG URL parser is the source of truth for what a browser executes.
+  let view = whatwgView(input);
+  for (let i = 0; i < 32; i++) {
+    const protocol = parserProtocol(view);
+    if (protocol && SCRIPT_PROTOCOLS.includes(protocol)) return protocol;
+    if (protocol !== 'view-source:' || !VIEW_SOURCE_RE.test(view)) break;
+    view = whatwgView(view.replace(VIEW_SOURCE_RE, ''));
+  }
+  const direct = scriptSchemeOf(whatwgView(input));
+  if (direct) return direct;
+  // 2. Paranoid views: entity/percent/unicode tricks and invisible characters anywhere.
+  for (const v of paranoidViews(input)) {
+    const found = scriptSchemeOf(v);
+    if (found) return found;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+
+function normaliseOrigin(origin: string): string | null {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return null;
+  }
+}
+
+function toInternalPath(url: URL): string {
+  return url.pathname.replace(/^\/{2,}/, '/') + url.search + url.hash;
+}
+
+function allowedSet(allowedOrigins: readonly string[]): Set<string> {
+  const set = new Set<string>();
+  for (const entry of allowedOrigins) {
+    const trimmed = entry.trim().toLowerCase();
+    if (trimmed === 'mailto:' || trimmed === 'tel:') {
+      set.add(trimmed);
+      continue;
+    }
+    const origin = normaliseOrigin(entry);
+    if (origin && origin !== 'null') set.add(origin);
+  }
+  return set;
+}
+
+/**
+ * Decide where a navigation may go. Throws `NavigationRefusedError` when it may not.
+ */
+export function resolveNavigation(to: unknown, options: NavigationOptions): NavigationTarget {
+  if (typeof to !== 'string' || to.length > MAX_URL_LENGTH) {
+    throw new NavigationRefusedError('invalid-url', MESSAGES.invalid);
+  }
+  const currentOrigin = normaliseOrigin(options.currentOrigin);
+  if (!currentOrigin || currentOrigin === 'null') {
+    throw new TypeError(`resolveNavigation: currentOrigin must be an http(s) origin, got '${options.currentOrigin}'.`);
+  }
+
+  const script = detectScriptProtocol(to);
+  if (script) {
+    throw new NavigationRefusedError('script-protocol', scriptProtocolMessage(script), script);
+  }
+
+  const view = whatwgView(to) || '/';
+  const hasScheme = SCHEME_RE.test(view);
+  const protocolRelative = PROTOCOL_RELATIVE_RE.test(view);
+
+  if (!hasScheme && !protocolRelative) {
+    const base = new URL(options.currentPath ?? '/', currentOrigin);
+    let url: URL;
+    try {
+      url = new URL(view, base);
+    } catch {
+      throw new NavigationRefusedError('invalid-url', MESSAGES.invalid);
+    }
+    // A relative reference resolved against our own origin stays on it; if the parser
+    // ever disagrees, treat it as external rather than trusting the string.
+    if (url.origin === currentOrigin) {
+      return { kind: 'internal', path: toInternalPath(url) };
+    }
+    return external(url, options);
+  }
+
+  let url: URL;
+  try {
+    url = protocolRelative ? new URL(view, currentOrigin) : new URL(view);
+  } catch {
+    throw new NavigationRefusedError('invalid-url', MESSAGES.invalid);
+  }
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === currentOrigin) {
+    return { kind: 'internal', path: toInternalPath(url) };
+  }
+  return external(url, options);
+}
+
+function external(url: URL, options: NavigationOptions): NavigationTarget {
+  if (!options.external) {
+    throw new NavigationRefusedError('external-not-allowed', MESSAGES.external);
+  }
+  const allowed = allowedSet(options.allowedOrigins);
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    if (!allowed.has(url.origin)) {
+      throw new NavigationRefusedError('origin-not-allowed', originMessage(url.origin));
+    }
+    if (url.username || url.password) {
+      throw new NavigationRefusedError('invalid-url', MESSAGES.credentials);
+    }
+    return { kind: 'external', url: url.href };
+  }
+  if ((url.protocol === 'mailto:' || url.protocol === 'tel:') && allowed.has(url.protocol)) {
+    return { kind: 'external', url: url.href };
+  }
+  throw new NavigationRefusedError('origin-not-allowed', originMessage(url.protocol));
+}
+
+/**
+ * For `?redirect=` values: an internal path (with search and hash) or `fallback`,
+ * never an external URL. A same-origin absolute URL is accepted (as its path)
+ * only when `currentOrigin` is given.
+ */
+export function safeRedirectPath(
+  value: unknown,
+  fallback = '/',
+  currentOrigin = 'http://redirect.invalid',
+): string {
+  if (typeof value !== 'string' || value.trim() === '') return fallback;
+  try {
+    const target = resolveNavigation(value, { allowedOrigins: [], currentOrigin, currentPath: '/' });
+    return target.kind === 'internal' ? target.path : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The Location header value for an internal server-side redirect: percent-encoded
+ * by the URL parser (no CR/LF/controls/spaces survive), leading slashes collapsed so
+ * `//evil` or `/\evil` can never escape to another host. An absolute or
+ * protocol-relative http(s) URL is reduced to its path on this site
+ * (`//evil.com/x` -> `/x`); any other scheme gives `/`.
+ * Values built with it are header-safe; escape them again for HTML attributes.
+ */
+export function encodeRedirectLocation(path: string): string {
+  let url: URL;
+  try {
+    url = new URL(path, 'http://localhost');
+  } catch {
+    return '/';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return '/';
+  return toInternalPath(url);
+}
