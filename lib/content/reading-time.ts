@@ -1,0 +1,31 @@
+import type { Locale } from '../locales.ts';
+
+export const wordsPerMinute = 200;
+
+const segmenters = new Map<Locale, Intl.Segmenter>();
+
+function segmenter(locale: Locale): Intl.Segmenter {
+  let found = segmenters.get(locale);
+  if (!found) {
+    found = new Intl.Segmenter(locale, { granularity: 'word' });
+    segmenters.set(locale, found);
+  }
+  return found;
+}
+
+/**
+ * Words in `text`. Thai is written without spaces between words, so words are counted with the
+ * ICU word segmenter (dictionary based) rather than by splitting on whitespace.
+ */
+export function countWords(text: string, locale: Locale): number {
+  let count = 0;
+  for (const part of segmenter(locale).segment(text)) {
+    if (part.isWordLike) count += 1;
+  }
+  return count;
+}
+
+/** Minutes to read `text` at 200 words a minute, at least 1. */
+export function readingMinutes(text: string, locale: Locale): number {
+  return Math.max(1, Math.round(countWords(text, locale) / wordsPerMinute));
+}

@@ -1,0 +1,110 @@
+import type { Locale } from '../locales.ts';
+import { ContentError, type ContentIssue, formatIssue, loadContent } from './loader.ts';
+import { ContentIndex } from './queries.ts';
+import { robotsTxt, sitemapXml } from './sitemap.ts';
+import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from './types.ts';
+
+export interface ContentServiceOptions {
+  root: string;
+  /** Serve and list drafts (never in production). */
+  showDrafts: boolean;
+  /** Throw on any content problem (production); otherwise keep the problems for the pages to show. */
+  strict: boolean;
+  publicUrl: string;
+  /** Told about problems when they are kept instead of thrown. */
+  onIssues?: (issues: readonly ContentIssue[]) => void;
+}
+
+/**
+ * The loaded content, as `app.content`. Holds the current ContentIndex; `reload()` swaps it
+ * (dev edits). Everything is answered from memory.
+ */
+export class ContentService {
+  readonly root: string;
+  readonly #options: ContentServiceOptions;
+  #index: ContentIndex;
+  #sitemap: { version: string; xml: string } | undefined;
+  #loading: Promise<ContentIndex> | undefined;
+
+  private constructor(options: ContentServiceOptions, index: ContentIndex) {
+    this.root = options.root;
+    this.#options = options;
+    this.#index = index;
+  }
+
+  static async load(options: ContentServiceOptions): Promise<ContentService> {
+    return new ContentService(options, await ContentService.#build(options));
+  }
+
+  static async #build(options: ContentServiceOptions): Promise<ContentIndex> {
+    const snapshot = await loadContent(options.root);
+    if (snapshot.issues.length) {
+      if (options.strict) throw new ContentError(snapshot.issues);
+      options.onIssues?.(snapshot.issues);
+    }
+    return new ContentIndex(snapshot, { showDrafts: options.showDrafts });
+  }
+
+  /** Reads the folder again and swaps the index (concurrent calls share one load). */
+  async reload(): Promise<ContentIndex> {
+    this.#loading ??= ContentService.#build(this.#options)
+      .then((index) => {
+        this.#index = index;
+        return index;
+      })
+      .finally(() => {
+        this.#loading = undefined;
+      });
+    return this.#loading;
+  }
+
+  get index(): ContentIndex {
+    return this.#index;
+  }
+
+  /** Changes whenever a content file does (use it in ETags of anything built from content). */
+  get version(): string {
+    return this.#index.version;
+  }
+
+  /** Problems kept instead of thrown (development only; empty in production). */
+  get issues(): readonly ContentIssue[] {
+    return this.#index.issues;
+  }
+
+  issueMessages(): string[] {
+    return this.#index.issues.map(formatIssue);
+  }
+
+  listArticles(locale: Locale): readonly ArticleSummary[] {
+    return this.#index.listArticles(locale);
+  }
+
+  listAuthors(locale: Locale): readonly AuthorSummary[] {
+    return this.#index.listAuthors(locale);
+  }
+
+  getArticle(locale: Locale, slug: string): ArticleData | undefined {
+    return this.#index.getArticle(locale, slug);
+  }
+
+  getHome(locale: Locale): HomeData | undefined {
+    return this.#index.getHome(locale);
+  }
+
+  getContentPage(locale: Locale, rest: string): ContentPageData | undefined {
+    return this.#index.getContentPage(locale, rest);
+  }
+
+  sitemapXml(): string {
+    const index = this.#index;
+    if (this.#sitemap?.version !== index.version) {
+      this.#sitemap = { version: index.version, xml: sitemapXml(index.sitemap, this.#options.publicUrl) };
+    }
+    return this.#sitemap.xml;
+  }
+
+  robotsTxt(): string {
+    return robotsTxt(this.#options.publicUrl);
+  }
+}

@@ -1,0 +1,41 @@
+import { defaultLocale, localePath, locales, type Locale } from '../locales.ts';
+import type { SitemapEntry } from './queries.ts';
+
+function escapeXml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * The sitemap (sitemaps.org 0.9 with xhtml:link alternates, as search engines read hreflang):
+ * one `<url>` per existing translation of each page, each listing every translation and x-default.
+ * A Thai address showing the English text (fallback) is left out: it is not a translation.
+ */
+export function sitemapXml(entries: readonly SitemapEntry[], publicUrl: string): string {
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+  ];
+  for (const entry of entries) {
+    const existing = locales.filter((locale) => entry.locales[locale]);
+    if (!existing.length) continue;
+    const url = (locale: Locale) => escapeXml(`${publicUrl}${localePath(locale, entry.path)}`);
+    const xDefault = existing.includes(defaultLocale) ? defaultLocale : existing[0]!;
+    for (const locale of existing) {
+      lines.push('  <url>');
+      lines.push(`    <loc>${url(locale)}</loc>`);
+      const lastmod = entry.locales[locale]?.lastmod;
+      if (lastmod) lines.push(`    <lastmod>${escapeXml(lastmod)}</lastmod>`);
+      for (const alternate of existing) {
+        lines.push(`    <xhtml:link rel="alternate" hreflang="${alternate}" href="${url(alternate)}"/>`);
+      }
+      lines.push(`    <xhtml:link rel="alternate" hreflang="x-default" href="${url(xDefault)}"/>`);
+      lines.push('  </url>');
+    }
+  }
+  lines.push('</urlset>', '');
+  return lines.join('\n');
+}
+
+export function robotsTxt(publicUrl: string): string {
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n');
+}

@@ -1,0 +1,189 @@
+/**
+ * What a page tells search engines and link previews, and the `<head>` tags that say it.
+ * Pure (no Node or DOM APIs): the server renders `renderHeadTags(...)` into the document, the
+ * client can apply `headEntries(...)` to `document.head` after a navigation.
+ */
+import { defaultLocale, localePath, type Locale } from './locales.ts';
+
+export const siteName = 'Asdas';
+
+export interface SeoLink {
+  name: string;
+  /** Locale-aware path, e.g. `/th/author/x`. */
+  path: string;
+}
+
+export interface SeoData {
+  /** The page's own title, without the site name (`Bonus`; the tag reads `Bonus · Asdas`). */
+  title: string;
+  description: string;
+  /** The page's path WITHOUT the locale prefix (`/bonus`): alternates and canonical are built from it. */
+  path: string;
+  /** The locales this page really exists in (a Thai page showing the English text is not one). */
+  alternates: Locale[];
+  type: 'website' | 'article';
+  /** `YYYY-MM-DD`. */
+  publishedTime?: string;
+  modifiedTime?: string;
+  author?: SeoLink;
+  /** From the home page down to this page, locale-aware paths. */
+  breadcrumbs: SeoLink[];
+  /** Share image: a root-relative path or an absolute https URL. */
+  image?: string;
+  tags?: string[];
+  /** Keep out of search results (drafts shown in development). */
+  noindex?: boolean;
+}
+
+export interface HeadContext {
+  locale: Locale;
+  /** Origin the site is reached at, without a trailing slash. */
+  publicUrl: string;
+  siteName?: string;
+}
+
+/** One tag of the document head, for the server string and for the client alike. */
+export type HeadEntry =
+  | { tag: 'title'; text: string }
+  | { tag: 'meta'; attrs: { name: string; content: string } | { property: string; content: string } }
+  | { tag: 'link'; attrs: { rel: string; href: string; hreflang?: string } }
+  | { tag: 'script'; attrs: { type: 'application/ld+json' }; json: string };
+
+const ogLocales: Record<Locale, string> = { en: 'en_US', th: 'th_TH' };
+
+export function pageTitle(title: string, name = siteName): string {
+  return !title || title === name ? name : `${title} · ${name}`;
+}
+
+function absolute(publicUrl: string, pathOrUrl: string): string {
+  if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
+  return `${publicUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
+}
+
+/** The locale an existing translation of the page is in: the page's own, else English, else any. */
+function contentLocale(seo: SeoData, locale: Locale): Locale {
+  if (seo.alternates.includes(locale)) return locale;
+  if (seo.alternates.includes(defaultLocale)) return defaultLocale;
+  return seo.alternates[0] ?? locale;
+}
+
+/**
+ * JSON for a `<script type="application/ld+json">`: `<`, `>`, `&` and the two JavaScript line
+ * separators are written as \\u escapes, so no value can close the script element.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The structured list of head tags for a page. */
+export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
+  const { locale, publicUrl } = context;
+  const name = context.siteName ?? siteName;
+  const title = pageTitle(seo.title, name);
+  // A page showing another locale's text (the Thai fallback) points search engines at the original.
+  const canonicalLocale = contentLocale(seo, locale);
+  const canonical = absolute(publicUrl, localePath(canonicalLocale, seo.path));
+  const url = absolute(publicUrl, localePath(locale, seo.path));
+  const image = seo.image ? absolute(publicUrl, seo.image) : undefined;
+  const entries: HeadEntry[] = [
+    { tag: 'title', text: title },
+    { tag: 'meta', attrs: { name: 'description', content: seo.description } },
+  ];
+  if (seo.noindex) entries.push({ tag: 'meta', attrs: { name: 'robots', content: 'noindex' } });
+  entries.push({ tag: 'link', attrs: { rel: 'canonical', href: canonical } });
+
+  const alternates = (['en', 'th'] as const).filter((code) => seo.alternates.includes(code));
+  for (const code of alternates) {
+    entries.push({ tag: 'link', attrs: { rel: 'alternate', hreflang: code, href: absolute(publicUrl, localePath(code, seo.path)) } });
+  }
+  if (alternates.length) {
+    const fallback = alternates.includes(defaultLocale) ? defaultLocale : alternates[0]!;
+    entries.push({
+      tag: 'link',
+      attrs: { rel: 'alternate', hreflang: 'x-default', href: absolute(publicUrl, localePath(fallback, seo.path)) },
+    });
+  }
+
+  const og = (property: string, content: string) => entries.push({ tag: 'meta', attrs: { property, content } });
+  og('og:title', title);
+  og('og:description', seo.description);
+  og('og:url', url);
+  og('og:type', seo.type);
+  og('og:site_name', name);
+  og('og:locale', ogLocales[locale]);
+  for (const code of alternates) if (code !== locale) og('og:locale:alternate', ogLocales[code]);
+  if (image) og('og:image', image);
+  if (seo.type === 'article') {
+    if (seo.publishedTime) og('article:published_time', seo.publishedTime);
+    if (seo.modifiedTime) og('article:modified_time', seo.modifiedTime);
+    if (seo.author) og('article:author', absolute(publicUrl, seo.author.path));
+    for (const tag of seo.tags ?? []) og('article:tag', tag);
+  }
+
+  const twitter = (key: string, content: string) => entries.push({ tag: 'meta', attrs: { name: key, content } });
+  twitter('twitter:card', image ? 'summary_large_image' : 'summary');
+  twitter('twitter:title', title);
+  twitter('twitter:description', seo.description);
+  if (image) twitter('twitter:image', image);
+
+  const home = absolute(publicUrl, localePath(locale, '/'));
+  const ld = (json: unknown) => entries.push({ tag: 'script', attrs: { type: 'application/ld+json' }, json: jsonForScript(json) });
+  ld({ '@context': 'https://schema.org', '@type': 'WebSite', name, url: home, inLanguage: locale });
+  if (seo.type === 'article') {
+    ld({
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: seo.title,
+      description: seo.description,
+      url,
+      mainEntityOfPage: canonical,
+      inLanguage: canonicalLocale,
+      ...(seo.publishedTime ? { datePublished: seo.publishedTime } : {}),
+      ...(seo.modifiedTime || seo.publishedTime ? { dateModified: seo.modifiedTime ?? seo.publishedTime } : {}),
+      ...(seo.author
+        ? { author: { '@type': 'Person', name: seo.author.name, url: absolute(publicUrl, seo.author.path) } }
+        : {}),
+      ...(image ? { image } : {}),
+      ...(seo.tags?.length ? { keywords: seo.tags.join(', ') } : {}),
+      publisher: { '@type': 'Organization', name, url: home },
+    });
+  }
+  if (seo.breadcrumbs.length > 1) {
+    ld({
+      '@context': 'https://schema.org',
+      '@type': 'BreadcrumbList',
+      itemListElement: seo.breadcrumbs.map((crumb, index) => ({
+        '@type': 'ListItem',
+        position: index + 1,
+        name: crumb.name,
+        item: absolute(publicUrl, crumb.path),
+      })),
+    });
+  }
+  return entries;
+}
+
+const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => htmlEscapes[char]!);
+}
+
+/**
+ * One entry as HTML. Every tag but the title carries `data-seo`, so the client can find and
+ * replace the server's tags after a navigation (`document.head.querySelectorAll('[data-seo]')`).
+ */
+export function renderHeadEntry(entry: HeadEntry): string {
+  if (entry.tag === 'title') return `<title>${escapeHtml(entry.text)}</title>`;
+  const attrs = Object.entries(entry.attrs)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => ` ${key}="${escapeHtml(String(value))}"`)
+    .join('');
+  if (entry.tag === 'script') return `<script${attrs} data-seo>${entry.json}</script>`;
+  return `<${entry.tag}${attrs} data-seo>`;
+}
+
+/** The page's head tags as escaped HTML, one per line. */
+export function renderHeadTags(seo: SeoData, context: HeadContext): string {
+  return headEntries(seo, context).map(renderHeadEntry).join('\n');
+}
