@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from './lib/config.ts';
+import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 import configPlugin from './plugins/config.ts';
 import errors from './plugins/errors.ts';
@@ -19,11 +19,10 @@ export interface BuildAppOptions {
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
 export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger ?? createLogger(config.logLevel),
-    trustProxy: config.trustProxy,
+    loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     genReqId: requestIdFrom,
-    requestIdLogLabel: 'requestId',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
@@ -38,4 +37,9 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
 
   await app.register(ssr);
   return app;
+}
+
+/** A hop count means "trust the nearest N proxies", which Fastify takes as a function. */
+function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }

@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router';
+import { useLocale } from '../hooks.ts';
+import { i18nFor } from '../i18n.ts';
+import { toPageErrorInfo } from '../router/page-error.ts';
+import { useRuntime } from '../runtime.tsx';
+import { ErrorDetails, ErrorScreen } from './error-screen.tsx';
+import { LayoutFrame } from './layout.tsx';
+
+export const renderErrorLog = 'Произошла ошибка';
+
+/**
+ * Shared by both boundaries. A bot must never get an error page that the browser made up
+ * after the server's HTML: the error is logged and rethrown to the outermost boundary,
+ * which puts the server's HTML back (client/entry-client.tsx).
+ */
+function useBoundaryError() {
+  const error = useRouteError();
+  const runtime = useRuntime();
+  const info = toPageErrorInfo(error, { exposeDetails: runtime.dev });
+  const isRenderFailure = !isRouteErrorResponse(error);
+  if (typeof window !== 'undefined' && runtime.isBot && !runtime.isServerError(error)) {
+    console.error(`Not rendering error page for bot with user agent \`${navigator.userAgent}\`:`, error);
+    throw error;
+  }
+  useEffect(() => {
+    if (isRenderFailure && !runtime.isServerError(error)) console.error(renderErrorLog, error);
+  }, [error, isRenderFailure, runtime]);
+  return { info, isBot: runtime.isBot };
+}
+
+function useClearErrors() {
+  const navigate = useNavigate();
+  return () => {
+    void navigate('/');
+  };
+}
+
+/** Errors of a page: fatal ones take the whole screen, others render inside the layout. */
+export function LocaleErrorBoundary() {
+  const { info, isBot } = useBoundaryError();
+  const clear = useClearErrors();
+  if (info.fatal && !isBot) return <ErrorScreen info={info} onClear={clear} />;
+  return (
+    <LayoutFrame>
+      <section className="inline-error" role="alert" data-testid="inline-error">
+        <ErrorDetails info={info} />
+      </section>
+    </LayoutFrame>
+  );
+}
+
+/** Errors above the layout (the root loader): always the error screen. */
+export function RootErrorBoundary() {
+  const { info } = useBoundaryError();
+  const clear = useClearErrors();
+  const locale = useLocale();
+  return (
+    <I18nextProvider i18n={i18nFor(locale)}>
+      <ErrorScreen info={info} onClear={clear} />
+    </I18nextProvider>
+  );
+}

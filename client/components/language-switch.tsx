@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
+import { useLocale } from '../hooks.ts';
+
+export const languageCookie = 'lang';
+
+/** Remembers the visitor's choice, so `/` no longer follows the browser's Accept-Language. */
+function rememberLanguage(locale: Locale) {
+  document.cookie = `${languageCookie}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax`;
+}
+
+/** The same page in the other language: the path (and query) is kept. */
+export function LanguageSwitch() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { pathname, search } = useLocation();
+  const target: Locale = locale === 'en' ? 'th' : 'en';
+  const href = localePath(target, splitLocale(pathname).path) + search;
+  return (
+    <Link
+      to={href}
+      className="language-switch"
+      hrefLang={target}
+      lang={target}
+      aria-label={t('language.switchToLabel')}
+      data-testid="language-switch"
+      onClick={() => rememberLanguage(target)}
+    >
+      {t('language.switchTo')}
+    </Link>
+  );
+}

@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router';
+import { localePath } from '../../lib/locales.ts';
+import { useLocale, useUser } from '../hooks.ts';
+import { LanguageSwitch } from './language-switch.tsx';
+import { navigationItems } from './navigation.ts';
+import { PlayButton } from './play-button.tsx';
+
+/** The one default layout: header with the navigation and language switch, main area, footer. */
+export function Layout() {
+  return (
+    <LayoutFrame>
+      <Outlet />
+    </LayoutFrame>
+  );
+}
+
+export function LayoutFrame({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const user = useUser();
+  const mainItems = navigationItems.filter((item) => item.area === 'main');
+  const accountItems = navigationItems.filter((item) => item.area === 'account');
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t('site.skipToContent')}
+      </a>
+      <header className="site-header">
+        <div className="header-row">
+          <NavLink to={localePath(locale, '/')} className="brand" end>
+            <span className="brand-name">{t('site.name')}</span>
+            <span className="brand-tagline">{t('site.tagline')}</span>
+          </NavLink>
+          <div className="header-actions">
+            <nav aria-label={t('site.accountNavigation')} className="account-nav">
+              {user ? (
+                <span className="signed-in" data-testid="signed-in">
+                  {t('account.signedInAs', { name: user.displayName })}
+                </span>
+              ) : (
+                accountItems.map((item) => (
+                  <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
+                    {t(`nav.${item.key}`)}
+                  </NavLink>
+                ))
+              )}
+            </nav>
+            <LanguageSwitch />
+            <PlayButton />
+          </div>
+        </div>
+        <nav aria-label={t('site.mainNavigation')} className="main-nav">
+          {mainItems.map((item) => (
+            <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
+              {t(`nav.${item.key}`)}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+      <main id="main" className="site-main">
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>{t('site.footerNote')}</p>
+        <p>{t('site.footerRights', { year: 2026 })}</p>
+      </footer>
+    </div>
+  );
+}

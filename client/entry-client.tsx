@@ -1,0 +1,97 @@
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import type { PublicUser } from '../lib/page-data.ts';
+import { BotBoundary } from './components/bot-boundary.tsx';
+import { ErrorScreen } from './components/error-screen.tsx';
+import { i18nFor } from './i18n.ts';
+import { session } from './lib/session.ts';
+import { loadPage } from './router/page-loader.ts';
+import { fetchPayload } from './router/payload.ts';
+import { createRouteObjects } from './router/route-objects.tsx';
+import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
+import './styles.css';
+
+declare global {
+  interface Window {
+    __ASDAS__: RuntimeSnapshot;
+    __staticRouterHydrationData?: { loaderData?: { root?: { user?: PublicUser | null } } };
+  }
+}
+
+export const initializationErrorLog = 'error caught during app initialization';
+
+const routes = createRouteObjects({
+  rootLoader: () => ({ user: session.user() }),
+  // The root's data (who is logged in) changes by login and logout, which revalidate explicitly.
+  shouldRevalidateRoot: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+    currentUrl.href === nextUrl.href && defaultShouldRevalidate,
+  pageLoader: (route, locale) => async ({ params, request }) => {
+    const url = new URL(request.url);
+    return loadPage({
+      route,
+      locale,
+      params,
+      url,
+      user: session.user(),
+      fetchData: () => fetchPayload(url.pathname, request.signal),
+    });
+  },
+});
+
+/** The page's own code must be in place before hydrating, or React would see an empty page. */
+async function loadInitialRouteModules(routeObjects: RouteObject[]) {
+  const lazyMatches = matchRoutes(routeObjects, window.location)?.filter((match) => match.route.lazy) ?? [];
+  await Promise.all(
+    lazyMatches.map(async (match) => {
+      const loaded = await (match.route.lazy as () => Promise<Partial<RouteObject>>)();
+      Object.assign(match.route, { ...loaded, lazy: undefined });
+    }),
+  );
+}
+
+async function start() {
+  const snapshot = window.__ASDAS__;
+  const container = document.getElementById('root');
+  if (!container || !snapshot) throw new Error('The page is missing its server-rendered state.');
+
+  if (snapshot.renderError) {
+    const info = { ...snapshot.renderError, fatal: true };
+    hydrateRoot(
+      container,
+      <I18nextProvider i18n={i18nFor(snapshot.locale)}>
+        <ErrorScreen info={info} onClear={() => window.location.assign('/')} />
+      </I18nextProvider>,
+    );
+    return;
+  }
+
+  session.set(window.__staticRouterHydrationData?.loaderData?.root?.user ?? null);
+  const serverHtml = container.innerHTML;
+  await loadInitialRouteModules(routes);
+  const router = createBrowserRouter(routes);
+  const serverErrors = new Set(Object.values(router.state.errors ?? {}));
+  const runtime: AppRuntime = {
+    buildId: snapshot.buildId,
+    dev: snapshot.dev,
+    isBot: snapshot.isBot,
+    isServerError: (error) => serverErrors.has(error),
+    buildCheckIntervalMs: snapshot.buildCheckIntervalMs,
+    allowedExternalOrigins: snapshot.allowedExternalOrigins,
+  };
+  hydrateRoot(
+    container,
+    <StrictMode>
+      <BotBoundary serverHtml={serverHtml}>
+        <RuntimeContext.Provider value={runtime}>
+          <RouterProvider router={router} />
+        </RuntimeContext.Provider>
+      </BotBoundary>
+    </StrictMode>,
+  );
+}
+
+start().catch((error: unknown) => {
+  console.error(initializationErrorLog, error);
+});

@@ -1,0 +1,220 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  isRouteErrorResponse,
+  matchRoutes,
+  StaticRouterProvider,
+  type LoaderFunctionArgs,
+  type StaticHandlerContext,
+} from 'react-router';
+import { splitLocale, type Locale } from '../lib/locales.ts';
+import { PageNotFoundError, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
+import { ErrorScreen } from './components/error-screen.tsx';
+import { renderErrorLog } from './components/error-boundaries.tsx';
+import { i18nFor } from './i18n.ts';
+import { displayPath, loadPage } from './router/page-loader.ts';
+import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
+import { createRouteObjects, pageRouteId } from './router/route-objects.tsx';
+import { pageRoutes, type PageRoute } from './routes.ts';
+import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
+import { serializeForScript } from './serialize.ts';
+
+/** What the Fastify side hands the renderer for one request. */
+export interface ServerRequestContext {
+  user: PublicUser | null;
+  isBot: boolean;
+  dev: boolean;
+  buildId: string;
+  buildCheckIntervalMs: number;
+  allowedExternalOrigins: string[];
+  /** Script nonce for the Content-Security-Policy. */
+  nonce?: string;
+  dataSource: (name: string) => PageDataSource;
+  /** Renders the document head for the page's `seo` data (lib/seo.ts on the server). */
+  renderHead: (seo: unknown, locale: Locale) => string;
+  logError: (error: unknown, message: string) => void;
+}
+
+export type DocumentOutcome =
+  | { type: 'redirect'; status: number; location: string }
+  | { type: 'page'; status: number; locale: Locale; head: string; body: string; scripts: string; error?: PageErrorInfo };
+
+export interface PayloadOutcome {
+  status: number;
+  body: { buildId: string; data: unknown } | { redirect: string } | { statusCode: number; message: string; fatal: boolean };
+}
+
+function isPassThrough(error: unknown): boolean {
+  return (
+    error instanceof Response ||
+    (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'DataWithResponseInit')
+  );
+}
+
+async function serverData(context: ServerRequestContext, route: PageRoute, locale: Locale, args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  try {
+    return await context.dataSource(route.data!)({
+      locale,
+      params: args.params,
+      path: splitLocale(url.pathname).path,
+      user: context.user,
+    });
+  } catch (error) {
+    if (error instanceof PageNotFoundError) notFound(displayPath(url));
+    throw error;
+  }
+}
+
+const routes = createRouteObjects({
+  rootLoader: ({ context }) => ({ user: (context as ServerRequestContext).user }),
+  pageLoader: (route, locale) => async (args) => {
+    const context = args.context as ServerRequestContext;
+    try {
+      return await loadPage({
+        route,
+        locale,
+        params: args.params,
+        url: new URL(args.request.url),
+        user: context.user,
+        fetchData: () => serverData(context, route, locale, args),
+      });
+    } catch (error) {
+      if (isPassThrough(error)) throw error;
+      context.logError(error, renderErrorLog);
+      const info = toPageErrorInfo(error, { exposeDetails: context.dev });
+      return pageError(info.statusCode, info.message, { fatal: true });
+    }
+  },
+});
+
+// Built once at start: the handler holds the route tree every request is matched against.
+const handler = createStaticHandler(routes);
+
+function requestFor(url: string, signal?: AbortSignal): Request {
+  return new Request(new URL(url, 'http://localhost'), signal ? { signal } : {});
+}
+
+function snapshotFor(context: ServerRequestContext, locale: Locale, renderError?: PageErrorInfo): RuntimeSnapshot {
+  return {
+    buildId: context.buildId,
+    dev: context.dev,
+    isBot: context.isBot,
+    locale,
+    buildCheckIntervalMs: context.buildCheckIntervalMs,
+    allowedExternalOrigins: context.allowedExternalOrigins,
+    ...(renderError ? { renderError: { statusCode: renderError.statusCode, message: renderError.message } } : {}),
+  };
+}
+
+/** The react-router hydration data, in the format `createBrowserRouter` reads back. */
+function hydrationData(state: StaticHandlerContext) {
+  const errors = state.errors
+    ? Object.fromEntries(
+        Object.entries(state.errors).map(([id, error]) => [
+          id,
+          isRouteErrorResponse(error) ? { ...error, __type: 'RouteErrorResponse' } : { message: 'Internal Server Error', __type: 'Error' },
+        ]),
+      )
+    : null;
+  return { loaderData: state.loaderData, actionData: state.actionData, errors };
+}
+
+function scriptsFor(context: ServerRequestContext, snapshot: RuntimeSnapshot, state?: StaticHandlerContext): string {
+  const nonce = context.nonce ? ` nonce="${context.nonce}"` : '';
+  const router = state ? `window.__staticRouterHydrationData=${serializeForScript(hydrationData(state))};` : '';
+  return `<script${nonce}>window.__ASDAS__=${serializeForScript(snapshot)};${router}</script>`;
+}
+
+function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
+  const error = state.errors ? Object.values(state.errors)[0] : undefined;
+  return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
+}
+
+/** Renders one page: redirects from middleware, or the HTML with its status, head and hydration data. */
+export async function renderDocument(url: string, context: ServerRequestContext, signal?: AbortSignal): Promise<DocumentOutcome> {
+  const { locale } = splitLocale(new URL(url, 'http://localhost').pathname);
+  const state = await handler.query(requestFor(url, signal), { requestContext: context });
+  if (state instanceof Response) {
+    return { type: 'redirect', status: state.status, location: state.headers.get('location') ?? '/' };
+  }
+  const runtime: AppRuntime = {
+    buildId: context.buildId,
+    dev: context.dev,
+    isBot: context.isBot,
+    isServerError: () => true,
+    buildCheckIntervalMs: context.buildCheckIntervalMs,
+    allowedExternalOrigins: context.allowedExternalOrigins,
+  };
+  const leafData = state.loaderData[state.matches[state.matches.length - 1]?.route.id ?? ''] as { seo?: unknown } | undefined;
+  const error = firstError(state);
+  try {
+    const router = createStaticRouter(handler.dataRoutes, state);
+    const body = renderToString(
+      <StrictMode>
+        <RuntimeContext.Provider value={runtime}>
+          <StaticRouterProvider router={router} context={state} hydrate={false} />
+        </RuntimeContext.Provider>
+      </StrictMode>,
+    );
+    return {
+      type: 'page',
+      status: state.statusCode,
+      locale,
+      head: context.renderHead(leafData?.seo ?? (error ? { title: `${error.statusCode}`, description: error.message } : undefined), locale),
+      body,
+      scripts: scriptsFor(context, snapshotFor(context, locale), state),
+      ...(error ? { error } : {}),
+    };
+  } catch (renderFailure) {
+    context.logError(renderFailure, renderErrorLog);
+    const info = toPageErrorInfo(renderFailure, { exposeDetails: context.dev });
+    return {
+      type: 'page',
+      status: 500,
+      locale,
+      head: context.renderHead({ title: '500', description: info.message }, locale),
+      body: renderToString(
+        <I18nextProvider i18n={i18nFor(locale)}>
+          <ErrorScreen info={info} onClear={() => undefined} />
+        </I18nextProvider>,
+      ),
+      scripts: scriptsFor(context, snapshotFor(context, locale, info)),
+      error: info,
+    };
+  }
+}
+
+/** `{path}/_payload.json`: exactly what the page's loader returns, plus the build id. */
+export async function loadPayload(pathname: string, context: ServerRequestContext, signal?: AbortSignal): Promise<PayloadOutcome> {
+  const matches = matchRoutes(handler.dataRoutes, pathname);
+  const leaf = matches?.[matches.length - 1];
+  if (!leaf) return { status: 404, body: { statusCode: 404, message: `Page not found: ${pathname}`, fatal: false } };
+  try {
+    const data = leaf.route.loader && typeof leaf.route.loader === 'function'
+      ? await leaf.route.loader({ request: requestFor(pathname, signal), params: leaf.params, context } as never)
+      : null;
+    return { status: 200, body: { buildId: context.buildId, data } };
+  } catch (error) {
+    if (error instanceof Response) {
+      return { status: 200, body: { redirect: error.headers.get('location') ?? '/' } };
+    }
+    const info = toPageErrorInfo(isPassThrough(error) ? dataErrorResponse(error) : error, { exposeDetails: context.dev });
+    return { status: info.statusCode, body: { statusCode: info.statusCode, message: info.message, fatal: info.fatal } };
+  }
+}
+
+function dataErrorResponse(error: unknown): unknown {
+  const { data } = error as { data: unknown };
+  return data;
+}
+
+/** The route ids a path renders, deepest last (used to preload the page's code). */
+export function routeIdsFor(pathname: string): string[] {
+  return matchRoutes(handler.dataRoutes, pathname)?.map((match) => match.route.id) ?? [];
+}
+
+export { pageRoutes, pageRouteId };

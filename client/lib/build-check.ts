@@ -1,0 +1,111 @@
+/**
+ * New-build detection: poll `/builds/latest.json` every `intervalMs`
+ * (3 600 000 ms by default) after start (never at load). When the id differs
+ * from the running build's, call `onOutdated(latest)` once and stop polling; the
+ * app then turns the next client navigation into a full page load.
+ *
+ * - Checks are chained with one timer at a time (no overlap even when a request
+ *   is slower than the interval).
+ * - A failed check (network error, non-2xx, malformed JSON) is ignored
+ *   (reported to `onError` if given) and polling goes on.
+ * - `stop()` cancels the pending timer, and a check already in flight can no
+ *   longer call `onOutdated`.
+ */
+
+export const BUILD_CHECK_INTERVAL_MS = 3_600_000;
+export const LATEST_BUILD_PATH = '/builds/latest.json';
+
+export interface BuildInfo {
+  id: string;
+  timestamp: number;
+}
+
+export interface BuildCheckOptions<Handle = unknown> {
+  currentId: string;
+  intervalMs?: number;
+  fetchLatest: () => Promise<BuildInfo>;
+  onOutdated: (latest: BuildInfo) => void;
+  onError?: (error: unknown) => void;
+  setTimer?: (fn: () => void, ms: number) => Handle;
+  clearTimer?: (handle: Handle) => void;
+}
+
+/** `/builds/latest.json?<now>`: the query busts any HTTP cache between us and the file. */
+export function latestUrl(now: number = Date.now(), path: string = LATEST_BUILD_PATH): string {
+  return `${path}?${now}`;
+}
+
+/** Validates the JSON of latest.json; null when it is not `{ id: non-empty string, timestamp: number }`. */
+export function parseBuildInfo(value: unknown): BuildInfo | null {
+  if (!value || typeof value !== 'object') return null;
+  const { id, timestamp } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || id === '' || typeof timestamp !== 'number' || !Number.isFinite(timestamp)) return null;
+  return { id, timestamp };
+}
+
+export interface FetchLatestOptions {
+  fetch?: typeof globalThis.fetch;
+  now?: () => number;
+  path?: string;
+}
+
+/** The default `fetchLatest`: GET latest.json with a cache-busting query, `cache: 'no-store'`. */
+export async function fetchLatestBuild(options: FetchLatestOptions = {}): Promise<BuildInfo> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const url = latestUrl((options.now ?? Date.now)(), options.path);
+  const response = await doFetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Build check failed: ${response.status} for ${url}`);
+  const info = parseBuildInfo(await response.json());
+  if (!info) throw new Error(`Build check failed: malformed ${url}`);
+  return info;
+}
+
+export function startBuildCheck<Handle = ReturnType<typeof setTimeout>>(options: BuildCheckOptions<Handle>): () => void {
+  const intervalMs = options.intervalMs ?? BUILD_CHECK_INTERVAL_MS;
+  if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) {
+    throw new RangeError(`startBuildCheck: intervalMs must be a positive number, got ${intervalMs}`);
+  }
+  const setTimer = options.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms) as unknown as Handle);
+  const clearTimer = options.clearTimer ?? ((h: Handle) => clearTimeout(h as unknown as ReturnType<typeof setTimeout>));
+
+  let stopped = false;
+  let timer: Handle | undefined;
+  let hasTimer = false;
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimer(check, intervalMs);
+    hasTimer = true;
+  };
+
+  async function check(): Promise<void> {
+    hasTimer = false;
+    if (stopped) return;
+    let latest: BuildInfo | null = null;
+    try {
+      latest = parseBuildInfo(await options.fetchLatest());
+      if (!latest) throw new Error('Build check failed: malformed build info');
+    } catch (error) {
+      if (!stopped) options.onError?.(error);
+      schedule();
+      return;
+    }
+    if (stopped) return;
+    if (latest.id !== options.currentId) {
+      stopped = true;
+      options.onOutdated(latest);
+      return;
+    }
+    schedule();
+  }
+
+  schedule();
+
+  return function stop() {
+    stopped = true;
+    if (hasTimer) {
+      hasTimer = false;
+      clearTimer(timer as Handle);
+    }
+  };
+}

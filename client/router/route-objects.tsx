@@ -1,0 +1,55 @@
+import type { LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
+import { locales, type Locale } from '../../lib/locales.ts';
+import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
+import { Layout } from '../components/layout.tsx';
+import { Root } from '../components/root.tsx';
+import { pageRoutes, type PageRoute } from '../routes.ts';
+
+/** How loaders get their data on one side: in-process on the server, `_payload.json` in the browser. */
+export interface RouterSide {
+  rootLoader: LoaderFunction;
+  shouldRevalidateRoot?: ShouldRevalidateFunction;
+  pageLoader: (route: PageRoute, locale: Locale) => LoaderFunction;
+}
+
+export interface LocaleHandle {
+  locale: Locale;
+}
+
+/** Route ids are `{locale}:{page id}`, e.g. `th:article`. */
+export function pageRouteId(locale: Locale, route: PageRoute): string {
+  return `${locale}:${route.id}`;
+}
+
+/**
+ * The react-router route objects built from the one page table: a root, then a layout route per
+ * locale (English unprefixed, Thai under /th) holding every page. Built once per side at start.
+ */
+export function createRouteObjects(side: RouterSide): RouteObject[] {
+  const localeRoutes: RouteObject[] = locales.map((locale) => ({
+    id: locale,
+    ...(locale === 'en' ? {} : { path: locale }),
+    handle: { locale } satisfies LocaleHandle,
+    Component: Layout,
+    ErrorBoundary: LocaleErrorBoundary,
+    children: pageRoutes.map(
+      (route): RouteObject => ({
+        id: pageRouteId(locale, route),
+        ...(route.path === '' ? { index: true } : { path: route.path }),
+        loader: side.pageLoader(route, locale),
+        lazy: async () => ({ Component: (await route.page()).default }),
+      }),
+    ),
+  }));
+  return [
+    {
+      id: 'root',
+      path: '/',
+      Component: Root,
+      ErrorBoundary: RootErrorBoundary,
+      loader: side.rootLoader,
+      ...(side.shouldRevalidateRoot ? { shouldRevalidate: side.shouldRevalidateRoot } : {}),
+      children: localeRoutes,
+    },
+  ];
+}

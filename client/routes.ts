@@ -1,0 +1,64 @@
+import type { ComponentType } from 'react';
+import type { Params } from 'react-router';
+import { pageError } from './router/page-error.ts';
+
+/** What a lazily loaded page module exports. */
+export interface PageModule {
+  default: ComponentType;
+}
+
+/**
+ * One page of the site, as both the server render and the client router see it.
+ * Paths are relative to the locale root: every page exists at `/x` (English) and `/th/x` (Thai).
+ */
+export interface PageRoute {
+  id: string;
+  /** '' is the locale's home; '*' is the catch-all and may span several segments. */
+  path: string;
+  page: () => Promise<PageModule>;
+  /** Name of the server-side data source (see plugins/page-data.ts); none means the page needs no data. */
+  data?: string;
+  /** Route params check; failing it is the spec's fatal 404 `Page Not Found: {path}`. */
+  validate?: (params: Params) => boolean;
+  /** Named route middleware (client/router/middleware.ts), run before the data on both sides. */
+  middleware?: readonly string[];
+  /**
+   * Checks the query string against the page's data (which never depends on the query):
+   * throw `pageError(...)` for a value the page cannot show.
+   */
+  checkSearch?: (search: URLSearchParams, data: unknown, fullPath: string) => void;
+}
+
+/** Lowercase words joined by single hyphens: `understanding-odds`. */
+export const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const pageRoutes: readonly PageRoute[] = [
+  { id: 'home', path: '', data: 'home', page: () => import('./pages/home.tsx') },
+  {
+    id: 'articles',
+    path: 'asdas',
+    data: 'articleList',
+    page: () => import('./pages/article-list.tsx'),
+    checkSearch: checkPageNumber,
+  },
+  {
+    id: 'article',
+    path: 'asdas/:slug',
+    data: 'article',
+    validate: ({ slug }) => articleSlugPattern.test(slug ?? ''),
+    page: () => import('./pages/article.tsx'),
+  },
+  { id: 'login', path: 'login', middleware: ['guest'], page: () => import('./pages/login.tsx') },
+  { id: 'registration', path: 'registration', middleware: ['guest'], page: () => import('./pages/registration.tsx') },
+  { id: 'content', path: '*', data: 'contentPage', page: () => import('./pages/content.tsx') },
+];
+
+/** `?page=N` on a paginated list: not a whole number is a 400 page, past the end a 404. */
+function checkPageNumber(search: URLSearchParams, data: unknown, fullPath: string): void {
+  const raw = search.get('page');
+  if (raw === null) return;
+  if (!/^[1-9]\d{0,5}$/.test(raw)) pageError(400, `Invalid page number: ${raw}`);
+  const { articles, pageSize } = data as { articles: unknown[]; pageSize: number };
+  const pageCount = Math.max(1, Math.ceil(articles.length / pageSize));
+  if (Number(raw) > pageCount) pageError(404, `Page not found: ${fullPath}`);
+}

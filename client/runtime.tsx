@@ -1,0 +1,39 @@
+import { createContext, useContext } from 'react';
+import type { Locale } from '../lib/locales.ts';
+
+/** Facts about this page view that the server and the browser agree on (sent in the HTML). */
+export interface AppRuntime {
+  buildId: string;
+  dev: boolean;
+  /** The user agent is a crawler: error pages are never swapped in for it. */
+  isBot: boolean;
+  /** True for errors that the server already rendered (they arrived in the hydration data). */
+  isServerError: (error: unknown) => boolean;
+  buildCheckIntervalMs: number;
+  allowedExternalOrigins: string[];
+}
+
+/** The JSON the server writes into each page for the browser (`window.__ASDAS__`). */
+export interface RuntimeSnapshot {
+  buildId: string;
+  dev: boolean;
+  isBot: boolean;
+  locale: Locale;
+  buildCheckIntervalMs: number;
+  allowedExternalOrigins: string[];
+  /** Set when the server could not render the page at all: the browser shows the error screen. */
+  renderError?: { statusCode: number; message: string };
+}
+
+export const RuntimeContext = createContext<AppRuntime>({
+  buildId: 'unknown',
+  dev: false,
+  isBot: false,
+  isServerError: () => true,
+  buildCheckIntervalMs: 3600000,
+  allowedExternalOrigins: [],
+});
+
+export function useRuntime(): AppRuntime {
+  return useContext(RuntimeContext);
+}

@@ -1,0 +1,131 @@
+import FastifyVite from '@fastify/vite';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
+import type { DocumentOutcome, PayloadOutcome, ServerRequestContext } from '../client/entry-server.tsx';
+import { preferredLocale, wantsJson } from '../lib/accept.ts';
+import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
+import { compileHtmlTemplate } from '../lib/html-template.ts';
+import { scriptNonce } from './security-headers.ts';
+import type { Locale } from '../lib/locales.ts';
+import type { PublicUser } from '../lib/page-data.ts';
+
+/** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
+interface Renderer {
+  renderDocument(url: string, context: ServerRequestContext): Promise<DocumentOutcome>;
+  loadPayload(pathname: string, context: ServerRequestContext): Promise<PayloadOutcome>;
+}
+
+const payloadSuffix = '/_payload.json';
+const immutableAsset = 'public, max-age=31536000, immutable';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user?: PublicUser | null;
+  }
+}
+
+/**
+ * Pages: every GET that no other route claims is rendered by React on the server (or answered
+ * as the page's `_payload.json`). Dev mode runs Vite's dev server with HMR; production serves
+ * the build in dist/ and never imports Vite.
+ */
+export default async function ssr(app: FastifyInstance) {
+  const { config } = app;
+  const build = readBuildInfo(config.dev);
+
+  await app.register(FastifyVite, {
+    root: projectRoot,
+    dev: config.dev,
+    // The renderer is the SSR bundle itself; @fastify/vite swaps it on every request in dev.
+    createRenderFunction: async (client) =>
+      async function render() {
+        return { renderer: client as unknown as Renderer };
+      },
+    createHtmlFunction: async (source) => {
+      const template = compileHtmlTemplate(source);
+      return function html(this: FastifyReply, values?: Record<string, unknown>) {
+        return this.type('text/html; charset=utf-8').send(template((values ?? {}) as Record<string, string>));
+      };
+    },
+    fastifyStaticOptions: {
+      cacheControl: false,
+      // Vite fingerprints everything under /assets/; other public files may change between builds.
+      setHeaders(reply, path) {
+        reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? immutableAsset : 'public, max-age=3600');
+      },
+    },
+  });
+  await app.vite.ready();
+
+  function contextFor(request: FastifyRequest, reply: FastifyReply): ServerRequestContext {
+    return {
+      user: request.user ?? null,
+      isBot: isbot(request.headers['user-agent'] ?? ''),
+      dev: config.dev,
+      buildId: build.id,
+      buildCheckIntervalMs: config.buildCheckIntervalMs,
+      allowedExternalOrigins: config.allowedExternalOrigins,
+      nonce: scriptNonce(reply),
+      dataSource: (name) => app.pageData.get(name),
+      renderHead: (seo) => minimalHead(seo),
+      logError: (error, message) => request.log.error({ err: error }, message),
+    };
+  }
+
+  async function rendererFor(reply: FastifyReply): Promise<Renderer> {
+    const { renderer } = (await reply.render()) as { renderer: Renderer };
+    return renderer;
+  }
+
+  app.get('/*', async (request, reply) => {
+    const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s);
+    const context = contextFor(request, reply);
+
+    if (pathname === payloadSuffix || pathname.endsWith(payloadSuffix)) {
+      const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
+      const payload = await (await rendererFor(reply)).loadPayload(pagePath, context);
+      return sendPayload(request, reply, payload);
+    }
+
+    if (pathname === '/' && shouldOfferThai(request, context.isBot)) {
+      return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
+    }
+
+    const outcome = await (await rendererFor(reply)).renderDocument(request.url, context);
+    if (outcome.type === 'redirect') return reply.redirect(outcome.location, outcome.status);
+
+    reply.code(outcome.status);
+    reply.header('cache-control', context.user ? 'private, no-cache' : 'no-cache');
+    if (pathname === '/') reply.header('vary', 'Accept-Language, Cookie');
+    if (outcome.error && wantsJson(request.headers.accept)) {
+      return reply.send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
+    }
+    return reply.html({
+      lang: outcome.locale,
+      buildId: build.id,
+      head: outcome.head,
+      element: outcome.body,
+      scripts: outcome.scripts,
+    });
+  });
+}
+
+/** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
+function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
+  if (isBot || request.cookies.lang !== undefined) return false;
+  return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
+}
+
+function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: PayloadOutcome) {
+  reply.header('cache-control', 'private, no-cache');
+  return reply.code(payload.status).type('application/json; charset=utf-8').send(payload.body);
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+// TEMPORARY until lib/seo.ts lands with the full head (canonical, hreflang, Open Graph, JSON-LD).
+function minimalHead(seo: unknown): string {
+  const { title = 'Asdas', description = '' } = (seo ?? {}) as { title?: string; description?: string };
+  return `<title>${escapeHtml(title)}</title><meta name="description" content="${escapeHtml(description)}">`;
+}

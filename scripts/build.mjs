@@ -1,0 +1,26 @@
+// Production build: client and SSR bundles (Vite), the server (tsc), and the build manifest
+// (dist/build.json for the server, builds/latest.json + builds/meta/{id}.json for browsers).
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createBuilder } from 'vite';
+
+const root = resolve(import.meta.dirname, '..');
+const started = Date.now();
+process.env.NODE_ENV = 'production';
+
+const builder = await createBuilder({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+await builder.buildApp();
+
+execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.server.json')], {
+  stdio: 'inherit',
+});
+
+const build = { id: process.env.BUILD_ID || randomUUID(), timestamp: Date.now() };
+writeFileSync(resolve(root, 'dist/build.json'), JSON.stringify(build));
+mkdirSync(resolve(root, 'builds/meta'), { recursive: true });
+writeFileSync(resolve(root, 'builds/meta', `${build.id}.json`), JSON.stringify({ ...build, prerendered: [] }));
+// latest.json last: a browser polling it must never see an id whose meta file is missing.
+writeFileSync(resolve(root, 'builds/latest.json'), JSON.stringify(build));
+console.log(`built ${build.id} in ${((Date.now() - started) / 1000).toFixed(1)} s`);

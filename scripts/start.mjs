@@ -1,0 +1,24 @@
+// `npm start`: build when the sources are newer than the last build, then serve in production mode.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const stamp = resolve(root, 'dist/build.json');
+const sources = ['server.ts', 'app.ts', 'vite.config.ts', 'package.json', 'client', 'plugins', 'routes', 'lib', 'locales'];
+
+function newestChange(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), stat.mtimeMs);
+}
+
+const builtAt = existsSync(stamp) && existsSync(resolve(root, 'dist/node/server.js')) ? statSync(stamp).mtimeMs : 0;
+if (sources.some((source) => newestChange(resolve(root, source)) > builtAt)) {
+  console.log('Building the site (sources changed since the last build)...');
+  execFileSync(process.execPath, [resolve(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root });
+}
+
+process.env.NODE_ENV ??= 'production';
+await import('../dist/node/server.js');
