@@ -1,0 +1,94 @@
+import t from 'tap';
+import { loadLocalSet } from '../../lib/icons/local-sets.ts';
+import { LruCache } from '../../lib/icons/lru.ts';
+import { collectionFromParam, parseIconsQuery, splitQualifiedName } from '../../lib/icons/names.ts';
+import { sanitizeIconSet } from '../../lib/icons/upstream.ts';
+
+t.test('parseIconsQuery', async (t) => {
+  t.same(parseIconsQuery('home,account'), { ok: true, names: ['account', 'home'] });
+  t.same(parseIconsQuery(['home', 'account,home']), { ok: true, names: ['account', 'home'] }, 'joins, dedupes, sorts');
+  t.same(parseIconsQuery('a-1,b2-c3'), { ok: true, names: ['a-1', 'b2-c3'] });
+  t.same(parseIconsQuery(Array.from({ length: 100 }, (_, i) => `i${i}`)).ok, true, '100 names');
+  for (const bad of [undefined, '', [], [''], 'a,,b', 'a,', 'A', '-a', 'a-', 'a--b', 'a_b', 'a b', 'a'.repeat(65), 42, ['a', 1]]) {
+    t.equal(parseIconsQuery(bad).ok, false, `refuses ${JSON.stringify(bad)}`);
+  }
+  t.equal(parseIconsQuery(Array.from({ length: 101 }, (_, i) => `i${i}`)).ok, false, '101 names');
+  t.equal(parseIconsQuery('a'.repeat(64)).ok, true, 'a 64-character name');
+});
+
+t.test('collectionFromParam', async (t) => {
+  t.equal(collectionFromParam('mdi.json'), 'mdi');
+  t.equal(collectionFromParam('circle-flags.json'), 'circle-flags');
+  t.equal(collectionFromParam(`${'a'.repeat(64)}.json`), 'a'.repeat(64));
+  for (const bad of ['mdi', 'mdi.svg', '.json', '../mdi.json', 'a/b.json', '__proto__.json', 'constructor.json', `${'a'.repeat(65)}.json`, 'Mdi.json', undefined]) {
+    t.equal(collectionFromParam(bad), null, `refuses ${JSON.stringify(bad)}`);
+  }
+});
+
+t.test('splitQualifiedName', async (t) => {
+  t.same(splitQualifiedName('mdi:home'), ['mdi', 'home']);
+  t.equal(splitQualifiedName('home'), null);
+  t.equal(splitQualifiedName('mdi:home:x'), null);
+  t.equal(splitQualifiedName('../mdi:home'), null);
+  t.equal(splitQualifiedName('constructor:home'), null);
+});
+
+t.test('loadLocalSet loads once, and only for valid installed names', async (t) => {
+  const first = await loadLocalSet('mdi');
+  t.equal(first?.prefix, 'mdi');
+  t.equal(await loadLocalSet('mdi'), first, 'the same object: read once and kept');
+  t.equal(Object.getPrototypeOf(first!.icons), null, 'icon table without a prototype');
+  t.equal(await loadLocalSet('not-installed-set'), null);
+  t.equal(await loadLocalSet('../mdi'), null);
+  t.equal(await loadLocalSet('mdi/../mdi'), null);
+  t.equal(await loadLocalSet('constructor'), null);
+});
+
+t.test('sanitizeIconSet keeps only well-typed icon data', async (t) => {
+  const set = sanitizeIconSet(
+    {
+      prefix: 'x',
+      width: 10,
+      height: '10',
+      icons: { a: { body: '<g/>', rotate: 1, hFlip: 'yes', extra: 1 }, b: { body: 5 }, c: 'nope' },
+      aliases: { d: { parent: 'a', vFlip: true }, e: { parent: 1 } },
+    },
+    'x',
+  );
+  t.same(JSON.parse(JSON.stringify(set)), {
+    prefix: 'x',
+    icons: { a: { body: '<g/>', rotate: 1 } },
+    aliases: { d: { parent: 'a', vFlip: true } },
+    width: 10,
+  });
+  t.equal(sanitizeIconSet({ prefix: 'y', icons: {} }, 'x'), null, 'another prefix');
+  t.equal(sanitizeIconSet([], 'x'), null);
+  t.equal(sanitizeIconSet({ prefix: 'x' }, 'x'), null, 'no icons');
+});
+
+t.test('LruCache', async (t) => {
+  let now = 0;
+  const cache = new LruCache<string>(2, 10, () => now);
+  cache.set('a', 'A', { ttlMs: 100, size: 3 });
+  cache.set('b', 'B', { ttlMs: 100, size: 3 });
+  t.equal(cache.get('a'), 'A', 'a is now the most recently used');
+  cache.set('c', 'C', { ttlMs: 100, size: 3 });
+  t.equal(cache.get('b'), undefined, 'b, least recently used, went first');
+  t.equal(cache.get('a'), 'A');
+  t.equal(cache.get('c'), 'C');
+  t.equal(cache.size, 2);
+  t.equal(cache.bytes, 6);
+
+  cache.set('big', 'BIG', { ttlMs: 100, size: 8 });
+  t.equal(cache.size, 1, 'the byte bound evicts as many as needed');
+  t.equal(cache.bytes, 8);
+  t.equal(cache.get('big'), 'BIG');
+  cache.set('huge', 'HUGE', { ttlMs: 100, size: 11 });
+  t.equal(cache.get('huge'), undefined, 'an entry larger than the bound is not kept');
+  t.equal(cache.get('big'), 'BIG', 'and does not evict the others');
+
+  now = 100;
+  t.equal(cache.get('big'), undefined, 'expired');
+  t.equal(cache.size, 0);
+  t.equal(cache.bytes, 0);
+});
