@@ -2,7 +2,7 @@ import t from 'tap';
 import { PRELOAD_CONCURRENCY, createLimiter } from '../../client/lib/concurrency.ts';
 
 function deferred<T = void>() {
-  let resolve!: (v: T) => void;
+  let resolve!: (v: T | PromiseLike<T>) => void;
   let reject!: (e: unknown) => void;
   const promise = new Promise<T>((res, rej) => {
     resolve = res;
@@ -48,7 +48,7 @@ t.test('default cap is 5', async (t) => {
 t.test('cap of 2, FIFO start order', async (t) => {
   const limiter = createLimiter(2);
   const order: string[] = [];
-  const gates = new Map<string, ReturnType<typeof deferred>>();
+  const gates = new Map<string, ReturnType<typeof deferred<void>>>();
   const job = (name: string) => {
     const g = deferred();
     gates.set(name, g);
