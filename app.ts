@@ -4,8 +4,10 @@ import type { Logger } from 'pino';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 import configPlugin from './plugins/config.ts';
+import content from './plugins/content.ts';
 import errors from './plugins/errors.ts';
 import health from './plugins/health.ts';
+import icons from './plugins/icons.ts';
 import pageData from './plugins/page-data.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
@@ -34,6 +36,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   await app.register(health);
   await app.register(pageData);
   // Feature plugins register here (database, accounts, content, icons, builds ...).
+  await app.register(content);
+  await app.register(icons);
 
   await app.register(ssr);
   return app;

@@ -11,7 +11,8 @@ import {
   type StaticHandlerContext,
 } from 'react-router';
 import { splitLocale, type Locale } from '../lib/locales.ts';
-import { PageNotFoundError, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
+import { isPageNotFound, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
+import type { SeoData } from '../lib/seo.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
 import { i18nFor } from './i18n.ts';
@@ -34,7 +35,7 @@ export interface ServerRequestContext {
   nonce?: string;
   dataSource: (name: string) => PageDataSource;
   /** Renders the document head for the page's `seo` data (lib/seo.ts on the server). */
-  renderHead: (seo: unknown, locale: Locale) => string;
+  renderHead: (seo: SeoData, locale: Locale) => string;
   logError: (error: unknown, message: string) => void;
 }
 
@@ -64,7 +65,7 @@ async function serverData(context: ServerRequestContext, route: PageRoute, local
       user: context.user,
     });
   } catch (error) {
-    if (error instanceof PageNotFoundError) notFound(displayPath(url));
+    if (isPageNotFound(error)) notFound(displayPath(url));
     throw error;
   }
 }
@@ -134,6 +135,22 @@ function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
   return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
 }
 
+/** The head of a page whose data carries no `seo` (forms, errors): titled by the page, never indexed when an error. */
+function fallbackSeo(url: string, locale: Locale, error?: PageErrorInfo): SeoData {
+  const { path } = splitLocale(new URL(url, 'http://localhost').pathname);
+  const t = i18nFor(locale).t;
+  const title = error ? `${error.statusCode}` : (pageRoutes.find((route) => `/${route.path}` === path) ? t(`nav.${path.slice(1)}`) : '');
+  return {
+    title,
+    description: error ? error.message : t('site.tagline'),
+    path,
+    alternates: ['en', 'th'],
+    type: 'website',
+    breadcrumbs: [],
+    ...(error ? { noindex: true } : {}),
+  };
+}
+
 /** Renders one page: redirects from middleware, or the HTML with its status, head and hydration data. */
 export async function renderDocument(url: string, context: ServerRequestContext, signal?: AbortSignal): Promise<DocumentOutcome> {
   const { locale } = splitLocale(new URL(url, 'http://localhost').pathname);
@@ -149,8 +166,9 @@ export async function renderDocument(url: string, context: ServerRequestContext,
     buildCheckIntervalMs: context.buildCheckIntervalMs,
     allowedExternalOrigins: context.allowedExternalOrigins,
   };
-  const leafData = state.loaderData[state.matches[state.matches.length - 1]?.route.id ?? ''] as { seo?: unknown } | undefined;
+  const leafData = state.loaderData[state.matches[state.matches.length - 1]?.route.id ?? ''] as { seo?: SeoData } | undefined;
   const error = firstError(state);
+  const seo = leafData?.seo ?? fallbackSeo(url, locale, error);
   try {
     const router = createStaticRouter(handler.dataRoutes, state);
     const body = renderToString(
@@ -164,7 +182,7 @@ export async function renderDocument(url: string, context: ServerRequestContext,
       type: 'page',
       status: state.statusCode,
       locale,
-      head: context.renderHead(leafData?.seo ?? (error ? { title: `${error.statusCode}`, description: error.message } : undefined), locale),
+      head: context.renderHead(seo, locale),
       body,
       scripts: scriptsFor(context, snapshotFor(context, locale), state),
       ...(error ? { error } : {}),
@@ -176,7 +194,7 @@ export async function renderDocument(url: string, context: ServerRequestContext,
       type: 'page',
       status: 500,
       locale,
-      head: context.renderHead({ title: '500', description: info.message }, locale),
+      head: context.renderHead(fallbackSeo(url, locale, info), locale),
       body: renderToString(
         <I18nextProvider i18n={i18nFor(locale)}>
           <ErrorScreen info={info} onClear={() => undefined} />

@@ -32,3 +32,8 @@ export class PageNotFoundError extends Error {
     super(`Page not found: ${path}`);
   }
 }
+
+/** By name, not `instanceof`: the SSR bundle carries its own copy of this module. */
+export function isPageNotFound(error: unknown): error is PageNotFoundError {
+  return error instanceof Error && error.name === 'PageNotFoundError';
+}

@@ -7,7 +7,7 @@ import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import { renderHeadTags } from '../lib/seo.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
 interface Renderer {
@@ -17,12 +17,6 @@ interface Renderer {
 
 const payloadSuffix = '/_payload.json';
 const immutableAsset = 'public, max-age=31536000, immutable';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    user?: PublicUser | null;
-  }
-}
 
 /**
  * Pages: every GET that no other route claims is rendered by React on the server (or answered
@@ -67,7 +61,7 @@ export default async function ssr(app: FastifyInstance) {
       allowedExternalOrigins: config.allowedExternalOrigins,
       nonce: scriptNonce(reply),
       dataSource: (name) => app.pageData.get(name),
-      renderHead: (seo) => minimalHead(seo),
+      renderHead: (seo, locale) => renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),
       logError: (error, message) => request.log.error({ err: error }, message),
     };
   }
@@ -119,13 +113,4 @@ function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
 function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: PayloadOutcome) {
   reply.header('cache-control', 'private, no-cache');
   return reply.code(payload.status).type('application/json; charset=utf-8').send(payload.body);
-}
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-// TEMPORARY until lib/seo.ts lands with the full head (canonical, hreflang, Open Graph, JSON-LD).
-function minimalHead(seo: unknown): string {
-  const { title = 'Asdas', description = '' } = (seo ?? {}) as { title?: string; description?: string };
-  return `<title>${escapeHtml(title)}</title><meta name="description" content="${escapeHtml(description)}">`;
 }
