@@ -1,0 +1,61 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './types.ts';
+
+export type DatabaseBackend = 'pglite' | 'postgres';
+
+export interface OpenDatabaseOptions {
+  /** Folder of the embedded database (PGlite); created on first start. */
+  dataDir: string;
+  /** A PostgreSQL server; when set, dataDir is not used. */
+  databaseUrl?: string | undefined;
+  /** Called when an idle pooled connection fails (the pool replaces it). */
+  onPoolError?: (error: Error) => void;
+}
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  backend: DatabaseBackend;
+  /** Where the data lives, for the start-up log (never a password). */
+  description: string;
+}
+
+/** Opens Kysely over PostgreSQL when a URL is given, otherwise over PGlite in `dataDir`. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'asdas-site',
+    });
+    pool.on('error', (error) => options.onPoolError?.(error));
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      backend: 'postgres',
+      description: describeUrl(options.databaseUrl),
+    };
+  }
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  return {
+    db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
+    backend: 'pglite',
+    description: `pglite:${dataDir}`,
+  };
+}
+
+function describeUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `postgres://${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}

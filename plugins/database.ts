@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin';
+import { type Kysely, type Migration, sql } from 'kysely';
+import { openDatabase } from '../lib/db/connect.ts';
+import { migrateToLatest } from '../lib/db/migrate.ts';
+import type { Database } from '../lib/db/types.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The application database (PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL), migrated. */
+    db: Kysely<Database>;
+  }
+}
+
+export interface DatabasePluginOptions {
+  /** An open database to use instead of opening one from the config (tests). Its owner closes it. */
+  db?: Kysely<Database>;
+  /** Migrations to run instead of lib/db/migrations.ts (tests). */
+  migrations?: Record<string, Migration>;
+}
+
+const readinessTimeoutMs = 2000;
+
+/**
+ * Opens the database from the config, migrates it (under a lock, refusing a database newer than
+ * the code), shares it as `app.db`, reports it to /readyz and closes it with the app.
+ */
+export default fp<DatabasePluginOptions>(
+  async (app, options) => {
+    let db: Kysely<Database>;
+    let owned: boolean;
+    if (options.db) {
+      db = options.db;
+      owned = false;
+    } else {
+      const opened = await openDatabase({
+        dataDir: app.config.dataDir,
+        databaseUrl: app.config.databaseUrl,
+        onPoolError: (error) => app.log.warn({ err: error }, 'idle database connection failed'),
+      });
+      app.log.info({ database: opened.description }, 'database opened');
+      db = opened.db;
+      owned = true;
+    }
+
+    try {
+      await migrateToLatest(db, {
+        ...(options.migrations ? { migrations: options.migrations } : {}),
+        log: { info: (message) => app.log.info(message) },
+      });
+    } catch (error) {
+      if (owned) await db.destroy().catch(() => {});
+      throw error;
+    }
+
+    app.decorate('db', db);
+    app.readinessChecks.set('database', () => withTimeout(sql`select 1`.execute(db), readinessTimeoutMs));
+    if (owned) app.addHook('onClose', async () => db.destroy());
+  },
+  { name: 'database', dependencies: ['config', 'health'] },
+);
+
+async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
