@@ -1,0 +1,161 @@
+/**
+ * The one API client (ofetch), used by pages, forms and SWR, in the browser and
+ * on the server render.
+ *
+ * - Base `/api` in the browser; the server render passes an absolute base.
+ * - Before every request (including a retry) `getToken()` is called; when it
+ *   returns a token, `Authorization: Bearer <token>` is set. In the browser the
+ *   token is the `token` cookie read from `document.cookie`; on the server the
+ *   caller passes the incoming request's token.
+ *   The token is only sent to our own API: relative requests (joined with the
+ *   base) and absolute URLs on the base's origin. An absolute URL to another
+ *   origin never gets it. A caller's own `Authorization` header is kept. A token
+ *   that is not a valid header value (controls, spaces, non-ASCII) is not sent.
+ * - Retries: on 408, 409, 425, 429, 500, 502, 503, 504 and on network failures
+ *   (ofetch counts "no response" as 500); 1 retry for non-mutating methods
+ *   (GET, HEAD, OPTIONS ...), 0 for POST, PUT, PATCH, DELETE; no delay. These
+ *   are ofetch 1.5's defaults (node_modules/ofetch `retryStatusCodes`,
+ *   `isPayloadMethod`), set here explicitly so the spec's constants live in our
+ *   code. A number in `retry` applies to every method in ofetch, so the
+ *   per-method count is set in `onRequest` when the caller did not choose one.
+ */
+import { ofetch, type $Fetch, type FetchContext, type FetchOptions, type FetchRequest } from 'ofetch';
+
+export const API_BASE = '/api';
+export const TOKEN_COOKIE = 'token';
+export const RETRY_STATUS_CODES: readonly number[] = [408, 409, 425, 429, 500, 502, 503, 504];
+export const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const RETRIES_SAFE_METHOD = 1;
+export const RETRIES_MUTATING_METHOD = 0;
+export const RETRY_DELAY_MS = 0;
+
+/** 1 retry for GET/HEAD/OPTIONS and other non-mutating methods, 0 for POST/PUT/PATCH/DELETE. */
+export function retriesFor(method: string | undefined): number {
+  return MUTATING_METHODS.has((method ?? 'GET').toUpperCase()) ? RETRIES_MUTATING_METHOD : RETRIES_SAFE_METHOD;
+}
+
+/**
+ * Value of cookie `name` in a `Cookie` header / `document.cookie` string, decoded
+ * (percent-decoding; surrounding double quotes removed). The first occurrence wins
+ * (browsers send the most specific path first). Undefined when absent.
+ * A value that is not valid percent-encoding is returned as it is.
+ */
+export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/** The browser's token: cookie `token` from `document.cookie` (undefined on the server). */
+export function browserToken(): string | undefined {
+  try {
+    return typeof document === 'undefined' ? undefined : readCookie(document.cookie, TOKEN_COOKIE);
+  } catch {
+    return undefined;
+  }
+}
+
+// RFC 6750 b64token-ish: visible ASCII without spaces; anything else is not a safe header value.
+const TOKEN_RE = /^[\x21-\x7e]+$/;
+
+const OWN_AUTH = '__asdasBearerFromToken';
+
+const SCHEME_OR_PROTOCOL_RELATIVE = /^\s*(?:[a-z][a-z\d+.-]*:|[/\\]{2})/i;
+
+function currentOrigin(): string | undefined {
+  try {
+    return typeof location === 'undefined' ? undefined : location.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Is this request going to our own API (so it may carry the token)? */
+export function isOwnApiRequest(request: FetchRequest, baseURL: string, origin = currentOrigin()): boolean {
+  const url = typeof request === 'string' ? request : request instanceof URL ? request.href : request.url;
+  if (!SCHEME_OR_PROTOCOL_RELATIVE.test(url)) return true; // relative: joined with our base
+  try {
+    const apiOrigin = SCHEME_OR_PROTOCOL_RELATIVE.test(baseURL)
+      ? new URL(baseURL, origin).origin
+      : origin && new URL(origin).origin;
+    if (!apiOrigin) return false;
+    return new URL(url, apiOrigin).origin === apiOrigin;
+  } catch {
+    return false;
+  }
+}
+
+export interface ApiClientOptions {
+  /** `/api` in the browser; an absolute URL (`http://127.0.0.1:3000/api`) on the server. */
+  baseURL?: string;
+  /** Called before every request; return the bearer token or undefined. */
+  getToken?: () => string | null | undefined;
+  /** Custom fetch (tests, server-side dispatcher). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export type ApiClient = $Fetch;
+
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const baseURL = options.baseURL ?? API_BASE;
+  const getToken = options.getToken ?? browserToken;
+
+  const onRequest = (context: FetchContext) => {
+    const opts = context.options as FetchContext['options'] & { [OWN_AUTH]?: boolean };
+    if (opts.retry === undefined) opts.retry = retriesFor(opts.method);
+    // A caller's own Authorization header is kept; ours (marked, and copied by ofetch
+    // into the retry's options) is refreshed before every attempt.
+    if (opts.headers.has('authorization') && !opts[OWN_AUTH]) return;
+    if (!isOwnApiRequest(context.request, baseURL)) return;
+    let token: string | null | undefined;
+    try {
+      token = getToken();
+    } catch {
+      token = undefined;
+    }
+    if (token && TOKEN_RE.test(token)) {
+      opts.headers.set('authorization', `Bearer ${token}`);
+      opts[OWN_AUTH] = true;
+    } else if (opts[OWN_AUTH]) {
+      opts.headers.delete('authorization');
+      opts[OWN_AUTH] = false;
+    }
+  };
+
+  const withOurHooks = <O extends FetchOptions<any, any> | undefined>(opts: O): O => {
+    // ofetch replaces (does not merge) a default hook with the caller's; keep ours first.
+    if (!opts?.onRequest) return opts;
+    const theirs = Array.isArray(opts.onRequest) ? opts.onRequest : [opts.onRequest];
+    return { ...opts, onRequest: [onRequest, ...theirs] };
+  };
+
+  const base = ofetch.create(
+    {
+      baseURL,
+      retryStatusCodes: [...RETRY_STATUS_CODES],
+      retryDelay: RETRY_DELAY_MS,
+      onRequest,
+    },
+    options.fetch ? { fetch: options.fetch } : {},
+  );
+
+  const client = ((request, opts) => base(request, withOurHooks(opts))) as ApiClient;
+  client.raw = (request, opts) => base.raw(request, withOurHooks(opts));
+  client.native = base.native;
+  client.create = (defaults, globalOptions) => base.create(withOurHooks(defaults), globalOptions);
+  return client;
+}
+
+/** The browser's client: base `/api`, token from the `token` cookie before every request. */
+export const api: ApiClient = createApiClient({ baseURL: API_BASE, getToken: browserToken });
