@@ -298,7 +298,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
       issues.push({
         file: entry.file,
         field: 'author',
-        message: `"author" names an unknown author "${entry.meta.author}" (known authors: ${known}; add content/authors/${entry.meta.author}.en.md)`,
+        message: `"author" names an unknown author "${entry.meta.author}" (known authors: ${known}; add ${display(path.join(root, 'authors', `${entry.meta.author}.en.md`))})`,
         pagePath: localePath(entry.locale, entry.path),
       });
       continue;

@@ -1,0 +1,104 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { loadConfig } from '../../lib/config.ts';
+import type { Locale } from '../../lib/locales.ts';
+import type { PageDataArgs } from '../../lib/page-data.ts';
+import configPlugin from '../../plugins/config.ts';
+import content, { type ContentPluginOptions } from '../../plugins/content.ts';
+import errors from '../../plugins/errors.ts';
+import pageData from '../../plugins/page-data.ts';
+
+export const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixture = (name: string) => path.join(projectDir, 'test', 'fixtures', name);
+export const realContent = path.join(projectDir, 'content');
+export const publicUrl = 'https://asdas.example';
+
+export interface TestAppOptions extends ContentPluginOptions {
+  env?: 'production' | 'development' | 'test';
+  dev?: boolean;
+}
+
+/** A Fastify instance with just what the content plugin needs. */
+export async function buildContentApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
+  const { env = 'production', dev = false, ...pluginOptions } = options;
+  const config = loadConfig({ NODE_ENV: env, PUBLIC_URL: publicUrl, LOG_LEVEL: 'silent' }, { dev });
+  const app = Fastify({ logger: false });
+  await app.register(configPlugin, { config });
+  await app.register(errors);
+  await app.register(pageData);
+  await app.register(content, pluginOptions);
+  await app.ready();
+  return app;
+}
+
+/** Calls a page data source the way the renderer and `_payload.json` do. */
+export async function callSource(
+  app: FastifyInstance,
+  name: string,
+  locale: Locale,
+  path: string,
+  params: Record<string, string | undefined> = {},
+): Promise<unknown> {
+  const args: PageDataArgs = { locale, path, params, user: null };
+  return app.pageData.get(name)(args);
+}
+
+/** A private copy of a fixture tree (for tests that edit files). */
+export async function copyFixture(name: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'content-test-'));
+  await cp(fixture(name), dir, { recursive: true });
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Waits until `check` returns true (or throws after `timeoutMs`). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * A small XML well-formedness check (no XML parser is installed): declaration, balanced and
+ * properly nested elements, quoted attributes, no stray `<` or `&`. Returns the element names in
+ * document order, or throws with the problem.
+ */
+export function checkWellFormedXml(xml: string): string[] {
+  const names: string[] = [];
+  const stack: string[] = [];
+  let rest = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const name = '[A-Za-z_][\\w.-]*(?::[A-Za-z_][\\w.-]*)?';
+  const attribute = `\\s+${name}\\s*=\\s*(?:"[^"<&]*(?:&(?:amp|lt|gt|quot|apos|#\\d+|#x[0-9a-fA-F]+);[^"<&]*)*"|'[^'<&]*')`;
+  const open = new RegExp(`^<(${name})((?:${attribute})*)\\s*(/?)>`);
+  const close = new RegExp(`^</(${name})\\s*>`);
+  const text = /^[^<]+/;
+  let root = 0;
+  while (rest.length) {
+    let match: RegExpExecArray | null;
+    if ((match = close.exec(rest))) {
+      const expected = stack.pop();
+      if (expected !== match[1]) throw new Error(`</${match[1]}> closes <${expected}>`);
+      rest = rest.slice(match[0].length);
+    } else if ((match = open.exec(rest))) {
+      if (stack.length === 0) root += 1;
+      names.push(match[1]!);
+      if (!match[3]) stack.push(match[1]!);
+      rest = rest.slice(match[0].length);
+    } else if ((match = text.exec(rest))) {
+      const chunk = match[0];
+      if (stack.length === 0 && chunk.trim()) throw new Error(`text outside the root element: ${chunk.slice(0, 40)}`);
+      if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(chunk)) throw new Error(`bare & in ${chunk.slice(0, 40)}`);
+      rest = rest.slice(chunk.length);
+    } else {
+      throw new Error(`not well-formed near: ${rest.slice(0, 60)}`);
+    }
+  }
+  if (stack.length) throw new Error(`unclosed <${stack.join('>, <')}>`);
+  if (root !== 1) throw new Error(`expected one root element, found ${root}`);
+  return names;
+}
