@@ -187,3 +187,24 @@ export function renderHeadEntry(entry: HeadEntry): string {
 export function renderHeadTags(seo: SeoData, context: HeadContext): string {
   return headEntries(seo, context).map(renderHeadEntry).join('\n');
 }
+
+/**
+ * Browser side: replaces the page's head tags after a client navigation (the title, then every
+ * `[data-seo]` element the server or a previous call wrote).
+ */
+export function applyHeadEntries(doc: Document, entries: readonly HeadEntry[]): void {
+  for (const element of Array.from(doc.head.querySelectorAll('[data-seo]'))) element.remove();
+  const fragment = doc.createDocumentFragment();
+  for (const entry of entries) {
+    if (entry.tag === 'title') {
+      doc.title = entry.text;
+      continue;
+    }
+    const element = doc.createElement(entry.tag);
+    for (const [key, value] of Object.entries(entry.attrs)) if (value !== undefined) element.setAttribute(key, String(value));
+    element.setAttribute('data-seo', '');
+    if (entry.tag === 'script') element.textContent = entry.json;
+    fragment.appendChild(element);
+  }
+  doc.head.appendChild(fragment);
+}

@@ -4,7 +4,7 @@ import t from 'tap';
 import { ContentError, formatIssue, loadContent } from '../../lib/content/loader.ts';
 import { ContentIndex } from '../../lib/content/queries.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
-import { locales } from '../../lib/locales.ts';
+import { localePath, locales } from '../../lib/locales.ts';
 import { buildContentApp, callSource, copyFixture, fixture, realContent } from './helpers.ts';
 
 const invalid = fixture('content-invalid');
@@ -135,6 +135,17 @@ t.test('the real content folder', async (t) => {
     const authors = production.listAuthors(locale);
     t.ok(authors.length >= 3, `${locale}: at least 3 authors`);
     t.ok(authors.every((author) => !author.fallback), `${locale}: every author has a bio in the language`);
+  }
+  // Internal links lead to pages that exist, in the page's own language.
+  const addresses = new Set(
+    production.sitemap.flatMap((entry) => locales.filter((locale) => entry.locales[locale]).map((locale) => localePath(locale, entry.path))),
+  );
+  for (const locale of locales) for (const app of ['/login', '/registration']) addresses.add(localePath(locale, app));
+  for (const page of snapshot.pages) {
+    for (const [, href] of page.html.matchAll(/href="(\/[^"#]*)/g)) {
+      t.ok(addresses.has(href!), `${page.file} links to ${href}, which exists`);
+      if (page.locale === 'th') t.ok(href!.startsWith('/th'), `${page.file}: ${href} stays in Thai`);
+    }
   }
   for (const page of snapshot.pages) {
     t.ok(page.toc.length > 0, `${page.file} has sections`);
