@@ -90,9 +90,10 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
     { tag: 'meta', attrs: { name: 'description', content: seo.description } },
   ];
   if (seo.noindex) entries.push({ tag: 'meta', attrs: { name: 'robots', content: 'noindex' } });
-  entries.push({ tag: 'link', attrs: { rel: 'canonical', href: canonical } });
+  // A page kept out of the index (an error, a draft) names no canonical and no translations.
+  else entries.push({ tag: 'link', attrs: { rel: 'canonical', href: canonical } });
 
-  const alternates = (['en', 'th'] as const).filter((code) => seo.alternates.includes(code));
+  const alternates = seo.noindex ? [] : (['en', 'th'] as const).filter((code) => seo.alternates.includes(code));
   for (const code of alternates) {
     entries.push({ tag: 'link', attrs: { rel: 'alternate', hreflang: code, href: absolute(publicUrl, localePath(code, seo.path)) } });
   }

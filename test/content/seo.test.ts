@@ -112,7 +112,9 @@ t.test('Open Graph and Twitter', async (t) => {
   t.match(html, '<meta name="twitter:card" content="summary_large_image" data-seo>');
   t.match(html, '<meta name="twitter:image" content="https://asdas.example/images/share.png" data-seo>');
   t.match(renderHeadTags(article, context), '<meta name="twitter:card" content="summary" data-seo>');
-  t.match(renderHeadTags({ ...article, noindex: true }, context), '<meta name="robots" content="noindex" data-seo>');
+  const hidden = renderHeadTags({ ...article, noindex: true }, context);
+  t.match(hidden, '<meta name="robots" content="noindex" data-seo>');
+  t.notMatch(hidden, /rel="canonical"|hreflang=/, 'a noindex page (error, draft) names no canonical or translations');
 });
 
 t.test('headEntries gives the same tags as structured data', async (t) => {
