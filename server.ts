@@ -35,6 +35,10 @@ function handleShutdown(app: FastifyInstance, timeoutMs: number) {
       process.exit(1);
     }, timeoutMs);
     timer.unref();
+    // A keep-alive connection whose last request finishes after close() began would hold the
+    // server open until its idle timeout: close such connections as they fall idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
+    sweep.unref();
     app.close().then(
       () => {
         app.log.info('stopped');

@@ -87,7 +87,7 @@ const routes = createRouteObjects({
       if (isPassThrough(error)) throw error;
       context.logError(error, renderErrorLog);
       const info = toPageErrorInfo(error, { exposeDetails: context.dev });
-      return pageError(info.statusCode, info.message, { fatal: true });
+      return pageError(info.statusCode, info.message, { fatal: true, unhandled: info.unhandled, stack: info.stack });
     }
   },
 });

@@ -13,8 +13,13 @@ export interface PageErrorInfo {
 }
 
 /** Throw from a loader: react-router carries it to the route's error boundary (and into hydration data). */
-export function pageError(statusCode: number, message: string, options: { fatal?: boolean } = {}): never {
-  const info: PageErrorInfo = { statusCode, message, fatal: options.fatal ?? false };
+export function pageError(
+  statusCode: number,
+  message: string,
+  options: Partial<Pick<PageErrorInfo, 'fatal' | 'unhandled' | 'stack'>> = {},
+): never {
+  const { fatal = false, ...rest } = options;
+  const info: PageErrorInfo = { statusCode, message, fatal, ...rest };
   throw data(info, { status: statusCode });
 }
 

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+
+const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+
+export function chromiumPath(): string | undefined {
+  return candidates.find((path) => existsSync(path));
+}
+
+/** Debian's Chromium, headless; never a downloaded browser. One per test file. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('Chromium not found: install Debian\'s `chromium` package (see .ci/run).');
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** Collects what a page logs, to assert there are no errors or hydration warnings. */
+export function collectConsole(page: Page): { messages: ConsoleMessage[]; problems: () => string[] } {
+  const messages: ConsoleMessage[] = [];
+  const pageErrors: string[] = [];
+  page.on('console', (message) => messages.push(message));
+  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  return {
+    messages,
+    problems: () => [
+      ...pageErrors,
+      ...messages.filter((m) => m.type() === 'error' || m.type() === 'warning').map((m) => `${m.type()}: ${m.text()}`),
+    ],
+  };
+}

@@ -1,0 +1,118 @@
+import t from 'tap';
+import { runRouteMiddleware } from '../../client/router/middleware.ts';
+import { pageRoutes } from '../../client/routes.ts';
+import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
+
+const { app, logs, close } = await startTestApp();
+t.teardown(close);
+
+const page = (url: string, headers: Record<string, string> = {}) =>
+  app.inject({ url, headers: { 'user-agent': browserUserAgent, ...headers } });
+
+t.test('validate fails: fatal 404 "Page Not Found: {path}" on the error screen', async (t) => {
+  const response = await page('/asdas/Not_A_Slug');
+  t.equal(response.statusCode, 404);
+  t.match(response.body, /data-testid="error-screen"/, 'the full error screen');
+  t.notMatch(response.body, /class="site-header"/, 'no layout around a fatal error');
+  t.match(response.body, /Page Not Found: \/asdas\/Not_A_Slug/);
+  t.match(response.body, />Error 404</);
+  t.match(response.body, /<button[^>]*>Clear errors<\/button>/);
+});
+
+t.test('validate fails in Thai too, with the Thai path in the message', async (t) => {
+  const response = await page('/th/asdas/UPPER');
+  t.equal(response.statusCode, 404);
+  t.match(response.body, /Page Not Found: \/th\/asdas\/UPPER/);
+  t.match(response.body, /<html lang="th"/);
+});
+
+t.test('nothing to show: non-fatal 404 "Page not found: {path}" inside the layout', async (t) => {
+  for (const url of ['/no/such/page', '/asdas/no-such-article', '/th/author/nobody']) {
+    const response = await page(url);
+    t.equal(response.statusCode, 404, url);
+    t.match(response.body, /class="site-header"/, `${url} keeps the layout`);
+    t.match(response.body, /data-testid="inline-error"/);
+    t.notMatch(response.body, /data-testid="error-screen"/);
+    t.match(response.body, new RegExp(`Page not found: ${url.replace(/\//g, '\\/')}`));
+  }
+});
+
+t.test('a bad query value is a 400 page, a page past the end a 404', async (t) => {
+  const bad = await page('/asdas?page=abc');
+  t.equal(bad.statusCode, 400);
+  t.match(bad.body, /Invalid page number: abc/);
+  const past = await page('/asdas?page=99');
+  t.equal(past.statusCode, 404);
+  t.match(past.body, /Page not found: \/asdas\?page=99/);
+});
+
+t.test('a request asking for JSON gets {statusCode, message}, not HTML', async (t) => {
+  const fatal = await page('/asdas/Bad', { accept: 'application/json' });
+  t.equal(fatal.statusCode, 404);
+  t.match(fatal.headers['content-type'], /application\/json/);
+  t.same(fatal.json(), { statusCode: 404, message: 'Page Not Found: /asdas/Bad' });
+  const missing = await page('/missing/page', { accept: 'application/json' });
+  t.same(missing.json(), { statusCode: 404, message: 'Page not found: /missing/page' });
+  const html = await page('/missing/page', { accept: 'text/html,application/json;q=0.9' });
+  t.match(html.headers['content-type'], /text\/html/, 'a browser that also accepts JSON still gets the page');
+});
+
+t.test('a bot gets the status code and no error page', async (t) => {
+  const response = await page('/asdas/Not_A_Slug', { 'user-agent': googlebot });
+  t.equal(response.statusCode, 404);
+  t.notMatch(response.body, /data-testid="error-screen"/, 'no error screen for a crawler');
+  t.match(response.body, /class="site-header"/, 'the page keeps its layout and links');
+  t.match(response.body, /"isBot":true/, 'the browser side knows it is a bot');
+  t.match(response.body, /<meta name="robots" content="noindex/, 'error pages are kept out of the index');
+});
+
+t.test('the hydration data carries the error so the browser renders the same screen', async (t) => {
+  const response = await page('/asdas/Not_A_Slug');
+  const state = /window\.__staticRouterHydrationData=(\{.*?\});<\/script>/.exec(response.body)?.[1];
+  t.ok(state, 'hydration data present');
+  const parsed = JSON.parse(state!) as { errors: Record<string, { __type: string; status: number; data: unknown }> };
+  const [error] = Object.values(parsed.errors);
+  t.equal(error?.__type, 'RouteErrorResponse');
+  t.same(error?.data, { statusCode: 404, message: 'Page Not Found: /asdas/Not_A_Slug', fatal: true });
+});
+
+t.test('payloads answer the same errors as JSON', async (t) => {
+  const missing = await app.inject({ url: '/no/page/_payload.json' });
+  t.equal(missing.statusCode, 404);
+  t.same(missing.json(), { statusCode: 404, message: 'Page not found: /no/page', fatal: false });
+  const invalid = await app.inject({ url: '/asdas/Bad/_payload.json' });
+  t.equal(invalid.statusCode, 404);
+  t.same(invalid.json(), { statusCode: 404, message: 'Page Not Found: /asdas/Bad', fatal: true });
+});
+
+t.test('unknown API paths are JSON 404s, never pages', async (t) => {
+  const response = await app.inject({ url: '/api/nothing/here' });
+  t.equal(response.statusCode, 404);
+  t.same(response.json(), { statusCode: 404, code: 'NOT_FOUND', message: 'Not found: /api/nothing/here' });
+  const post = await app.inject({ method: 'POST', url: '/somewhere' });
+  t.equal(post.statusCode, 404);
+  t.equal(post.json().code, 'NOT_FOUND');
+});
+
+t.test('an unknown route middleware throws the spec message', async (t) => {
+  t.throws(
+    () => runRouteMiddleware(['nope'], { user: null, locale: 'en', target: '/x', redirectTo: null }),
+    { message: "Unknown route middleware: 'nope'." },
+  );
+  t.throws(
+    () => runRouteMiddleware(['constructor'], { user: null, locale: 'en', target: '/x', redirectTo: null }),
+    { message: "Unknown route middleware: 'constructor'." },
+    'names are looked up as own entries only',
+  );
+  for (const route of pageRoutes) {
+    t.doesNotThrow(
+      () => runRouteMiddleware(route.middleware ?? [], { user: null, locale: 'en', target: '/x', redirectTo: null }),
+      `route ${route.id} names only known middleware`,
+    );
+  }
+});
+
+t.test('no error is logged for ordinary 404s', async (t) => {
+  await page('/still/missing');
+  t.notOk(logs.some((line) => line.msg === 'Произошла ошибка'), 'a missing page is not a failure');
+});

@@ -1,0 +1,107 @@
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
+import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
+
+const { app, logs, close } = await startTestApp();
+t.teardown(close);
+
+t.test('a first visit to / preferring Thai goes to /th', async (t) => {
+  const response = await app.inject({
+    url: '/',
+    headers: { 'user-agent': browserUserAgent, 'accept-language': 'th-TH,th;q=0.9,en;q=0.8' },
+  });
+  t.equal(response.statusCode, 302);
+  t.equal(response.headers.location, '/th');
+  t.match(response.headers.vary, /Accept-Language/);
+});
+
+t.test('no redirect for English speakers, with a language cookie, for bots, or off /', async (t) => {
+  const cases = [
+    { name: 'English first', headers: { 'accept-language': 'en-US,en;q=0.9,th;q=0.8' } },
+    { name: 'a language cookie', headers: { 'accept-language': 'th', cookie: 'lang=en' } },
+    { name: 'a Thai cookie', headers: { 'accept-language': 'th', cookie: 'lang=th' } },
+    { name: 'a bot', headers: { 'accept-language': 'th', 'user-agent': googlebot } },
+    { name: 'no Accept-Language', headers: {} },
+  ];
+  for (const { name, headers } of cases) {
+    const response = await app.inject({ url: '/', headers: { 'user-agent': browserUserAgent, ...headers } });
+    t.equal(response.statusCode, 200, name);
+  }
+  const deep = await app.inject({ url: '/bonus', headers: { 'user-agent': browserUserAgent, 'accept-language': 'th' } });
+  t.equal(deep.statusCode, 200, 'only the home page redirects');
+});
+
+t.test('request ids: honoured when sane, generated otherwise, echoed and logged', async (t) => {
+  const given = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+  t.equal(given.headers['x-request-id'], 'abc-123');
+  const forged = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id\nforged log line' } });
+  t.match(forged.headers['x-request-id'], /^[0-9a-f-]{36}$/, 'a header that could forge log lines is replaced');
+  await app.inject({ url: '/bonus', headers: { 'x-request-id': 'trace-me-42' } });
+  t.ok(logs.some((line) => line.reqId === 'trace-me-42'), 'log lines carry the request id');
+});
+
+t.test('Authorization and Cookie headers never reach the logs', async (t) => {
+  await app.inject({ url: '/bonus', headers: { authorization: 'Bearer top-secret-token', cookie: 'token=cookie-secret' } });
+  const text = JSON.stringify(logs);
+  t.notMatch(text, /top-secret-token/);
+  t.notMatch(text, /cookie-secret/);
+  t.match(text, /\[redacted\]/, 'the headers are logged as redacted');
+});
+
+t.test('health and readiness', async (t) => {
+  const health = await app.inject({ url: '/healthz' });
+  t.same(health.json(), { status: 'ok' });
+  const ready = await app.inject({ url: '/readyz' });
+  t.equal(ready.statusCode, 200);
+  t.equal(ready.json().status, 'ok');
+});
+
+t.test('hashed assets are immutable, pages revalidate', async (t) => {
+  const assets = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets'));
+  const script = assets.find((name) => name.endsWith('.js'));
+  const asset = await app.inject({ url: `/assets/${script}` });
+  t.equal(asset.statusCode, 200);
+  t.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+  const page = await app.inject({ url: '/' });
+  t.equal(page.headers['cache-control'], 'no-cache');
+  const missing = await app.inject({ url: '/assets/nope-123.js' });
+  t.equal(missing.statusCode, 404);
+});
+
+t.test('security headers on pages', async (t) => {
+  const page = await app.inject({ url: '/bonus' });
+  t.equal(page.headers['x-content-type-options'], 'nosniff');
+  t.equal(page.headers['x-frame-options'], 'DENY');
+  const csp = String(page.headers['content-security-policy']);
+  const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+  t.ok(nonce, 'scripts are allowed by nonce');
+  t.match(page.body, new RegExp(`<script nonce="${nonce!.replace(/[+/=]/g, '\\$&')}">window.__ASDAS__`), 'the inline script carries it');
+  const other = await app.inject({ url: '/bonus' });
+  t.not(/nonce-([^']+)/.exec(String(other.headers['content-security-policy']))?.[1], nonce, 'a fresh nonce per response');
+});
+
+t.test('configuration errors name the variable', async (t) => {
+  const bad = [
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
+    [{ TRUST_PROXY: 'yes please' }, /TRUST_PROXY/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+  ] as const;
+  for (const [env, pattern] of bad) {
+    t.throws(() => loadConfig(env), ConfigError, `${Object.keys(env)[0]} is refused`);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      t.match((error as Error).message, pattern);
+    }
+  }
+  const good = loadConfig({ PORT: '8080', TRUST_PROXY: '2', PUBLIC_URL: 'https://example.com/' });
+  t.equal(good.port, 8080);
+  t.equal(good.trustProxy, 2);
+  t.equal(good.publicUrl, 'https://example.com');
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
+});
