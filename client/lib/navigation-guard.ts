@@ -276,7 +276,8 @@ export function resolveNavigation(to: unknown, options: NavigationOptions): Navi
   const protocolRelative = PROTOCOL_RELATIVE_RE.test(view);
 
   if (!hasScheme && !protocolRelative) {
-    const base = new URL(options.currentPath ?? '/', currentOrigin);
+    // currentPath comes from the page's own location; still reduce it to a path on our origin.
+    const base = new URL(encodeRedirectLocation(options.currentPath ?? '/'), currentOrigin);
     let url: URL;
     try {
       url = new URL(view, base);

@@ -317,6 +317,13 @@ t.test('legitimate targets are accepted with the expected result', async (t) => 
   }
 });
 
+t.test('a hostile currentPath cannot move relative targets off the site', async (t) => {
+  const opts = { allowedOrigins: [], currentOrigin: SITE };
+  t.same(resolveNavigation('asdas', { ...opts, currentPath: '//evil.com/th/x' }), internal('/th/asdas'));
+  t.same(resolveNavigation('x', { ...opts, currentPath: '/\\evil.com/' }), internal('/x'));
+  t.same(resolveNavigation('?a=1', { ...opts, currentPath: 'https://evil.com/p' }), internal('/p?a=1'));
+});
+
 t.test('a bad currentOrigin is a programming error, not a refusal', async (t) => {
   t.throws(() => resolveNavigation('/x', { allowedOrigins: [], currentOrigin: 'not-an-origin' }), TypeError);
 });
