@@ -78,6 +78,7 @@ export default fp<ContentPluginOptions>(
         { poll: options.poll ?? false, onError: (error) => app.log.warn({ err: error }, 'content watch failed; polling') },
       );
       app.addHook('onClose', async () => watcher.close());
+      await watcher.ready;
     }
   },
   { name: 'content', dependencies: ['config', 'page-data'] },

@@ -25,6 +25,7 @@ export class ContentService {
   #index: ContentIndex;
   #sitemap: { version: string; xml: string } | undefined;
   #loading: Promise<ContentIndex> | undefined;
+  #queued: Promise<ContentIndex> | undefined;
 
   private constructor(options: ContentServiceOptions, index: ContentIndex) {
     this.root = options.root;
@@ -45,9 +46,20 @@ export class ContentService {
     return new ContentIndex(snapshot, { showDrafts: options.showDrafts });
   }
 
-  /** Reads the folder again and swaps the index (concurrent calls share one load). */
+  /**
+   * Reads the folder again and swaps the index. A call during a load queues one more load after
+   * it (the running one may have read the files before the latest change); calls while one is
+   * queued share it.
+   */
   async reload(): Promise<ContentIndex> {
-    this.#loading ??= ContentService.#build(this.#options)
+    if (this.#loading) {
+      this.#queued ??= this.#loading.catch(() => undefined).then(() => {
+        this.#queued = undefined;
+        return this.reload();
+      });
+      return this.#queued;
+    }
+    this.#loading = ContentService.#build(this.#options)
       .then((index) => {
         this.#index = index;
         return index;

@@ -3,6 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface ContentWatcher {
+  /** Resolves once changes from now on will be seen (polling has taken its first fingerprint). */
+  ready: Promise<void>;
   close(): void;
 }
 
@@ -59,7 +61,7 @@ export function watchContent(root: string, onChange: () => void, options: WatchO
     timer.unref();
   };
 
-  const startPolling = async () => {
+  const startPolling = async (): Promise<void> => {
     let last = await fingerprint(root);
     const tick = async () => {
       if (closed) return;
@@ -73,6 +75,7 @@ export function watchContent(root: string, onChange: () => void, options: WatchO
     if (!closed) poller = setTimeout(tick, pollMs).unref();
   };
 
+  let ready = Promise.resolve();
   if (!options.poll) {
     try {
       watcher = watch(root, { recursive: true }, changed);
@@ -88,9 +91,10 @@ export function watchContent(root: string, onChange: () => void, options: WatchO
       watcher = undefined;
     }
   }
-  if (!watcher) void startPolling();
+  if (!watcher) ready = startPolling();
 
   return {
+    ready,
     close() {
       closed = true;
       clearTimeout(timer);

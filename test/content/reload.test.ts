@@ -74,3 +74,22 @@ t.test('the default root is the project content folder', async (t) => {
 t.test('a missing content folder is a clear start-up error', async (t) => {
   await t.rejects(buildContentApp({ root: '/nonexistent/content' }), { message: /cannot read the content folder/ });
 });
+
+t.test('a reload asked for during a load runs again after it', async (t) => {
+  const { dir, cleanup } = await copyFixture('content-basic');
+  const app = await buildContentApp({ root: dir, watch: false });
+  t.teardown(async () => {
+    await app.close();
+    await cleanup();
+  });
+  const file = path.join(dir, 'en/bonus.md');
+  const first = app.content.reload();
+  await writeFile(file, (await readFile(file, 'utf8')).replace('title: Bonus', 'title: Queued'));
+  const second = app.content.reload();
+  const third = app.content.reload();
+  await first;
+  const [latest, same] = await Promise.all([second, third]);
+  t.equal(latest, same, 'requests during a load share the next one');
+  t.equal((latest.getContentPage('en', 'bonus') as SectionPageData).page.title, 'Queued');
+  t.equal(app.content.index, latest);
+});
