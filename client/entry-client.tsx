@@ -79,6 +79,7 @@ async function start() {
     isServerError: (error) => serverErrors.has(error),
     buildCheckIntervalMs: snapshot.buildCheckIntervalMs,
     allowedExternalOrigins: snapshot.allowedExternalOrigins,
+    publicUrl: snapshot.publicUrl,
   };
   hydrateRoot(
     container,

@@ -16,6 +16,7 @@ import type { SeoData } from '../lib/seo.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
 import { i18nFor } from './i18n.ts';
+import { fallbackSeo } from './router/fallback-seo.ts';
 import { displayPath, loadPage } from './router/page-loader.ts';
 import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
 import { createRouteObjects, pageRouteId } from './router/route-objects.tsx';
@@ -31,6 +32,7 @@ export interface ServerRequestContext {
   buildId: string;
   buildCheckIntervalMs: number;
   allowedExternalOrigins: string[];
+  publicUrl: string;
   /** Script nonce for the Content-Security-Policy. */
   nonce?: string;
   dataSource: (name: string) => PageDataSource;
@@ -107,6 +109,7 @@ function snapshotFor(context: ServerRequestContext, locale: Locale, renderError?
     locale,
     buildCheckIntervalMs: context.buildCheckIntervalMs,
     allowedExternalOrigins: context.allowedExternalOrigins,
+    publicUrl: context.publicUrl,
     ...(renderError ? { renderError: { statusCode: renderError.statusCode, message: renderError.message } } : {}),
   };
 }
@@ -135,22 +138,6 @@ function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
   return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
 }
 
-/** The head of a page whose data carries no `seo` (forms, errors): titled by the page, never indexed when an error. */
-function fallbackSeo(url: string, locale: Locale, error?: PageErrorInfo): SeoData {
-  const { path } = splitLocale(new URL(url, 'http://localhost').pathname);
-  const t = i18nFor(locale).t;
-  const title = error ? `${error.statusCode}` : (pageRoutes.find((route) => `/${route.path}` === path) ? t(`nav.${path.slice(1)}`) : '');
-  return {
-    title,
-    description: error ? error.message : t('site.tagline'),
-    path,
-    alternates: ['en', 'th'],
-    type: 'website',
-    breadcrumbs: [],
-    ...(error ? { noindex: true } : {}),
-  };
-}
-
 /** Renders one page: redirects from middleware, or the HTML with its status, head and hydration data. */
 export async function renderDocument(url: string, context: ServerRequestContext, signal?: AbortSignal): Promise<DocumentOutcome> {
   const { locale } = splitLocale(new URL(url, 'http://localhost').pathname);
@@ -165,10 +152,11 @@ export async function renderDocument(url: string, context: ServerRequestContext,
     isServerError: () => true,
     buildCheckIntervalMs: context.buildCheckIntervalMs,
     allowedExternalOrigins: context.allowedExternalOrigins,
+    publicUrl: context.publicUrl,
   };
   const leafData = state.loaderData[state.matches[state.matches.length - 1]?.route.id ?? ''] as { seo?: SeoData } | undefined;
   const error = firstError(state);
-  const seo = leafData?.seo ?? fallbackSeo(url, locale, error);
+  const seo = leafData?.seo ?? fallbackSeo(new URL(url, 'http://localhost').pathname, locale, error);
   try {
     const router = createStaticRouter(handler.dataRoutes, state);
     const body = renderToString(
@@ -194,7 +182,7 @@ export async function renderDocument(url: string, context: ServerRequestContext,
       type: 'page',
       status: 500,
       locale,
-      head: context.renderHead(fallbackSeo(url, locale, info), locale),
+      head: context.renderHead(fallbackSeo(new URL(url, 'http://localhost').pathname, locale, info), locale),
       body: renderToString(
         <I18nextProvider i18n={i18nFor(locale)}>
           <ErrorScreen info={info} onClear={() => undefined} />

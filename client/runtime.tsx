@@ -11,6 +11,8 @@ export interface AppRuntime {
   isServerError: (error: unknown) => boolean;
   buildCheckIntervalMs: number;
   allowedExternalOrigins: string[];
+  /** The site's public origin, for canonical links written after client navigation. */
+  publicUrl: string;
 }
 
 /** The JSON the server writes into each page for the browser (`window.__ASDAS__`). */
@@ -21,6 +23,7 @@ export interface RuntimeSnapshot {
   locale: Locale;
   buildCheckIntervalMs: number;
   allowedExternalOrigins: string[];
+  publicUrl: string;
   /** Set when the server could not render the page at all: the browser shows the error screen. */
   renderError?: { statusCode: number; message: string };
 }
@@ -32,6 +35,7 @@ export const RuntimeContext = createContext<AppRuntime>({
   isServerError: () => true,
   buildCheckIntervalMs: 3600000,
   allowedExternalOrigins: [],
+  publicUrl: '',
 });
 
 export function useRuntime(): AppRuntime {

@@ -59,6 +59,7 @@ export default async function ssr(app: FastifyInstance) {
       buildId: build.id,
       buildCheckIntervalMs: config.buildCheckIntervalMs,
       allowedExternalOrigins: config.allowedExternalOrigins,
+      publicUrl: config.publicUrl,
       nonce: scriptNonce(reply),
       dataSource: (name) => app.pageData.get(name),
       renderHead: (seo, locale) => renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),

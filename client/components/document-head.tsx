@@ -1,25 +1,31 @@
-import { useEffect } from 'react';
-import { useMatches } from 'react-router';
+import { useContext, useEffect } from 'react';
+import { UNSAFE_DataRouterStateContext, useLocation, useMatches } from 'react-router';
+import { applyHeadEntries, headEntries, type SeoData } from '../../lib/seo.ts';
 import { useLocale } from '../hooks.ts';
-
-interface SeoLike {
-  title?: string;
-  description?: string;
-}
+import { fallbackSeo } from '../router/fallback-seo.ts';
+import { toPageErrorInfo } from '../router/page-error.ts';
+import { useRuntime } from '../runtime.tsx';
 
 /**
- * The server writes the whole head; after client navigation this keeps the title, description
- * and `<html lang>` in step with the page now shown.
+ * The server writes the whole head; after a client navigation this rewrites it (title,
+ * description, canonical, hreflang, Open Graph, JSON-LD) and `<html lang>` for the page now shown.
  */
 export function DocumentHead() {
   const matches = useMatches();
   const locale = useLocale();
+  const { pathname } = useLocation();
+  const { publicUrl, dev } = useRuntime();
+  const errors = useContext(UNSAFE_DataRouterStateContext)?.errors;
+  const error = errors ? Object.values(errors)[0] : undefined;
   const leaf = matches[matches.length - 1];
-  const seo = (leaf?.data as { seo?: SeoLike } | null | undefined)?.seo;
+  const seo = (leaf?.data as { seo?: SeoData } | null | undefined)?.seo;
   useEffect(() => {
     document.documentElement.lang = locale;
-    if (seo?.title) document.title = seo.title;
-    if (seo?.description) document.querySelector('meta[name="description"]')?.setAttribute('content', seo.description);
-  }, [locale, seo?.title, seo?.description]);
+    const shown =
+      error !== undefined
+        ? fallbackSeo(pathname, locale, toPageErrorInfo(error, { exposeDetails: dev }))
+        : (seo ?? fallbackSeo(pathname, locale));
+    applyHeadEntries(document, headEntries(shown, { locale, publicUrl }));
+  }, [locale, seo, error, pathname, publicUrl, dev]);
   return null;
 }

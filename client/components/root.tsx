@@ -12,6 +12,7 @@ export function Root() {
     <I18nextProvider i18n={i18nFor(locale)}>
       <DocumentHead />
       <ScrollToTop />
+      <HydratedMarker />
       <Outlet />
     </I18nextProvider>
   );
@@ -23,5 +24,13 @@ function ScrollToTop() {
   useEffect(() => {
     if (!hash) window.scrollTo(0, 0);
   }, [pathname, hash]);
+  return null;
+}
+
+/** `<html data-hydrated>` once React owns the page: tests and styles can tell the app is live. */
+function HydratedMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return null;
 }
