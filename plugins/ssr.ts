@@ -7,12 +7,20 @@ import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
+import type { PublicUser } from '../lib/page-data.ts';
 import { renderHeadTags } from '../lib/seo.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
 interface Renderer {
   renderDocument(url: string, context: ServerRequestContext): Promise<DocumentOutcome>;
   loadPayload(pathname: string, context: ServerRequestContext): Promise<PayloadOutcome>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user, set by the accounts plugin (null when nobody is logged in). */
+    user: PublicUser | null;
+  }
 }
 
 const payloadSuffix = '/_payload.json';
