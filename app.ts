@@ -6,6 +6,7 @@ import { createLogger } from './lib/logger.ts';
 import configPlugin from './plugins/config.ts';
 import content from './plugins/content.ts';
 import errors from './plugins/errors.ts';
+import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import icons from './plugins/icons.ts';
 import pageData from './plugins/page-data.ts';
@@ -35,6 +36,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   await app.register(cookie);
   await app.register(health);
   await app.register(pageData);
+  await app.register(formActions);
   // Feature plugins register here (database, accounts, content, icons, builds ...).
   await app.register(content);
   await app.register(icons);

@@ -24,9 +24,9 @@ export const initializationErrorLog = 'error caught during app initialization';
 
 const routes = createRouteObjects({
   rootLoader: () => ({ user: session.user() }),
-  // The root's data (who is logged in) changes by login and logout, which revalidate explicitly.
-  shouldRevalidateRoot: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-    currentUrl.href === nextUrl.href && defaultShouldRevalidate,
+  // The root's data (who is logged in) changes only through form submissions (login, logout ...).
+  shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+    (formMethod !== undefined || currentUrl.href === nextUrl.href) && defaultShouldRevalidate,
   pageLoader: (route, locale) => async ({ params, request }) => {
     const url = new URL(request.url);
     return loadPage({

@@ -3,6 +3,8 @@ import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import {
   createStaticHandler,
+  data,
+  redirect,
   createStaticRouter,
   isRouteErrorResponse,
   matchRoutes,
@@ -11,7 +13,7 @@ import {
   type StaticHandlerContext,
 } from 'react-router';
 import { splitLocale, type Locale } from '../lib/locales.ts';
-import { isPageNotFound, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
+import { isPageNotFound, type FormActionArgs, type FormActionResult, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
@@ -20,6 +22,7 @@ import { fallbackSeo } from './router/fallback-seo.ts';
 import { displayPath, loadPage } from './router/page-loader.ts';
 import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
 import { createRouteObjects, pageRouteId } from './router/route-objects.tsx';
+import { safeRedirectPath } from './lib/navigation-guard.ts';
 import { pageRoutes, type PageRoute } from './routes.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import { serializeForScript } from './serialize.ts';
@@ -36,6 +39,8 @@ export interface ServerRequestContext {
   /** Script nonce for the Content-Security-Policy. */
   nonce?: string;
   dataSource: (name: string) => PageDataSource;
+  /** Runs a named form action for a form posted without JavaScript (may set cookies). */
+  runFormAction: (name: string, args: FormActionArgs) => Promise<FormActionResult>;
   /** Renders the document head for the page's `seo` data (lib/seo.ts on the server). */
   renderHead: (seo: SeoData, locale: Locale) => string;
   logError: (error: unknown, message: string) => void;
@@ -72,7 +77,28 @@ async function serverData(context: ServerRequestContext, route: PageRoute, local
   }
 }
 
+async function formFields(request: Request): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of await request.formData()) {
+    if (typeof value === 'string') fields[name] = value;
+  }
+  return fields;
+}
+
 const routes = createRouteObjects({
+  pageAction: (route, locale) => async ({ request, context }) => {
+    const url = new URL(request.url);
+    const redirectParam = url.searchParams.get('redirect');
+    const result = await (context as ServerRequestContext).runFormAction(route.action!, {
+      locale,
+      fields: await formFields(request),
+      redirectTo: redirectParam === null ? null : safeRedirectPath(redirectParam, '') || null,
+    });
+    // 303: the browser follows with a GET, so a reload never posts the form again.
+    if (result.ok) throw redirect(result.redirect, 303);
+    const { ok: _ok, status, ...state } = result;
+    return data(state, { status });
+  },
   rootLoader: ({ context }) => ({ user: (context as ServerRequestContext).user }),
   pageLoader: (route, locale) => async (args) => {
     const context = args.context as ServerRequestContext;
@@ -97,8 +123,13 @@ const routes = createRouteObjects({
 // Built once at start: the handler holds the route tree every request is matched against.
 const handler = createStaticHandler(routes);
 
-function requestFor(url: string, signal?: AbortSignal): Request {
-  return new Request(new URL(url, 'http://localhost'), signal ? { signal } : {});
+function requestFor(url: string, signal?: AbortSignal, form?: string): Request {
+  return new Request(new URL(url, 'http://localhost'), {
+    ...(signal ? { signal } : {}),
+    ...(form === undefined
+      ? {}
+      : { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+  });
 }
 
 function snapshotFor(context: ServerRequestContext, locale: Locale, renderError?: PageErrorInfo): RuntimeSnapshot {
@@ -138,10 +169,17 @@ function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
   return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
 }
 
-/** Renders one page: redirects from middleware, or the HTML with its status, head and hydration data. */
-export async function renderDocument(url: string, context: ServerRequestContext, signal?: AbortSignal): Promise<DocumentOutcome> {
+/**
+ * Renders one page: redirects from middleware or a form action, or the HTML with its status,
+ * head and hydration data. `form` is the urlencoded body of a form posted without JavaScript.
+ */
+export async function renderDocument(
+  url: string,
+  context: ServerRequestContext,
+  options: { signal?: AbortSignal; form?: string } = {},
+): Promise<DocumentOutcome> {
   const { locale } = splitLocale(new URL(url, 'http://localhost').pathname);
-  const state = await handler.query(requestFor(url, signal), { requestContext: context });
+  const state = await handler.query(requestFor(url, options.signal, options.form), { requestContext: context });
   if (state instanceof Response) {
     return { type: 'redirect', status: state.status, location: state.headers.get('location') ?? '/' };
   }

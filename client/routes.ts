@@ -1,10 +1,12 @@
 import type { ComponentType } from 'react';
-import type { Params } from 'react-router';
+import type { ActionFunction, Params } from 'react-router';
 import { pageError } from './router/page-error.ts';
 
 /** What a lazily loaded page module exports. */
 export interface PageModule {
   default: ComponentType;
+  /** In the browser a form page submits through the API instead of posting the document. */
+  clientAction?: ActionFunction;
 }
 
 /**
@@ -22,6 +24,8 @@ export interface PageRoute {
   validate?: (params: Params) => boolean;
   /** Named route middleware (client/router/middleware.ts), run before the data on both sides. */
   middleware?: readonly string[];
+  /** Name of the server-side form action (plugins/form-actions.ts) a plain form POST runs. */
+  action?: string;
   /**
    * Checks the query string against the page's data (which never depends on the query):
    * throw `pageError(...)` for a value the page cannot show.
@@ -48,8 +52,15 @@ export const pageRoutes: readonly PageRoute[] = [
     validate: ({ slug }) => articleSlugPattern.test(slug ?? ''),
     page: () => import('./pages/article.tsx'),
   },
-  { id: 'login', path: 'login', middleware: ['guest'], page: () => import('./pages/login.tsx') },
-  { id: 'registration', path: 'registration', middleware: ['guest'], page: () => import('./pages/registration.tsx') },
+  { id: 'login', path: 'login', middleware: ['guest'], action: 'login', page: () => import('./pages/login.tsx') },
+  {
+    id: 'registration',
+    path: 'registration',
+    middleware: ['guest'],
+    action: 'register',
+    page: () => import('./pages/registration.tsx'),
+  },
+  { id: 'logout', path: 'logout', action: 'logout', page: () => import('./pages/logout.tsx') },
   { id: 'content', path: '*', data: 'contentPage', page: () => import('./pages/content.tsx') },
 ];
 

@@ -37,3 +37,22 @@ export class PageNotFoundError extends Error {
 export function isPageNotFound(error: unknown): error is PageNotFoundError {
   return error instanceof Error && error.name === 'PageNotFoundError';
 }
+
+/** What a form shows after a failed submission: the typed values (never a password) and error codes. */
+export interface FormState {
+  values: Record<string, string>;
+  /** Field name → machine code (`required`, `invalid_email` ...); pages translate them. */
+  errors: Record<string, string>;
+  /** A form-wide error code (`INVALID_CREDENTIALS`, `RATE_LIMITED` ...). */
+  message?: string;
+}
+
+export type FormActionResult = { ok: true; redirect: string } | ({ ok: false; status: number } & FormState);
+
+export interface FormActionArgs {
+  locale: Locale;
+  /** The submitted fields (application/x-www-form-urlencoded), as strings. */
+  fields: Record<string, string>;
+  /** The `redirect` query parameter of the page, already reduced to a path of this site. */
+  redirectTo: string | null;
+}

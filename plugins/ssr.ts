@@ -12,7 +12,7 @@ import { renderHeadTags } from '../lib/seo.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
 interface Renderer {
-  renderDocument(url: string, context: ServerRequestContext): Promise<DocumentOutcome>;
+  renderDocument(url: string, context: ServerRequestContext, options?: { form?: string }): Promise<DocumentOutcome>;
   loadPayload(pathname: string, context: ServerRequestContext): Promise<PayloadOutcome>;
 }
 
@@ -70,6 +70,11 @@ export default async function ssr(app: FastifyInstance) {
       publicUrl: config.publicUrl,
       nonce: scriptNonce(reply),
       dataSource: (name) => app.pageData.get(name),
+      runFormAction: async (name, args) => {
+        const action = app.formActions.get(name);
+        if (!action) throw new Error(`No form action named '${name}'.`);
+        return action(args, request, reply);
+      },
       renderHead: (seo, locale) => renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),
       logError: (error, message) => request.log.error({ err: error }, message),
     };
@@ -94,11 +99,32 @@ export default async function ssr(app: FastifyInstance) {
       return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
     }
 
-    const outcome = await (await rendererFor(reply)).renderDocument(request.url, context);
-    if (outcome.type === 'redirect') return reply.redirect(outcome.location, outcome.status);
+    return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context));
+  });
 
+  // Forms posted without JavaScript (login, registration, logout). Only this scope parses
+  // urlencoded bodies: the JSON API keeps answering 415 to them.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, body);
+  });
+  app.post('/*', async (request, reply) => {
+    if (!isSameOrigin(request, config.publicUrl)) {
+      return reply.code(403).send({
+        statusCode: 403,
+        code: 'CROSS_ORIGIN_FORM',
+        message: 'Forms may only be posted from this site.',
+      });
+    }
+    const form = typeof request.body === 'string' ? request.body : '';
+    const context = contextFor(request, reply);
+    return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context, { form }));
+  });
+
+  function sendDocument(request: FastifyRequest, reply: FastifyReply, outcome: DocumentOutcome) {
+    if (outcome.type === 'redirect') return reply.redirect(outcome.location, outcome.status);
+    const pathname = request.url.split('?')[0];
     reply.code(outcome.status);
-    reply.header('cache-control', context.user ? 'private, no-cache' : 'no-cache');
+    reply.header('cache-control', request.user ? 'private, no-cache' : 'no-cache');
     if (pathname === '/') reply.header('vary', 'Accept-Language, Cookie');
     if (outcome.error && wantsJson(request.headers.accept)) {
       return reply.send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
@@ -110,7 +136,26 @@ export default async function ssr(app: FastifyInstance) {
       element: outcome.body,
       scripts: outcome.scripts,
     });
-  });
+  }
+}
+
+/**
+ * Cross-site request forgery guard for form posts: the browser's Origin (or, failing that,
+ * Referer) must be this site. SameSite=Lax cookies already stop most; this stops the rest.
+ */
+function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
+  const claimed = request.headers.origin ?? originOf(request.headers.referer);
+  if (!claimed || claimed === 'null') return false;
+  return claimed === `${request.protocol}://${request.host}` || claimed === new URL(publicUrl).origin;
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** First visit to `/` from a browser preferring Thai, with no language chosen yet. */

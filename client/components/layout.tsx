@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
+import { Form, NavLink, Outlet } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { LanguageSwitch } from './language-switch.tsx';
@@ -36,9 +36,16 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
           <div className="header-actions">
             <nav aria-label={t('site.accountNavigation')} className="account-nav">
               {user ? (
-                <span className="signed-in" data-testid="signed-in">
-                  {t('account.signedInAs', { name: user.displayName })}
-                </span>
+                <>
+                  <span className="signed-in" data-testid="signed-in">
+                    {t('account.signedInAs', { name: user.displayName })}
+                  </span>
+                  <Form method="post" action={localePath(locale, '/logout')} className="logout-form">
+                    <button type="submit" className="button button-quiet" data-testid="logout">
+                      {t('account.logout')}
+                    </button>
+                  </Form>
+                </>
               ) : (
                 accountItems.map((item) => (
                   <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>

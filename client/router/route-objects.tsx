@@ -1,4 +1,4 @@
-import type { LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
+import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
 import { locales, type Locale } from '../../lib/locales.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
@@ -10,6 +10,8 @@ export interface RouterSide {
   rootLoader: LoaderFunction;
   shouldRevalidateRoot?: ShouldRevalidateFunction;
   pageLoader: (route: PageRoute, locale: Locale) => LoaderFunction;
+  /** Server only: a form posted without JavaScript. The browser uses the page module's `clientAction`. */
+  pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
 }
 
 export interface LocaleHandle {
@@ -37,7 +39,14 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
         id: pageRouteId(locale, route),
         ...(route.path === '' ? { index: true } : { path: route.path }),
         loader: side.pageLoader(route, locale),
-        lazy: async () => ({ Component: (await route.page()).default }),
+        ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
+        lazy: async () => {
+          const page = await route.page();
+          return {
+            Component: page.default,
+            ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),
+          };
+        },
       }),
     ),
   }));

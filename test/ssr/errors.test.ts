@@ -89,9 +89,29 @@ t.test('unknown API paths are JSON 404s, never pages', async (t) => {
   const response = await app.inject({ url: '/api/nothing/here' });
   t.equal(response.statusCode, 404);
   t.same(response.json(), { statusCode: 404, code: 'NOT_FOUND', message: 'Not found: /api/nothing/here' });
-  const post = await app.inject({ method: 'POST', url: '/somewhere' });
-  t.equal(post.statusCode, 404);
-  t.equal(post.json().code, 'NOT_FOUND');
+  const put = await app.inject({ method: 'PUT', url: '/somewhere' });
+  t.equal(put.statusCode, 404);
+  t.equal(put.json().code, 'NOT_FOUND');
+});
+
+t.test('form posts: refused from another origin, 405 where a page takes no form', async (t) => {
+  const foreign = await app.inject({
+    method: 'POST',
+    url: '/bonus',
+    headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'a=1',
+  });
+  t.equal(foreign.statusCode, 403);
+  t.equal(foreign.json().code, 'CROSS_ORIGIN_FORM');
+  const noOrigin = await app.inject({ method: 'POST', url: '/bonus', payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  t.equal(noOrigin.statusCode, 403, 'a post that names no origin is refused too');
+  const own = await app.inject({
+    method: 'POST',
+    url: '/bonus',
+    headers: { origin: 'http://localhost:80', host: 'localhost:80', 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'a=1',
+  });
+  t.equal(own.statusCode, 405, 'a page without a form action does not take posts');
 });
 
 t.test('an unknown route middleware throws the spec message', async (t) => {

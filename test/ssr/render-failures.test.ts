@@ -13,6 +13,7 @@ function contextWith(source: PageDataSource, dev = false) {
     buildCheckIntervalMs: 3600000,
     allowedExternalOrigins: [],
     dataSource: () => source,
+    runFormAction: async () => ({ ok: false, status: 400, values: {}, errors: {} }),
     publicUrl: "http://localhost:3000",
     renderHead: (seo) => `<title>${seo.title}</title>`,
     logError: (error, message) => logged.push({ error, message }),

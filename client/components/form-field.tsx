@@ -1,0 +1,49 @@
+import { useId, type InputHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  name: string;
+  label: string;
+  /** The error code for this field, if the last submission had one. */
+  error?: string;
+  hint?: string;
+}
+
+/** A labelled input with its translated error tied to it for screen readers. */
+export function FormField({ name, label, error, hint, ...input }: FieldProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const checkbox = input.type === 'checkbox';
+  const control = (
+    <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+  );
+  return (
+    <div className={`field${checkbox ? ' field-checkbox' : ''}${error ? ' field-invalid' : ''}`}>
+      {checkbox ? control : null}
+      <label htmlFor={id}>{label}</label>
+      {checkbox ? null : control}
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`} data-field-error={name}>
+          {t(`form.errors.${error}`, { defaultValue: t('form.errors.invalid') })}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The form-wide message (wrong credentials, too many attempts ...), announced when it appears. */
+export function FormMessage({ code }: { code?: string }) {
+  const { t } = useTranslation();
+  if (!code) return null;
+  return (
+    <p className="form-message" role="alert" data-testid="form-message">
+      {t(`form.messages.${code}`, { defaultValue: t('form.messages.UNKNOWN') })}
+    </p>
+  );
+}

@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { Form, redirect, type ActionFunctionArgs } from 'react-router';
+import { localePath, splitLocale } from '../../lib/locales.ts';
+import { api } from '../lib/api-client.ts';
+import { session } from '../lib/session.ts';
+
+/** With JavaScript: revoke the session through the API. Logging out never fails for the visitor. */
+export async function clientAction({ request }: ActionFunctionArgs) {
+  await api('/auth/logout', { method: 'POST' }).catch(() => undefined);
+  session.set(null);
+  return redirect(localePath(splitLocale(new URL(request.url).pathname).locale, '/'));
+}
+
+/** `/logout` opened directly: a confirmation, since logging out is a POST. */
+export default function LogoutPage() {
+  const { t } = useTranslation();
+  return (
+    <section className="page form-page">
+      <h1>{t('account.logout')}</h1>
+      <Form method="post" className="account-form">
+        <p>{t('account.logoutConfirm')}</p>
+        <button type="submit" className="button button-primary">
+          {t('account.logout')}
+        </button>
+      </Form>
+    </section>
+  );
+}
