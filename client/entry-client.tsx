@@ -5,7 +5,9 @@ import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } fr
 import type { PublicUser } from '../lib/page-data.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
+import { IconProvider } from './components/icon.tsx';
 import { i18nFor } from './i18n.ts';
+import { createIconLoader } from './lib/icon-loader.ts';
 import { session } from './lib/session.ts';
 import { loadPage } from './router/page-loader.ts';
 import { fetchPayload } from './router/payload.ts';
@@ -81,12 +83,15 @@ async function start() {
     allowedExternalOrigins: snapshot.allowedExternalOrigins,
     publicUrl: snapshot.publicUrl,
   };
+  const iconLoader = createIconLoader(snapshot.iconFallbackUrl ? { fallbackUrl: snapshot.iconFallbackUrl } : {});
   hydrateRoot(
     container,
     <StrictMode>
       <BotBoundary serverHtml={serverHtml}>
         <RuntimeContext.Provider value={runtime}>
-          <RouterProvider router={router} />
+          <IconProvider icons={snapshot.icons} loader={iconLoader}>
+            <RouterProvider router={router} />
+          </IconProvider>
         </RuntimeContext.Provider>
       </BotBoundary>
     </StrictMode>,

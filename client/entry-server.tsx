@@ -16,8 +16,10 @@ import { splitLocale, type Locale } from '../lib/locales.ts';
 import { isPageNotFound, type FormActionArgs, type FormActionResult, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
+import { IconProvider } from './components/icon.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
 import { i18nFor } from './i18n.ts';
+import type { IconDataMap } from './lib/icon-loader.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
 import { displayPath, loadPage } from './router/page-loader.ts';
 import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
@@ -44,6 +46,10 @@ export interface ServerRequestContext {
   /** Renders the document head for the page's `seo` data (lib/seo.ts on the server). */
   renderHead: (seo: SeoData, locale: Locale) => string;
   logError: (error: unknown, message: string) => void;
+  /** The icons of client/icons.ts, resolved once at start (plugins/ssr.ts): rendered inline. */
+  icons?: IconDataMap;
+  /** The browser's icon fallback when our endpoint fails (the configured upstream). */
+  iconFallbackUrl?: string;
 }
 
 export type DocumentOutcome =
@@ -141,6 +147,8 @@ function snapshotFor(context: ServerRequestContext, locale: Locale, renderError?
     buildCheckIntervalMs: context.buildCheckIntervalMs,
     allowedExternalOrigins: context.allowedExternalOrigins,
     publicUrl: context.publicUrl,
+    ...(context.icons ? { icons: context.icons } : {}),
+    ...(context.iconFallbackUrl ? { iconFallbackUrl: context.iconFallbackUrl } : {}),
     ...(renderError ? { renderError: { statusCode: renderError.statusCode, message: renderError.message } } : {}),
   };
 }
@@ -200,7 +208,9 @@ export async function renderDocument(
     const body = renderToString(
       <StrictMode>
         <RuntimeContext.Provider value={runtime}>
-          <StaticRouterProvider router={router} context={state} hydrate={false} />
+          <IconProvider icons={context.icons}>
+            <StaticRouterProvider router={router} context={state} hydrate={false} />
+          </IconProvider>
         </RuntimeContext.Provider>
       </StrictMode>,
     );

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Locale } from '../lib/locales.ts';
+import type { IconDataMap } from './lib/icon-loader.ts';
 
 /** Facts about this page view that the server and the browser agree on (sent in the HTML). */
 export interface AppRuntime {
@@ -26,6 +27,10 @@ export interface RuntimeSnapshot {
   publicUrl: string;
   /** Set when the server could not render the page at all: the browser shows the error screen. */
   renderError?: { statusCode: number; message: string };
+  /** The icons of client/icons.ts, as the server rendered them: hydration draws the same SVG. */
+  icons?: IconDataMap;
+  /** Where the browser asks for icons when our endpoint fails (the CSP allows this origin). */
+  iconFallbackUrl?: string;
 }
 
 export const RuntimeContext = createContext<AppRuntime>({

@@ -2,6 +2,7 @@ import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, ServerRequestContext } from '../client/entry-server.tsx';
+import { appIcons } from '../client/icons.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
@@ -59,6 +60,11 @@ export default async function ssr(app: FastifyInstance) {
   });
   await app.vite.ready();
 
+  // The icons the pages render, resolved once from the installed sets (client/icons.ts).
+  const icons = await app.icons.load(appIcons);
+  const unresolved = appIcons.filter((name) => !icons[name]);
+  if (unresolved.length > 0) app.log.warn({ icons: unresolved }, 'icons listed in client/icons.ts are not in the installed sets');
+
   function contextFor(request: FastifyRequest, reply: FastifyReply): ServerRequestContext {
     return {
       user: request.user ?? null,
@@ -77,6 +83,8 @@ export default async function ssr(app: FastifyInstance) {
       },
       renderHead: (seo, locale) => renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),
       logError: (error, message) => request.log.error({ err: error }, message),
+      icons,
+      iconFallbackUrl: config.iconUpstreamUrl,
     };
   }
 

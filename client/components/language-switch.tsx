@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
 import { useLocale } from '../hooks.ts';
+import { languageIcons } from '../icons.ts';
+import { Icon } from './icon.tsx';
 
 export const languageCookie = 'lang';
 
@@ -27,7 +29,8 @@ export function LanguageSwitch() {
       data-testid="language-switch"
       onClick={() => rememberLanguage(target)}
     >
-      {t('language.switchTo')}
+      <Icon name={languageIcons[target]} />
+      <span>{t('language.switchTo')}</span>
     </Link>
   );
 }

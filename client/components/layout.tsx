@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Form, NavLink, Outlet } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
+import { navigationIcons } from '../icons.ts';
+import { BackToTop } from './back-to-top.tsx';
+import { Icon } from './icon.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { navigationItems } from './navigation.ts';
 import { PlayButton } from './play-button.tsx';
@@ -49,7 +52,8 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
               ) : (
                 accountItems.map((item) => (
                   <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
-                    {t(`nav.${item.key}`)}
+                    <Icon name={navigationIcons[item.key]} />
+                    <span>{t(`nav.${item.key}`)}</span>
                   </NavLink>
                 ))
               )}
@@ -61,7 +65,8 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
         <nav aria-label={t('site.mainNavigation')} className="main-nav">
           {mainItems.map((item) => (
             <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
-              {t(`nav.${item.key}`)}
+              <Icon name={navigationIcons[item.key]} />
+              <span>{t(`nav.${item.key}`)}</span>
             </NavLink>
           ))}
         </nav>
@@ -73,6 +78,7 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
         <p>{t('site.footerNote')}</p>
         <p>{t('site.footerRights', { year: 2026 })}</p>
       </footer>
+      <BackToTop />
     </div>
   );
 }

@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale } from '../hooks.ts';
+import { navigationIcons } from '../icons.ts';
+import { Icon } from './icon.tsx';
 
 /** Play is an action, not a link: a logged-out visitor logs in first and comes back. */
 export function PlayButton({ className = 'button button-play' }: { className?: string }) {
@@ -14,7 +16,8 @@ export function PlayButton({ className = 'button button-play' }: { className?: s
   };
   return (
     <button type="button" className={className} onClick={play} data-nav="play">
-      {t('nav.play')}
+      <Icon name={navigationIcons.play} />
+      <span>{t('nav.play')}</span>
     </button>
   );
 }

@@ -1,0 +1,159 @@
+import type { IconifyJSON } from '@iconify/types';
+import { getIconData, iconToSVG } from '@iconify/utils';
+import { splitQualifiedName } from '../../lib/icons/names.ts';
+
+/** One icon ready to draw: the SVG body and its viewBox (the server's `RenderedIcon`). */
+export interface IconData {
+  body: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** Icon data by `collection:name`, as the server resolves it at start and ships in the page. */
+export type IconDataMap = Record<string, IconData>;
+
+export interface IconLoaderOptions {
+  /** Our endpoint (default `/api/_nuxt_icon`). */
+  endpoint?: string;
+  /** Asked once when the endpoint fails: the public Iconify API by default. */
+  fallbackUrl?: string;
+  /** How long each of the two requests may take (default 4000 ms). */
+  timeoutMs?: number;
+  /** Most names in one request (the endpoint accepts 100; Iconify keeps URLs under ~500 characters). */
+  maxNamesPerRequest?: number;
+  fetch?: typeof fetch;
+}
+
+export interface IconLoader {
+  /** What is known already: the data, `null` for an icon that does not exist, `undefined` when not loaded. */
+  peek(name: string): IconData | null | undefined;
+  /** The icon's data, or null when it cannot be had. Never rejects. */
+  load(name: string): Promise<IconData | null>;
+}
+
+export const DEFAULT_ICON_ENDPOINT = '/api/_nuxt_icon';
+export const DEFAULT_ICON_FALLBACK_URL = 'https://api.iconify.design';
+// Longer than the server's own 1500 ms upstream timeout, so a slow upstream comes back as the
+// endpoint's quick 504 (and then the fallback) rather than as a client-side timeout.
+const DEFAULT_TIMEOUT_MS = 4000;
+
+// Bodies go into the page as markup: anything that could run script is refused (the CSP blocks
+// inline handlers too; this keeps a bad upstream answer from even reaching the DOM).
+const unsafeBody = /<\s*(script|foreignobject|iframe|object|embed)\b|\bon[a-z]+\s*=|javascript:/i;
+
+/** A prototype-free copy of an icon table, so `constructor` is an unknown icon, not `Object`. */
+function ownTable(value: unknown): Record<string, never> {
+  const table = Object.create(null) as Record<string, never>;
+  if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(table, value);
+  return table;
+}
+
+/** The icon `name` drawn from an IconifyJSON answer (aliases, rotation and flips applied), or null. */
+export function iconFromSet(set: IconifyJSON, name: string): IconData | null {
+  const data = getIconData(set, name);
+  if (!data || typeof data.body !== 'string' || unsafeBody.test(data.body)) return null;
+  const svg = iconToSVG(data);
+  const [left, top, width, height] = svg.viewBox;
+  if (![left, top, width, height].every(Number.isFinite) || width <= 0 || height <= 0) return null;
+  return { body: svg.body, left, top, width, height };
+}
+
+type Outcome = { kind: 'set'; set: IconifyJSON } | { kind: 'missing' } | { kind: 'failed' };
+
+/**
+ * Loads icons the page did not bring: names asked for in the same tick are sent together, one
+ * request per collection; answers (found or not) are kept for the rest of the visit. When our
+ * endpoint fails (network error, timeout or 5xx) the public Iconify API is asked once; a 404 from
+ * the endpoint means the icons do not exist and is final.
+ */
+export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
+  const endpoint = (options.endpoint ?? DEFAULT_ICON_ENDPOINT).replace(/\/$/, '');
+  const fallbackUrl = (options.fallbackUrl ?? DEFAULT_ICON_FALLBACK_URL).replace(/\/$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxNames = Math.max(1, Math.min(options.maxNamesPerRequest ?? 32, 100));
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  const cache = new Map<string, IconData | null>();
+  const pending = new Map<string, Promise<IconData | null>>();
+  // collection → icon name → who is waiting for it
+  let queue = new Map<string, Map<string, (data: IconData | null) => void>>();
+  let scheduled = false;
+
+  async function ask(url: string, collection: string): Promise<Outcome> {
+    let response: Response;
+    try {
+      response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    } catch {
+      return { kind: 'failed' };
+    }
+    if (response.status >= 500) return { kind: 'failed' };
+    if (!response.ok) return { kind: 'missing' };
+    try {
+      const set = (await response.json()) as IconifyJSON;
+      if (!set || typeof set !== 'object' || set.prefix !== collection || !set.icons || typeof set.icons !== 'object') {
+        return { kind: 'failed' };
+      }
+      return { kind: 'set', set: { ...set, icons: ownTable(set.icons), aliases: ownTable(set.aliases) } };
+    } catch {
+      return { kind: 'failed' };
+    }
+  }
+
+  async function fetchBatch(collection: string, names: string[]): Promise<IconifyJSON | null> {
+    const path = `/${collection}.json?icons=${names.join(',')}`;
+    let outcome = await ask(endpoint + path, collection);
+    if (outcome.kind === 'failed') outcome = await ask(fallbackUrl + path, collection);
+    return outcome.kind === 'set' ? outcome.set : null;
+  }
+
+  function flush() {
+    scheduled = false;
+    const batches = queue;
+    queue = new Map();
+    for (const [collection, waiting] of batches) {
+      const names = [...waiting.keys()].sort();
+      for (let start = 0; start < names.length; start += maxNames) {
+        const chunk = names.slice(start, start + maxNames);
+        void fetchBatch(collection, chunk)
+          .catch(() => null)
+          .then((set) => {
+            for (const name of chunk) {
+              const data = set ? iconFromSet(set, name) : null;
+              cache.set(`${collection}:${name}`, data);
+              pending.delete(`${collection}:${name}`);
+              waiting.get(name)?.(data);
+            }
+          });
+      }
+    }
+  }
+
+  return {
+    peek: (name) => cache.get(name),
+    load(qualified) {
+      const known = cache.get(qualified);
+      if (known !== undefined) return Promise.resolve(known);
+      const inFlight = pending.get(qualified);
+      if (inFlight) return inFlight;
+      const parts = splitQualifiedName(qualified);
+      if (!parts) {
+        cache.set(qualified, null);
+        return Promise.resolve(null);
+      }
+      const [collection, name] = parts;
+      const promise = new Promise<IconData | null>((resolve) => {
+        let waiting = queue.get(collection);
+        if (!waiting) queue.set(collection, (waiting = new Map()));
+        waiting.set(name, resolve);
+      });
+      pending.set(qualified, promise);
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(flush, 0);
+      }
+      return promise;
+    },
+  };
+}
