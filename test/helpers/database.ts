@@ -1,10 +1,12 @@
 /**
  * A fresh, migrated database per test file, fast.
  *
- * - PGlite (always): initdb in WASM takes 3 to 8 s, so it runs once per machine: the first test
- *   file makes a template data folder (dumpDataDir) under test/.tmp and every database starts
- *   from it (loadDataDir, about 1 s) and is then migrated (milliseconds). Concurrent test files
- *   agree through a lock file; the template is written under a temporary name and renamed.
+ * - PGlite (always): initdb in WASM takes 3 to 8 s and migrating about 1 s, so both run once per
+ *   machine: the first test file makes template data folders (dumpDataDir) under test/.tmp, one
+ *   empty and one migrated (rebuilt when a migration changes), and every database starts from one
+ *   (loadDataDir, under 1 s; the first PGlite of a process also pays about 1 s compiling WASM).
+ *   Concurrent test files agree through a lock file; a template is written under a temporary
+ *   name and renamed into place.
  * - PostgreSQL (when TEST_DATABASE_URL is set): a uniquely named schema per database, reached
  *   through `search_path` in the URL (`url`, so more app instances can share it), dropped at close.
  *
@@ -16,7 +18,7 @@
  *     });
  *   }
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +27,7 @@ import { Kysely, type Migration, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { migrateToLatest } from '../../lib/db/migrate.ts';
+import { migrations as appMigrations } from '../../lib/db/migrations.ts';
 import type { Database } from '../../lib/db/types.ts';
 
 export type TestBackend = 'pglite' | 'postgres';
@@ -55,8 +58,9 @@ export function postgresUrl(): string | undefined {
 }
 
 export async function createTestDatabase(backend: TestBackend, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const database = backend === 'pglite' ? await createPGliteDatabase() : await createPostgresDatabase();
-  if (options.migrate !== false) {
+  const { database, migrated } =
+    backend === 'pglite' ? await createPGliteDatabase(options) : { database: await createPostgresDatabase(), migrated: false };
+  if (options.migrate !== false && !migrated) {
     try {
       await migrateToLatest(database.db, options.migrations ? { migrations: options.migrations } : {});
     } catch (error) {
@@ -70,15 +74,22 @@ export async function createTestDatabase(backend: TestBackend, options: TestData
 // ---------------------------------------------------------------- PGlite
 
 const tmpDir = fileURLToPath(new URL('../.tmp/', import.meta.url));
-// The template is keyed by PGlite's version: a new version may need a new data folder format.
+// Templates are keyed by PGlite's version (a new one may change the data folder format) and, for
+// the migrated one, by the migrations' source, so changing a migration rebuilds it.
 const pgliteVersion = (
   JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as {
     version: string;
   }
 ).version;
-const templatePath = `${tmpDir}pglite-template-${pgliteVersion}.tar`;
-const lockPath = `${templatePath}.lock`;
-let templateBytes: Promise<Uint8Array> | undefined;
+const templates = new Map<string, Promise<Uint8Array>>();
+
+function fingerprint(migrations: Record<string, Migration>): string {
+  const hash = createHash('sha256');
+  for (const [name, migration] of Object.entries(migrations).sort(([a], [b]) => a.localeCompare(b))) {
+    hash.update(`${name}\0${migration.up.toString()}\0${migration.down?.toString() ?? ''}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -89,61 +100,89 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function buildTemplate(): Promise<void> {
-  const pglite = await PGlite.create();
-  try {
-    const dump = await pglite.dumpDataDir('none');
-    const partial = `${templatePath}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
-    await rename(partial, templatePath);
-  } finally {
-    await pglite.close();
+/**
+ * The bytes of a template data folder, building it first (`build` returns a PGlite to dump) if
+ * no test process has. One process builds, the others wait on the lock file.
+ */
+function template(name: string, build: () => Promise<PGlite>): Promise<Uint8Array> {
+  let bytes = templates.get(name);
+  if (!bytes) {
+    bytes = (async () => {
+      await mkdir(tmpDir, { recursive: true });
+      const path = `${tmpDir}pglite-${pgliteVersion}-${name}.tar`;
+      const lockPath = `${path}.lock`;
+      const deadline = Date.now() + 120_000;
+      while (!(await exists(path))) {
+        let lock;
+        try {
+          lock = await open(lockPath, 'wx');
+        } catch {
+          // Another process is building it; a lock older than a minute was left by a crashed run.
+          const age = await stat(lockPath).then((info) => Date.now() - info.mtimeMs, () => 0);
+          if (age > 60_000) await rm(lockPath, { force: true });
+          if (Date.now() > deadline) throw new Error(`Timed out waiting for ${path}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        try {
+          if (!(await exists(path))) {
+            const pglite = await build();
+            try {
+              const dump = await pglite.dumpDataDir('none');
+              const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+              await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+              await rename(partial, path);
+            } finally {
+              await pglite.close();
+            }
+          }
+        } finally {
+          await lock.close();
+          await rm(lockPath, { force: true });
+        }
+      }
+      return new Uint8Array(await readFile(path));
+    })();
+    templates.set(name, bytes);
   }
+  return bytes;
 }
 
-/** The template's bytes, making the template first if no test file has yet. */
-async function pgliteTemplate(): Promise<Uint8Array> {
-  templateBytes ??= (async () => {
-    await mkdir(tmpDir, { recursive: true });
-    const deadline = Date.now() + 120_000;
-    while (!(await exists(templatePath))) {
-      let lock;
-      try {
-        lock = await open(lockPath, 'wx');
-      } catch {
-        // Someone else is making it; a lock older than a minute was left by a crashed run.
-        const age = await stat(lockPath).then((info) => Date.now() - info.mtimeMs, () => 0);
-        if (age > 60_000) await rm(lockPath, { force: true });
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${templatePath}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        continue;
-      }
-      try {
-        if (!(await exists(templatePath))) await buildTemplate();
-      } finally {
-        await lock.close();
-        await rm(lockPath, { force: true });
-      }
-    }
-    return new Uint8Array(await readFile(templatePath));
-  })();
-  return templateBytes;
+/** A fresh cluster after initdb, nothing else. */
+const emptyTemplate = () => template('empty', () => PGlite.create());
+
+/** A fresh cluster with the app's migrations applied. */
+const migratedTemplate = () =>
+  template(`migrated-${fingerprint(appMigrations)}`, async () => {
+    const pglite = await PGlite.create({ loadDataDir: blob(await emptyTemplate()) });
+    // Not through Kysely's destroy(), which would close the PGlite before it is dumped.
+    await migrateToLatest(new Kysely<Database>({ dialect: new PGliteDialect(pglite) }));
+    return pglite;
+  });
+
+function blob(bytes: Uint8Array): Blob {
+  return new Blob([bytes as Uint8Array<ArrayBuffer>]);
 }
 
-async function createPGliteDatabase(): Promise<TestDatabase> {
-  const template = await pgliteTemplate();
-  const pglite = await PGlite.create({ loadDataDir: new Blob([template as Uint8Array<ArrayBuffer>]) });
+async function createPGliteDatabase(options: TestDatabaseOptions): Promise<{ database: TestDatabase; migrated: boolean }> {
+  const ready = options.migrate !== false && !options.migrations;
+  const pglite = await PGlite.create({ loadDataDir: blob(await (ready ? migratedTemplate() : emptyTemplate())) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   let closed = false;
   return {
-    backend: 'pglite',
-    db,
-    url: undefined,
-    schema: undefined,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.destroy();
+    migrated: ready,
+    database: {
+      backend: 'pglite',
+      db,
+      url: undefined,
+      schema: undefined,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await db.destroy();
+        // Kysely only closes a driver it has used: a database nobody queried is still open.
+        if (!pglite.closed) await pglite.close();
+      },
     },
   };
 }

@@ -1,0 +1,248 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/types.ts';
+import type { PublicUser } from '../page-data.ts';
+import type { PasswordHasher } from './passwords.ts';
+import { hashSessionToken, isWellFormedToken, newSessionToken } from './tokens.ts';
+import type { Registration } from './validation.ts';
+
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError';
+  constructor() {
+    super('An account with this email already exists.');
+  }
+}
+
+export interface IssuedSession {
+  user: PublicUser;
+  /** The opaque token: handed to the client once, never stored. */
+  token: string;
+  expiresAt: Date;
+}
+
+export interface ResolvedSession {
+  user: PublicUser;
+  sessionId: string;
+  expiresAt: Date;
+  /** True when this lookup slid the expiry forward (the cookie should follow). */
+  extended: boolean;
+}
+
+export interface AccountServiceOptions {
+  db: Kysely<Database>;
+  hasher: PasswordHasher;
+  sessionTtlMs: number;
+  /** The expiry slides at most this often per session, so a busy session costs one write a minute. */
+  touchIntervalMs: number;
+  clock: () => Date;
+}
+
+const userAgentMax = 512;
+
+type UserColumns = Pick<UserRow, 'id' | 'email' | 'display_name' | 'locale' | 'created_at'>;
+
+export function toPublicUser(row: UserColumns): PublicUser {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    locale: row.locale,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    candidate?.code === '23505' &&
+    (candidate.constraint === constraint || (typeof candidate.message === 'string' && candidate.message.includes(constraint)))
+  );
+}
+
+/**
+ * Accounts and sessions over the database, free of HTTP: plugins/accounts.ts wraps it for
+ * Fastify. Tokens are random; the database keeps only their SHA-256, with a sliding expiry.
+ */
+export class AccountService {
+  readonly #db: Kysely<Database>;
+  readonly #hasher: PasswordHasher;
+  readonly #ttlMs: number;
+  readonly #touchMs: number;
+  readonly #clock: () => Date;
+  #dummyHash: string | undefined;
+
+  constructor(options: AccountServiceOptions) {
+    this.#db = options.db;
+    this.#hasher = options.hasher;
+    this.#ttlMs = options.sessionTtlMs;
+    this.#touchMs = options.touchIntervalMs;
+    this.#clock = options.clock;
+  }
+
+  /** Prepares the hash that unknown emails are verified against, so they cost what a known one does. */
+  async init(): Promise<void> {
+    this.#dummyHash = await this.#hasher.hash(randomBytes(24).toString('base64url'));
+  }
+
+  get sessionTtlMs(): number {
+    return this.#ttlMs;
+  }
+
+  /** Creates the user and a first session in one transaction. Throws EmailTakenError. */
+  async register(registration: Registration, userAgent?: string): Promise<IssuedSession> {
+    const passwordHash = await this.#hasher.hash(registration.password);
+    const now = this.#clock();
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('users')
+          .values({
+            id: randomUUID(),
+            email: registration.email,
+            password_hash: passwordHash,
+            display_name: registration.displayName,
+            locale: registration.locale,
+            accepted_terms_at: now,
+            age_confirmed_at: now,
+            created_at: now,
+          })
+          .returning(['id', 'email', 'display_name', 'locale', 'created_at'])
+          .executeTakeFirstOrThrow();
+        const session = await this.#insertSession(trx, user.id, now, userAgent);
+        return { user: toPublicUser(user), ...session };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw new EmailTakenError();
+      throw error;
+    }
+  }
+
+  /**
+   * The user with this (normalized) email and password, or null. Always runs exactly one
+   * argon2 verification, against a dummy hash when the email is unknown, so both failures take
+   * about the same time. Rehashes a password stored with outdated parameters.
+   */
+  async verifyCredentials(email: string, password: string): Promise<UserColumns | null> {
+    if (!this.#dummyHash) await this.init();
+    const user = await this.#db
+      .selectFrom('users')
+      .select(['id', 'email', 'display_name', 'locale', 'created_at', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    const matches = await this.#hasher.verify(user?.password_hash ?? (this.#dummyHash as string), password);
+    if (!user || !matches) return null;
+    if (this.#hasher.needsRehash(user.password_hash)) {
+      const rehashed = await this.#hasher.hash(password);
+      await this.#db.updateTable('users').set({ password_hash: rehashed }).where('id', '=', user.id).execute();
+    }
+    return user;
+  }
+
+  /** A new session for a user who just proved who they are. */
+  async createSession(user: UserColumns, userAgent?: string): Promise<IssuedSession> {
+    const now = this.#clock();
+    // Sessions that can no longer be used are dropped as their owner logs in again.
+    await this.#db
+      .deleteFrom('sessions')
+      .where('user_id', '=', user.id)
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', 'is not', null)]))
+      .execute();
+    const session = await this.#insertSession(this.#db, user.id, now, userAgent);
+    return { user: toPublicUser(user), ...session };
+  }
+
+  async #insertSession(
+    db: Kysely<Database>,
+    userId: string,
+    now: Date,
+    userAgent: string | undefined,
+  ): Promise<{ token: string; expiresAt: Date }> {
+    const token = newSessionToken();
+    const expiresAt = new Date(now.getTime() + this.#ttlMs);
+    await db
+      .insertInto('sessions')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        token_hash: hashSessionToken(token),
+        created_at: now,
+        expires_at: expiresAt,
+        last_seen_at: now,
+        user_agent: userAgent ? userAgent.slice(0, userAgentMax) : null,
+      })
+      .execute();
+    return { token, expiresAt };
+  }
+
+  /**
+   * The live session behind a token: one indexed query. At most once per touch interval it also
+   * slides the expiry forward (a second, conditional write), never on every request.
+   */
+  async resolve(token: string | null | undefined): Promise<ResolvedSession | null> {
+    if (!isWellFormedToken(token)) return null;
+    const now = this.#clock();
+    const row = await this.#db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select([
+        's.id as session_id',
+        's.expires_at',
+        's.last_seen_at',
+        'u.id',
+        'u.email',
+        'u.display_name',
+        'u.locale',
+        'u.created_at',
+      ])
+      .where('s.token_hash', '=', hashSessionToken(token))
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+
+    let expiresAt = new Date(row.expires_at);
+    let extended = false;
+    const lastSeen = new Date(row.last_seen_at).getTime();
+    if (now.getTime() - lastSeen >= this.#touchMs) {
+      const slid = new Date(now.getTime() + this.#ttlMs);
+      const updated = await this.#db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, expires_at: slid })
+        .where('id', '=', row.session_id)
+        .where('revoked_at', 'is', null)
+        .where('last_seen_at', '<=', new Date(now.getTime() - this.#touchMs))
+        .returning('id')
+        .executeTakeFirst();
+      if (updated) {
+        expiresAt = slid;
+        extended = true;
+      }
+    }
+    return { user: toPublicUser(row), sessionId: row.session_id, expiresAt, extended };
+  }
+
+  /** Revokes the session behind a token (every replica sees it at its next lookup). Idempotent. */
+  async revoke(token: string | null | undefined): Promise<boolean> {
+    if (!isWellFormedToken(token)) return false;
+    const revoked = await this.#db
+      .updateTable('sessions')
+      .set({ revoked_at: this.#clock() })
+      .where('token_hash', '=', hashSessionToken(token))
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return Boolean(revoked);
+  }
+
+  /** Deletes sessions that expired or were revoked more than a day ago. Returns how many. */
+  async sweep(): Promise<number> {
+    const now = this.#clock();
+    const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+    const deleted = await this.#db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', '<=', dayAgo)]))
+      .returning('id')
+      .execute();
+    return deleted.length;
+  }
+}

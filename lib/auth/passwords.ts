@@ -1,0 +1,63 @@
+import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
+
+export interface PasswordHashingParams {
+  /** KiB of memory per hash. */
+  memoryCost: number;
+  /** Passes over the memory. */
+  timeCost: number;
+  /** Lanes (threads) per hash. */
+  parallelism: number;
+}
+
+/**
+ * argon2id at OWASP's first recommended setting (m=19 MiB, t=2, p=1), which is also
+ * @node-rs/argon2's default: about 15 ms a hash on this project's 2-core reference machine.
+ * docs/decisions/0002-passwords-and-sessions.md records why.
+ */
+export const productionHashing: PasswordHashingParams = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+/** Cheap parameters for tests only: never use them for real accounts. */
+export const testHashing: PasswordHashingParams = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+// @node-rs/argon2 declares Algorithm as an ambient const enum, which isolatedModules cannot read.
+const argon2id = 2 as Algorithm;
+
+/**
+ * Hashes and verifies passwords with argon2id. Passwords are NFC-normalized first, so the same
+ * password typed on two keyboards (composed or decomposed Thai or accented letters) matches.
+ */
+export class PasswordHasher {
+  readonly params: PasswordHashingParams;
+
+  constructor(params: PasswordHashingParams = productionHashing) {
+    this.params = { ...params };
+  }
+
+  hash(password: string): Promise<string> {
+    return hash(password.normalize('NFC'), { ...this.params, algorithm: argon2id });
+  }
+
+  /** False for a wrong password and for a stored hash that cannot be read. */
+  async verify(passwordHash: string, password: string): Promise<boolean> {
+    try {
+      return await verify(passwordHash, password.normalize('NFC'));
+    } catch {
+      return false;
+    }
+  }
+
+  /** True when the stored hash was made with other parameters than today's (rehash at next login). */
+  needsRehash(passwordHash: string): boolean {
+    try {
+      const used = parseOptions(passwordHash);
+      return (
+        used.algorithm !== argon2id ||
+        used.memoryCost !== this.params.memoryCost ||
+        used.timeCost !== this.params.timeCost ||
+        used.parallelism !== this.params.parallelism
+      );
+    } catch {
+      return true;
+    }
+  }
+}

@@ -1,0 +1,285 @@
+import { createHash } from 'node:crypto';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
+import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
+import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
+import { HttpError } from '../lib/http-error.ts';
+import type { PublicUser } from '../lib/page-data.ts';
+
+/** The cookie the spec names: the client reads it and sends it back as `Authorization: Bearer`. */
+export const tokenCookieName = 'token';
+
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
+}
+
+export interface RateLimitSettings {
+  /** Registrations per client address. */
+  registerPerIp: RateLimitRule;
+  /** Login attempts per client address. */
+  loginPerIp: RateLimitRule;
+  /** Failed logins per account (normalized email), whatever address they come from. */
+  loginFailuresPerAccount: RateLimitRule;
+}
+
+export const defaultRateLimits: RateLimitSettings = {
+  registerPerIp: { max: 5, windowMs: 60_000 },
+  loginPerIp: { max: 10, windowMs: 60_000 },
+  loginFailuresPerAccount: { max: 5, windowMs: 15 * 60_000 },
+};
+
+export interface AccountsPluginOptions {
+  /** argon2id cost; production-grade by default. Tests pass `testHashing`. */
+  passwordHashing?: PasswordHashingParams;
+  /** A ready hasher (tests wrap one to count verifications); overrides passwordHashing. */
+  passwordHasher?: PasswordHasher;
+  /** Time source for sessions (tests move it forward). */
+  clock?: () => Date;
+  /** How often a session's sliding expiry is written at most. Default one minute. */
+  touchIntervalMs?: number;
+  /** How often expired and revoked sessions are deleted; 0 turns it off. Default one hour. */
+  sweepIntervalMs?: number;
+  rateLimits?: Partial<RateLimitSettings>;
+  /** Prefix of the rate-limit keys in Redis (tests isolate themselves with it). */
+  rateLimitNamespace?: string;
+}
+
+/** What other plugins use: the JSON routes, the no-JavaScript form posts, the play action, SSR. */
+export interface Accounts {
+  /** The user behind a token, or null (unknown, revoked, expired, malformed). */
+  userFromToken(token: string | null | undefined): Promise<PublicUser | null>;
+  /** The request's token: the `Authorization: Bearer` header first, otherwise the `token` cookie. */
+  tokenFrom(request: FastifyRequest): string | null;
+  /** Creates the account and its first session. Throws HttpError 409 EMAIL_TAKEN. */
+  register(request: FastifyRequest, registration: Registration): Promise<IssuedSession>;
+  /**
+   * Checks the credentials and opens a session. Throws HttpError 429 RATE_LIMITED after too many
+   * failures for this account, 401 INVALID_CREDENTIALS (the same for an unknown email and a wrong password).
+   */
+  login(request: FastifyRequest, email: string, password: string): Promise<IssuedSession>;
+  /** Revokes the request's session(s) (Bearer and cookie). Idempotent. */
+  logout(request: FastifyRequest): Promise<void>;
+  setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
+  clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void;
+  /** onRequest hooks: per-address limits, answering 429 RATE_LIMITED with Retry-After. */
+  limitRegisterPerIp: onRequestAsyncHookHandler;
+  limitLoginPerIp: onRequestAsyncHookHandler;
+  /** preHandler hook: 401 UNAUTHENTICATED unless `request.user` is set. */
+  requireUser: preHandlerAsyncHookHandler;
+  readonly service: AccountService;
+  readonly rateLimits: RateLimitSettings;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accounts: Accounts;
+  }
+  interface FastifyRequest {
+    /** The logged-in user (from the Bearer header, otherwise the `token` cookie), or null. */
+    user: PublicUser | null;
+  }
+  interface FastifyContextConfig {
+    /** `false` skips resolving `request.user` on this route (health checks, static files). */
+    auth?: boolean;
+  }
+}
+
+function rateLimited(retryAfterSeconds: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new HttpError(429, 'RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, undefined, {
+    'retry-after': String(seconds),
+  });
+}
+
+const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * Accounts: `app.accounts`, `request.user` on every request that carries a token, and the rate
+ * limits of register and login (memory, or Redis when REDIS_URL is set). The HTTP routes live in
+ * routes/api/auth.ts.
+ */
+export default fp<AccountsPluginOptions>(
+  async (app, options) => {
+    const hasher = options.passwordHasher ?? new PasswordHasher(options.passwordHashing ?? productionHashing);
+    const clock = options.clock ?? (() => new Date());
+    const service = new AccountService({
+      db: app.db,
+      hasher,
+      clock,
+      sessionTtlMs: app.config.sessionTtlDays * 24 * 60 * 60 * 1000,
+      touchIntervalMs: options.touchIntervalMs ?? 60_000,
+    });
+    await service.init();
+
+    const limits: RateLimitSettings = { ...defaultRateLimits, ...options.rateLimits };
+
+    // Rate limits: one store for the whole app (in Redis shared by every replica).
+    let redis: Redis | undefined;
+    if (app.config.redisUrl) {
+      redis = new Redis(app.config.redisUrl, {
+        lazyConnect: true,
+        // Fail fast when Redis is away: the limiter then lets requests through (logged) rather than hang.
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 5000,
+      });
+      redis.on('error', (error) => app.log.warn({ err: error }, 'redis (rate limits) error'));
+      try {
+        await redis.connect();
+      } catch (error) {
+        redis.disconnect();
+        throw new Error(`Cannot reach Redis at REDIS_URL for the rate limits: ${(error as Error).message}`, { cause: error });
+      }
+      const client = redis;
+      app.addHook('onClose', async () => {
+        await client.quit().catch(() => client.disconnect());
+      });
+    }
+    await app.register(rateLimit, {
+      global: false,
+      ...(redis ? { redis, nameSpace: options.rateLimitNamespace ?? 'rate-limit:' } : {}),
+      errorResponseBuilder: (_request, context) => rateLimited(context.ttl / 1000),
+    });
+
+    const ipKey = (request: FastifyRequest) => normalizeIP(request.ip);
+    const registerPerIp = app.createRateLimit({
+      max: limits.registerPerIp.max,
+      timeWindow: limits.registerPerIp.windowMs,
+      keyGenerator: (request) => `register-ip:${ipKey(request)}`,
+    });
+    const loginPerIp = app.createRateLimit({
+      max: limits.loginPerIp.max,
+      timeWindow: limits.loginPerIp.windowMs,
+      keyGenerator: (request) => `login-ip:${ipKey(request)}`,
+    });
+    const accountKey = Symbol('login account key');
+    type Keyed = FastifyRequest & { [accountKey]?: string };
+    const loginFailures = app.createRateLimit({
+      max: limits.loginFailuresPerAccount.max,
+      timeWindow: limits.loginFailuresPerAccount.windowMs,
+      // The email is hashed, so the rate-limit store never holds addresses.
+      keyGenerator: (request) => `login-account:${(request as Keyed)[accountKey] ?? ''}`,
+    });
+
+    type Limiter = typeof registerPerIp;
+    /** Runs a limiter; a store failure (Redis down) is logged and lets the request through. */
+    async function consult(limiter: Limiter, request: FastifyRequest, increment = true) {
+      try {
+        return await limiter(request, { increment });
+      } catch (error) {
+        request.log.error({ err: error }, 'rate limit store failed; request allowed');
+        return null;
+      }
+    }
+    const perIpHook =
+      (limiter: Limiter): onRequestAsyncHookHandler =>
+      async (request) => {
+        const result = await consult(limiter, request);
+        if (result && !result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
+      };
+
+    function tokenFrom(request: FastifyRequest): string | null {
+      const header = request.headers.authorization;
+      if (typeof header === 'string' && header !== '') {
+        const match = bearerPattern.exec(header);
+        if (match) return match[1] ?? null;
+      }
+      const cookie = request.cookies?.[tokenCookieName];
+      return typeof cookie === 'string' && cookie !== '' ? cookie : null;
+    }
+
+    function cookieOptions(request: FastifyRequest) {
+      return {
+        path: '/',
+        sameSite: 'lax' as const,
+        // Not HttpOnly on purpose: the client reads it to send the Bearer header (see docs/decisions/0002).
+        httpOnly: false,
+        secure: request.protocol === 'https',
+      };
+    }
+
+    function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }) {
+      const maxAge = Math.max(0, Math.round((session.expiresAt.getTime() - clock().getTime()) / 1000));
+      reply.setCookie(tokenCookieName, session.token, { ...cookieOptions(request), maxAge });
+    }
+
+    function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+      reply.clearCookie(tokenCookieName, cookieOptions(request));
+    }
+
+    const accounts: Accounts = {
+      service,
+      rateLimits: limits,
+      tokenFrom,
+      setSessionCookie,
+      clearSessionCookie,
+      async userFromToken(token) {
+        return (await service.resolve(token))?.user ?? null;
+      },
+      async register(request, registration) {
+        try {
+          return await service.register(registration, request.headers['user-agent']);
+        } catch (error) {
+          if (error instanceof EmailTakenError) throw new HttpError(409, 'EMAIL_TAKEN', error.message, { email: 'taken' });
+          throw error;
+        }
+      },
+      async login(request, rawEmail, password) {
+        const email = normalizeEmail(rawEmail);
+        (request as Keyed)[accountKey] = createHash('sha256').update(email).digest('hex').slice(0, 32);
+        const before = await consult(loginFailures, request, false);
+        // Read without counting: only failures count against the account.
+        if (before && !before.isAllowed && before.remaining === 0) throw rateLimited(before.ttlInSeconds);
+        const user = await service.verifyCredentials(email, password);
+        if (!user) {
+          await consult(loginFailures, request, true);
+          throw new HttpError(401, 'INVALID_CREDENTIALS', 'The email or the password is wrong.');
+        }
+        return service.createSession(user, request.headers['user-agent']);
+      },
+      async logout(request) {
+        const tokens = new Set([tokenFrom(request), request.cookies?.[tokenCookieName]]);
+        for (const token of tokens) if (token) await service.revoke(token);
+      },
+      limitRegisterPerIp: perIpHook(registerPerIp),
+      limitLoginPerIp: perIpHook(loginPerIp),
+      async requireUser(request) {
+        if (!request.user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
+      },
+    };
+    app.decorate('accounts', accounts);
+
+    // request.user for every route (the SSR renderer included): nothing to do without a token,
+    // otherwise one indexed query. When the expiry slides and the token came in the cookie, the
+    // cookie's Max-Age follows, so an active visitor stays logged in.
+    app.decorateRequest('user', null);
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.routeOptions.config?.auth === false) return;
+      const token = tokenFrom(request);
+      if (!token) return;
+      const session = await service.resolve(token);
+      if (!session) return;
+      request.user = session.user;
+      if (session.extended && request.cookies?.[tokenCookieName] === token) {
+        setSessionCookie(request, reply, { token, expiresAt: session.expiresAt });
+      }
+    });
+
+    const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;
+    if (sweepMs > 0) {
+      const timer = setInterval(() => {
+        service
+          .sweep()
+          .then((count) => count > 0 && app.log.info({ count }, 'deleted expired sessions'))
+          .catch((error) => app.log.warn({ err: error }, 'session sweep failed'));
+      }, sweepMs);
+      timer.unref();
+      app.addHook('onClose', async () => clearInterval(timer));
+    }
+  },
+  { name: 'accounts', dependencies: ['config', 'database', '@fastify/cookie'] },
+);

@@ -1,0 +1,193 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type FieldCode, type FieldErrors, limits, validateRegistration } from '../../lib/auth/validation.ts';
+import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
+import { locales } from '../../lib/locales.ts';
+
+// Strict validation for these routes only: Fastify's shared Ajv removes unknown properties and
+// coerces types ("true" -> true), which would let extra fields and wrong types through silently.
+const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true });
+
+export const publicUserSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    displayName: { type: 'string' },
+    locale: { type: 'string', enum: [...locales] },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+  required: ['id', 'email', 'displayName', 'locale', 'createdAt'],
+} as const;
+
+const userResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { user: publicUserSchema },
+  required: ['user'],
+} as const;
+
+const text = { type: 'string', maxLength: limits.stringHardMax } as const;
+
+export const registerBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    email: text,
+    /** 8 to 128 characters, not the email, not a common password (checked after the schema). */
+    password: text,
+    displayName: text,
+    locale: { type: 'string', enum: [...locales] },
+    /** Must be true. */
+    acceptTerms: { type: 'boolean' },
+    /** Must be true: the user is 18 or older. */
+    confirmAge: { type: 'boolean' },
+  },
+  required: ['email', 'password', 'displayName', 'locale', 'acceptTerms', 'confirmAge'],
+} as const;
+
+export const loginBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    email: { ...text, minLength: 1 },
+    password: { ...text, minLength: 1 },
+  },
+  required: ['email', 'password'],
+} as const;
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  409: errorResponseSchema,
+  413: errorResponseSchema,
+  415: errorResponseSchema,
+  429: errorResponseSchema,
+  500: errorResponseSchema,
+} as const;
+
+/** Ajv's findings as the API's stable field codes. */
+export function fieldsFromSchemaErrors(issues: ErrorObject[], body: unknown): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const params = issue.params as Record<string, unknown>;
+    let field = issue.instancePath.replace(/^\//, '').split('/')[0] || 'body';
+    let code: FieldCode;
+    switch (issue.keyword) {
+      case 'required':
+        field = String(params.missingProperty);
+        code = 'required';
+        break;
+      case 'additionalProperties':
+        field = String(params.additionalProperty);
+        code = 'unknown_field';
+        break;
+      case 'type':
+        code = field === 'body' && (body === undefined || body === null) ? 'required' : 'invalid_type';
+        break;
+      case 'enum':
+        code = 'invalid_value';
+        break;
+      case 'maxLength':
+        code = 'too_long';
+        break;
+      case 'minLength':
+        code = params.limit === 1 ? 'required' : 'too_short';
+        break;
+      default:
+        code = 'invalid_value';
+    }
+    fields[field] ??= code;
+  }
+  return fields;
+}
+
+function validationFailed(fields: FieldErrors): HttpError {
+  return new HttpError(400, 'VALIDATION_FAILED', 'Some fields are missing or invalid.', fields);
+}
+
+function schemaErrorsOf(request: FastifyRequest): ErrorObject[] | null {
+  const error = request.validationError as (Error & { validation?: ErrorObject[] }) | undefined;
+  return error ? (error.validation ?? []) : null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The JSON account API under /api/auth. JSON bodies only (anything else is 415); every body and
+ * answer has a schema; errors are `{ statusCode, code, message, fields? }` with stable field codes.
+ */
+export default async function authRoutes(app: FastifyInstance) {
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+
+  // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
+  // no body, so `POST /logout` with a JSON content type and nothing in it is fine.
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const json = typeof body === 'string' ? body : body.toString('utf8');
+    if (json.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, json, done);
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    '/register',
+    {
+      onRequest: app.accounts.limitRegisterPerIp,
+      attachValidation: true,
+      schema: { body: registerBodySchema, response: { 201: userResponseSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const schemaErrors = schemaErrorsOf(request);
+      const body = request.body;
+      const checked = validateRegistration(isObject(body) ? body : {});
+      if (schemaErrors) {
+        const semantic = checked.ok || !isObject(body) ? {} : checked.fields;
+        throw validationFailed({ ...semantic, ...fieldsFromSchemaErrors(schemaErrors, body) });
+      }
+      if (!checked.ok) throw validationFailed(checked.fields);
+      const session = await app.accounts.register(request, checked.value);
+      app.accounts.setSessionCookie(request, reply, session);
+      return reply.code(201).send({ user: session.user });
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      onRequest: app.accounts.limitLoginPerIp,
+      attachValidation: true,
+      schema: { body: loginBodySchema, response: { 200: userResponseSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const schemaErrors = schemaErrorsOf(request);
+      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
+      const { email, password } = request.body as { email: string; password: string };
+      const session = await app.accounts.login(request, email, password);
+      app.accounts.setSessionCookie(request, reply, session);
+      return { user: session.user };
+    },
+  );
+
+  app.post('/logout', { schema: { response: { 204: { type: 'null' }, ...errors } } }, async (request, reply) => {
+    await app.accounts.logout(request);
+    app.accounts.clearSessionCookie(request, reply);
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/me',
+    { preHandler: app.accounts.requireUser, schema: { response: { 200: userResponseSchema, ...errors } } },
+    async (request) => ({ user: request.user }),
+  );
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import t, { type Test } from 'tap';
+import { createTestDatabase } from '../helpers/database.ts';
+import { buildTestApp, validRegistration } from './app.ts';
+
+const redisUrl = process.env.TEST_REDIS_URL || undefined;
+const stores: Array<'memory' | 'redis'> = redisUrl ? ['memory', 'redis'] : ['memory'];
+if (!redisUrl) t.comment('TEST_REDIS_URL is not set: the Redis store is not tested');
+
+const limits = {
+  registerPerIp: { max: 2, windowMs: 60_000 },
+  loginPerIp: { max: 3, windowMs: 60_000 },
+  loginFailuresPerAccount: { max: 2, windowMs: 15 * 60_000 },
+};
+
+const database = await createTestDatabase('pglite');
+t.teardown(() => database.close());
+
+for (const store of stores) {
+  t.test(`rate limits in ${store}`, async (t) => {
+    const namespace = `test-rl-${process.pid}-${randomBytes(4).toString('hex')}:`;
+    const app = await buildTestApp({
+      database,
+      env: store === 'redis' ? { REDIS_URL: redisUrl! } : {},
+      accounts: { rateLimits: limits, rateLimitNamespace: namespace },
+    });
+    t.teardown(() => app.close());
+
+    const register = (ip: string, body = validRegistration()) =>
+      app.inject({ method: 'POST', url: '/api/auth/register', payload: body, remoteAddress: ip });
+    const login = (ip: string, email: string, password: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip });
+
+    const expect429 = (t: Test, response: Awaited<ReturnType<typeof register>>, maxSeconds: number) => {
+      t.equal(response.statusCode, 429);
+      const body = response.json();
+      t.equal(body.code, 'RATE_LIMITED');
+      t.equal(body.statusCode, 429);
+      const retryAfter = Number(response.headers['retry-after']);
+      t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= maxSeconds, `Retry-After ${retryAfter}s`);
+      t.notOk(response.headers['set-cookie']);
+    };
+
+    t.test('register: per address', async (t) => {
+      const ip = '10.1.0.1';
+      t.equal((await register(ip)).statusCode, 201);
+      t.equal((await register(ip, validRegistration({ email: 'bad' }))).statusCode, 400, 'invalid attempts count too');
+      expect429(t, await register(ip), 60);
+      t.equal((await register('10.1.0.2')).statusCode, 201, 'another address is not affected');
+    });
+
+    t.test('login: per address', async (t) => {
+      const ip = '10.2.0.1';
+      for (let i = 0; i < 3; i += 1) t.equal((await login(ip, `nobody${i}@example.com`, 'wrong password')).statusCode, 401);
+      expect429(t, await login(ip, 'nobody@example.com', 'wrong password'), 60);
+    });
+
+    t.test('login: failures per account, from any address; successes do not count', async (t) => {
+      const body = validRegistration();
+      const email = String(body.email);
+      const password = String(body.password);
+      t.equal((await register('10.3.0.1', body)).statusCode, 201);
+
+      t.equal((await login('10.3.0.2', email, password)).statusCode, 200, 'a success');
+      t.equal((await login('10.3.0.3', email, 'wrong password 1')).statusCode, 401);
+      t.equal((await login('10.3.0.4', email.toUpperCase(), 'wrong password 2')).statusCode, 401, 'the same account in other case');
+      const blocked = await login('10.3.0.5', email, password);
+      expect429(t, blocked, 15 * 60);
+      t.ok(Number(blocked.headers['retry-after']) > 60, 'the account window (15 min) is the one reported');
+
+      const other = validRegistration();
+      t.equal((await register('10.3.0.6', other)).statusCode, 201);
+      t.equal((await login('10.3.0.7', String(other.email), String(other.password))).statusCode, 200, 'other accounts are not affected');
+      t.equal((await login('10.3.0.8', 'unknown@example.com', 'x')).statusCode, 401, 'unknown emails are limited the same way');
+      t.equal((await login('10.3.0.9', 'unknown@example.com', 'x')).statusCode, 401);
+      t.equal((await login('10.3.0.10', 'unknown@example.com', 'x')).statusCode, 429);
+    });
+
+    if (store === 'redis') {
+      t.test('the counters live in Redis under the namespace, with no email in the keys', async (t) => {
+        const redis = new Redis(redisUrl!);
+        t.teardown(() => redis.quit());
+        const keys = await redis.keys(`${namespace}*`);
+        t.ok(keys.length >= 3, `${keys.length} keys`);
+        t.notOk(keys.some((key) => key.includes('@')), 'emails are hashed');
+        t.ok(keys.every((key) => /login-ip|register-ip|login-account/.test(key)));
+        t.ok((await redis.pttl(keys[0]!)) > 0, 'keys expire');
+        await redis.del(...keys);
+      });
+
+      t.test('a second replica shares the counters', async (t) => {
+        const other = await buildTestApp({
+          database,
+          env: { REDIS_URL: redisUrl! },
+          accounts: { rateLimits: limits, rateLimitNamespace: namespace },
+        });
+        t.teardown(() => other.close());
+        const ip = '10.4.0.1';
+        t.equal((await login(ip, 'a@example.com', 'wrong password')).statusCode, 401);
+        t.equal((await other.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'b@example.com', password: 'x' }, remoteAddress: ip })).statusCode, 401);
+        t.equal((await login(ip, 'c@example.com', 'wrong password')).statusCode, 401);
+        t.equal((await other.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'd@example.com', password: 'x' }, remoteAddress: ip })).statusCode, 429);
+      });
+    }
+  });
+}
+
+t.test('an unreachable Redis stops the start with an error', async (t) => {
+  await t.rejects(buildTestApp({ database, env: { REDIS_URL: 'redis://127.0.0.1:1' } }), /Cannot reach Redis/);
+});
