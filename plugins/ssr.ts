@@ -2,6 +2,7 @@ import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, ServerRequestContext } from '../client/entry-server.tsx';
+import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
@@ -95,7 +96,8 @@ export default async function ssr(app: FastifyInstance) {
     }
 
     const outcome = await (await rendererFor(reply)).renderDocument(request.url, context);
-    if (outcome.type === 'redirect') return reply.redirect(outcome.location, outcome.status);
+    // Same guard as navigateTo: the Location stays on this site (no `//evil`, `/\evil`) and is encoded.
+    if (outcome.type === 'redirect') return reply.redirect(encodeRedirectLocation(outcome.location), outcome.status);
 
     reply.code(outcome.status);
     reply.header('cache-control', context.user ? 'private, no-cache' : 'no-cache');
