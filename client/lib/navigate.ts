@@ -54,7 +54,8 @@ function browserEnvironment(): NavigationEnvironment {
   }
   return {
     location: window.location,
-    allowedOrigins: () => window.__ASDAS__?.allowedExternalOrigins ?? [],
+    // `window.__ASDAS__` is the server's snapshot (client/runtime.tsx RuntimeSnapshot).
+    allowedOrigins: () => (window as { __ASDAS__?: { allowedExternalOrigins?: string[] } }).__ASDAS__?.allowedExternalOrigins ?? [],
     router: () => activeRouter,
   };
 }
