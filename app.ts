@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
+import builds from './plugins/builds.ts';
 import configPlugin from './plugins/config.ts';
 import content from './plugins/content.ts';
 import errors from './plugins/errors.ts';
@@ -40,6 +41,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   // Feature plugins register here (database, accounts, content, icons, builds ...).
   await app.register(content);
   await app.register(icons);
+  await app.register(builds);
 
   await app.register(ssr);
   return app;

@@ -1,15 +1,20 @@
 import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import { createBrowserRouter, createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import type { PublicUser } from '../lib/page-data.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { i18nFor } from './i18n.ts';
 import { createIconLoader } from './lib/icon-loader.ts';
+import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
+import { hardNavigate, isLeavingPage, navigateTo, setNavigationRouter } from './lib/navigate.ts';
 import { session } from './lib/session.ts';
+import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
+import { startNewBuildReload } from './router/new-build-reload.ts';
 import { loadPage } from './router/page-loader.ts';
+import { toPageErrorInfo } from './router/page-error.ts';
 import { fetchPayload } from './router/payload.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
@@ -42,6 +47,20 @@ const routes = createRouteObjects({
   },
 });
 
+// A page whose code fails to load during a navigation is loaded again as a document, once.
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+const chunkErrors = new WeakSet<object>();
+listenForPreloadErrors(window, chunkErrors);
+guardLazyRoutes(routes, {
+  seen: chunkErrors,
+  navigationTarget: () => {
+    const target = router?.state.navigation.location;
+    return target ? createPath(target) : null;
+  },
+  reload: (path) => hardNavigate(path),
+  leaving: isLeavingPage,
+});
+
 /** The page's own code must be in place before hydrating, or React would see an empty page. */
 async function loadInitialRouteModules(routeObjects: RouteObject[]) {
   const lazyMatches = matchRoutes(routeObjects, window.location)?.filter((match) => match.route.lazy) ?? [];
@@ -63,7 +82,7 @@ async function start() {
     hydrateRoot(
       container,
       <I18nextProvider i18n={i18nFor(snapshot.locale)}>
-        <ErrorScreen info={info} onClear={() => window.location.assign('/')} />
+        <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
       </I18nextProvider>,
     );
     return;
@@ -72,8 +91,10 @@ async function start() {
   session.set(window.__staticRouterHydrationData?.loaderData?.root?.user ?? null);
   const serverHtml = container.innerHTML;
   await loadInitialRouteModules(routes);
-  const router = createBrowserRouter(routes);
-  const serverErrors = new Set(Object.values(router.state.errors ?? {}));
+  const appRouter = createBrowserRouter(routes);
+  router = appRouter;
+  setNavigationRouter(appRouter);
+  const serverErrors = new Set(Object.values(appRouter.state.errors ?? {}));
   const runtime: AppRuntime = {
     buildId: snapshot.buildId,
     dev: snapshot.dev,
@@ -90,14 +111,43 @@ async function start() {
       <BotBoundary serverHtml={serverHtml}>
         <RuntimeContext.Provider value={runtime}>
           <IconProvider icons={snapshot.icons} loader={iconLoader}>
-            <RouterProvider router={router} />
+            <RouterProvider router={appRouter} />
           </IconProvider>
         </RuntimeContext.Provider>
       </BotBoundary>
     </StrictMode>,
   );
+
+  if (!snapshot.dev) {
+    startNewBuildReload({
+      currentId: snapshot.buildId,
+      intervalMs: snapshot.buildCheckIntervalMs,
+      router: appRouter,
+      hardNavigate: (path) => hardNavigate(path),
+      onOutdated: (latest) => {
+        document.documentElement.dataset.outdatedBuild = latest.id;
+      },
+    });
+  }
+}
+
+/** The page's code did not load: a person gets the error screen (a bot keeps the server HTML). */
+function showStartupError(error: unknown) {
+  const snapshot = window.__ASDAS__;
+  const container = document.getElementById('root');
+  if (!snapshot || !container || snapshot.isBot) return;
+  const info = toPageErrorInfo(error, { exposeDetails: snapshot.dev });
+  container.replaceChildren();
+  createRoot(container).render(
+    <I18nextProvider i18n={i18nFor(snapshot.locale)}>
+      <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
+    </I18nextProvider>,
+  );
 }
 
 start().catch((error: unknown) => {
   console.error(initializationErrorLog, error);
+  if (isChunkLoadError(error) || (typeof error === 'object' && error !== null && chunkErrors.has(error))) {
+    showStartupError(error);
+  }
 });

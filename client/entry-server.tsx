@@ -20,6 +20,7 @@ import { IconProvider } from './components/icon.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
 import { i18nFor } from './i18n.ts';
 import type { IconDataMap } from './lib/icon-loader.ts';
+import { encodeRedirectLocation } from './lib/navigation-guard.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
 import { displayPath, loadPage } from './router/page-loader.ts';
 import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
@@ -59,6 +60,11 @@ export type DocumentOutcome =
 export interface PayloadOutcome {
   status: number;
   body: { buildId: string; data: unknown } | { redirect: string } | { statusCode: number; message: string; fatal: boolean };
+}
+
+/** A redirect from route middleware: 302 unless it asked for another redirect status. */
+function redirectStatus(status: number): number {
+  return [301, 302, 303, 307, 308].includes(status) ? status : 302;
 }
 
 function isPassThrough(error: unknown): boolean {
@@ -189,7 +195,9 @@ export async function renderDocument(
   const { locale } = splitLocale(new URL(url, 'http://localhost').pathname);
   const state = await handler.query(requestFor(url, options.signal, options.form), { requestContext: context });
   if (state instanceof Response) {
-    return { type: 'redirect', status: state.status, location: state.headers.get('location') ?? '/' };
+    // The same guard as navigateTo: an encoded path on this site, never `//evil` or `/\evil`.
+    const location = encodeRedirectLocation(state.headers.get('location') ?? '/');
+    return { type: 'redirect', status: redirectStatus(state.status), location };
   }
   const runtime: AppRuntime = {
     buildId: context.buildId,
@@ -254,7 +262,7 @@ export async function loadPayload(pathname: string, context: ServerRequestContex
     return { status: 200, body: { buildId: context.buildId, data } };
   } catch (error) {
     if (error instanceof Response) {
-      return { status: 200, body: { redirect: error.headers.get('location') ?? '/' } };
+      return { status: 200, body: { redirect: encodeRedirectLocation(error.headers.get('location') ?? '/') } };
     }
     const info = toPageErrorInfo(isPassThrough(error) ? dataErrorResponse(error) : error, { exposeDetails: context.dev });
     return { status: info.statusCode, body: { statusCode: info.statusCode, message: info.message, fatal: info.fatal } };

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, ServerRequestContext } from '../client/entry-server.tsx';
 import { appIcons } from '../client/icons.ts';
+import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
@@ -129,7 +130,8 @@ export default async function ssr(app: FastifyInstance) {
   });
 
   function sendDocument(request: FastifyRequest, reply: FastifyReply, outcome: DocumentOutcome) {
-    if (outcome.type === 'redirect') return reply.redirect(outcome.location, outcome.status);
+    // Same guard as navigateTo: the Location stays on this site (no `//evil`, `/\evil`) and is encoded.
+    if (outcome.type === 'redirect') return reply.redirect(encodeRedirectLocation(outcome.location), outcome.status);
     const pathname = request.url.split('?')[0];
     reply.code(outcome.status);
     reply.header('cache-control', request.user ? 'private, no-cache' : 'no-cache');

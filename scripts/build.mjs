@@ -9,6 +9,12 @@ import { createBuilder } from 'vite';
 const root = resolve(import.meta.dirname, '..');
 const started = Date.now();
 process.env.NODE_ENV = 'production';
+// BUILD_ID names the build (a release tag, a commit); it becomes a file name and a URL segment.
+const id = process.env.BUILD_ID || randomUUID();
+if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
+  console.error(`BUILD_ID must be letters, digits, '.', '_' or '-' (at most 128, starting with a letter or digit), got '${id}'`);
+  process.exit(1);
+}
 
 const builder = await createBuilder({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
 await builder.buildApp();
@@ -17,7 +23,7 @@ execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc')
   stdio: 'inherit',
 });
 
-const build = { id: process.env.BUILD_ID || randomUUID(), timestamp: Date.now() };
+const build = { id, timestamp: Date.now() };
 writeFileSync(resolve(root, 'dist/build.json'), JSON.stringify(build));
 mkdirSync(resolve(root, 'builds/meta'), { recursive: true });
 writeFileSync(resolve(root, 'builds/meta', `${build.id}.json`), JSON.stringify({ ...build, prerendered: [] }));

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useLocale } from '../hooks.ts';
 import { i18nFor } from '../i18n.ts';
+import { navigateTo } from '../lib/navigate.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
 import { ErrorDetails, ErrorScreen } from './error-screen.tsx';
@@ -30,10 +31,10 @@ function useBoundaryError() {
   return { info, isBot: runtime.isBot };
 }
 
+/** Clear errors: a new navigation to `/` replaces the error with the home page. */
 function useClearErrors() {
-  const navigate = useNavigate();
   return () => {
-    void navigate('/');
+    void navigateTo('/');
   };
 }
 

@@ -1,0 +1,80 @@
+import type { RouteObject } from 'react-router';
+import { isChunkLoadError, isCssPreloadError, shouldReloadForChunkError } from '../lib/chunk-reload-guard.ts';
+
+/**
+ * Chunk-load failures (a deploy removed the code a long-open tab still points at, or the
+ * network dropped it): a page whose code fails to load during a client navigation is loaded
+ * again as a full document, once per path per 10 s (the sessionStorage marker of
+ * chunk-reload-guard.ts). A second failure for the same path inside that time is left to the
+ * router, which shows the error screen. A failure while the app starts never reloads (the
+ * entry shows the error screen): with storage blocked, a reload there could loop.
+ */
+
+/** Errors Vite reported through `vite:preloadError` that were JavaScript failures. */
+export type SeenChunkErrors = WeakSet<object>;
+
+/**
+ * The `vite:preloadError` handler: a CSS-only failure is swallowed (`preventDefault`, so the page
+ * module still loads, without its styles, and nothing reloads); a JavaScript failure is
+ * remembered and left to reject the import, which the guarded route `lazy` then sees.
+ */
+export function handlePreloadError(event: Event, seen: SeenChunkErrors): void {
+  const error = (event as Event & { payload?: unknown }).payload;
+  if (isCssPreloadError(error)) {
+    event.preventDefault();
+    return;
+  }
+  if (error !== null && typeof error === 'object') seen.add(error);
+}
+
+export function listenForPreloadErrors(target: EventTarget, seen: SeenChunkErrors): () => void {
+  const listener = (event: Event) => handlePreloadError(event, seen);
+  target.addEventListener('vite:preloadError', listener);
+  return () => target.removeEventListener('vite:preloadError', listener);
+}
+
+export interface LazyGuardOptions {
+  /** The full path (path, query, hash) of the client navigation under way, or null outside one. */
+  navigationTarget: () => string | null;
+  seen: SeenChunkErrors;
+  /** A full document load of the path. */
+  reload: (path: string) => void;
+  /** True while the page is already being left for a full load: errors then are noise. */
+  leaving?: () => boolean;
+  /** Default: the sessionStorage marker guard. */
+  shouldReload?: (path: string) => boolean;
+}
+
+function isChunkFailure(error: unknown, seen: SeenChunkErrors): boolean {
+  return (error !== null && typeof error === 'object' && seen.has(error)) || isChunkLoadError(error);
+}
+
+/** A promise that never settles: the navigation waits while the page unloads. */
+const never = <T>() => new Promise<T>(() => undefined);
+
+/**
+ * Wraps every route's `lazy` (recursively, in place) so a chunk failure during a navigation
+ * reloads the target once. Call before creating the router, which copies the route objects.
+ */
+export function guardLazyRoutes(routes: RouteObject[], options: LazyGuardOptions): void {
+  const shouldReload = options.shouldReload ?? ((path: string) => shouldReloadForChunkError(path));
+  for (const route of routes) {
+    const original = route.lazy;
+    if (typeof original === 'function') {
+      route.lazy = (async () => {
+        try {
+          return await original();
+        } catch (error) {
+          if (options.leaving?.()) return never();
+          const path = options.navigationTarget();
+          if (path !== null && isChunkFailure(error, options.seen) && shouldReload(path)) {
+            options.reload(path);
+            return never();
+          }
+          throw error;
+        }
+      }) as typeof original;
+    }
+    if (route.children) guardLazyRoutes(route.children, options);
+  }
+}

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { projectRoot } from '../lib/build-info.ts';
+import { errorResponseSchema, HttpError } from '../lib/http-error.ts';
+
+export interface BuildsPluginOptions {
+  /** Where `npm run build` writes latest.json and meta/ (default `<project>/builds`). */
+  dir?: string;
+}
+
+export const LATEST_CACHE_CONTROL = 'no-cache';
+export const META_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** A build id as scripts/build.mjs accepts it: a UUID by default, or `BUILD_ID`. */
+export const BUILD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const META_FILE_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,127})\.json$/;
+
+function notFound(path: string): HttpError {
+  return new HttpError(404, 'NOT_FOUND', `Not found: ${path}`, undefined, { 'cache-control': 'no-cache' });
+}
+
+/**
+ * The build manifest for browsers: `/builds/latest.json` (the newest build, read from disk on
+ * every request so a deploy is visible to a running server, revalidated every time) and
+ * `/builds/meta/{id}.json` (one file per build, never changes). Anything else under /builds/
+ * is a JSON 404: these addresses never fall through to the page renderer.
+ */
+export default async function builds(app: FastifyInstance, options: BuildsPluginOptions = {}) {
+  const dir = options.dir ?? resolve(projectRoot, 'builds');
+  const schema = { response: { 404: errorResponseSchema } };
+
+  async function sendJsonFile(reply: FastifyReply, file: string, path: string, cacheControl: string) {
+    let body: string;
+    try {
+      body = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(path);
+      throw error;
+    }
+    return reply.header('cache-control', cacheControl).type('application/json; charset=utf-8').send(body);
+  }
+
+  app.get('/builds/latest.json', { schema, logLevel: 'warn' }, async (_request, reply) =>
+    sendJsonFile(reply, resolve(dir, 'latest.json'), '/builds/latest.json', LATEST_CACHE_CONTROL),
+  );
+
+  app.get<{ Params: { file: string } }>('/builds/meta/:file', { schema }, async (request, reply) => {
+    const { file } = request.params;
+    const path = `/builds/meta/${file}`;
+    if (!META_FILE_PATTERN.test(file)) throw notFound(path);
+    return sendJsonFile(reply, resolve(dir, 'meta', file), path, META_CACHE_CONTROL);
+  });
+
+  app.get('/builds/*', { schema }, async (request) => {
+    throw notFound(request.url.split('?')[0] ?? request.url);
+  });
+}

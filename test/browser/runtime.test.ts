@@ -1,0 +1,492 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from 'playwright-core';
+import t from 'tap';
+import ts from 'typescript';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { createLogger } from '../../lib/logger.ts';
+import type { PublicUser } from '../../lib/page-data.ts';
+import { browserUserAgent } from '../helpers/app.ts';
+import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+
+// The client runtime in Chromium, on the production build: new-build reload, chunk-failure
+// reload, navigateTo's refusals, route middleware redirects, start-up and render errors.
+
+const root = resolve(import.meta.dirname, '../..');
+const playOrigin = 'https://play.example';
+const testUser: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
+
+/** The service on the build in dist/, where a request with `x-test-user` is logged in (until accounts exist). */
+async function startApp() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-runtime-'));
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin });
+  const app = await buildApp({ config, logger: createLogger('warn', { write: () => undefined }) });
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['x-test-user']) request.user = testUser;
+  });
+  await app.ready();
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    base,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const { base, close } = await startApp();
+const browser = await launchBrowser();
+t.teardown(async () => {
+  await browser.close();
+  await close();
+});
+
+interface Opened {
+  page: Page;
+  context: BrowserContext;
+  consoleLog: ReturnType<typeof collectConsole>;
+  documents: string[];
+}
+
+async function newPage(options: { loggedIn?: boolean; storageThrows?: boolean } = {}) {
+  const context = await browser.newContext({
+    userAgent: browserUserAgent,
+    ...(options.loggedIn ? { extraHTTPHeaders: { 'x-test-user': '1' } } : {}),
+  });
+  if (options.storageThrows) {
+    await context.addInitScript(() => {
+      Object.defineProperty(window, 'sessionStorage', {
+        get() {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        },
+      });
+    });
+  }
+  const page = await context.newPage();
+  const consoleLog = collectConsole(page);
+  const documents: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document' && request.frame() === page.mainFrame()) documents.push(request.url());
+  });
+  return { page, context, consoleLog, documents };
+}
+
+async function open(path: string, options: Parameters<typeof newPage>[0] = {}, origin = base): Promise<Opened> {
+  const opened = await newPage(options);
+  await opened.page.goto(`${origin}${path}`);
+  await opened.page.waitForSelector('html[data-hydrated="true"]');
+  return opened;
+}
+
+const heading = (page: Page) => page.locator('main h1').first().textContent();
+const markWindow = (page: Page) => page.evaluate(() => ((window as unknown as { sameWindow: boolean }).sameWindow = true));
+const sameWindow = (page: Page) => page.evaluate(() => (window as unknown as { sameWindow?: boolean }).sameWindow === true);
+
+// ---------------------------------------------------------------------------------------------
+// New build
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/**
+ * A copy of the project to deploy twice without touching this checkout's dist/ (other test
+ * files serve it meanwhile). Build A is this checkout's current build, copied as is.
+ */
+function copyProject(): { dir: string; buildA: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'asdas-deploy-'));
+  const skip = new Set(['node_modules', 'dist', 'builds', 'data', 'test', 'bench', 'coverage', '.git', '.tap']);
+  for (const entry of readdirSync(root)) {
+    if (!skip.has(entry)) cpSync(join(root, entry), join(dir, entry), { recursive: true });
+  }
+  symlinkSync(realpathSync(join(root, 'node_modules')), join(dir, 'node_modules'), 'dir');
+  cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+  const build = JSON.parse(readFileSync(join(dir, 'dist/build.json'), 'utf8')) as { id: string; timestamp: number };
+  mkdirSync(join(dir, 'builds/meta'), { recursive: true });
+  writeFileSync(join(dir, 'builds/meta', `${build.id}.json`), JSON.stringify({ ...build, prerendered: [] }));
+  writeFileSync(join(dir, 'builds/latest.json'), JSON.stringify(build));
+  return { dir, buildA: build.id };
+}
+
+/** `node dist/node/server.js` in the copy, as operators run it; resolves once /healthz answers. */
+async function startServer(dir: string, port: number): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(dir, 'dist/node/server.js')], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(dir, 'data'),
+      BUILD_CHECK_INTERVAL_MS: '1000',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (attempt > 200) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    child,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+t.test('a new build: the next navigation is a full load that lands on the new build', async (t) => {
+  const { dir, buildA } = copyProject();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  let server = await startServer(dir, port);
+  t.teardown(() => server.stop());
+
+  // Three tabs open on build A: a link click, Play (navigateTo with a query), and Back.
+  const viaLink = await open('/', {}, origin);
+  const viaPlay = await open('/bonus', {}, origin);
+  const viaBack = await open('/', {}, origin);
+  await viaBack.page.click('nav.main-nav a[data-nav="bonus"]');
+  await viaBack.page.waitForURL(`${origin}/bonus`);
+  for (const tab of [viaLink, viaPlay, viaBack]) {
+    t.equal(await tab.page.getAttribute('html', 'data-build-id'), buildA, 'the page runs build A');
+    await markWindow(tab.page);
+  }
+  const polls: string[] = [];
+  viaLink.page.on('request', (request) => {
+    if (request.url().includes('/builds/latest.json')) polls.push(request.url());
+  });
+
+  // Deploy B: a real second build, while the tabs stay open.
+  const buildB = `runtime-test-${Date.now()}`;
+  const built = await promisify(execFile)(process.execPath, ['scripts/build.mjs'], { cwd: dir, env: { ...process.env, BUILD_ID: buildB } });
+  t.match(built.stdout, `built ${buildB}`);
+  const latest = (await (await fetch(`${origin}/builds/latest.json`)).json()) as { id: string };
+  t.equal(latest.id, buildB, 'the running server serves the new latest.json from disk');
+  t.equal((await fetch(`${origin}/builds/meta/${buildB}.json`)).status, 200, 'and its meta file');
+
+  for (const tab of [viaLink, viaPlay, viaBack]) {
+    await tab.page.waitForSelector(`html[data-outdated-build="${buildB}"]`, { timeout: 10_000 });
+  }
+  t.pass('every tab noticed the new build (polling every second here)');
+  t.ok(polls.length > 0 && polls.every((url) => /\/builds\/latest\.json\?\d{13}$/.test(url)), 'latest.json is polled with a cache-busting query');
+  const pollsAtDetection = polls.length;
+  await viaLink.page.waitForTimeout(2500);
+  t.equal(polls.length, pollsAtDetection, 'polling stopped once the new build was seen');
+  t.same(viaLink.documents, [`${origin}/`], 'no reload until the visitor navigates');
+
+  // The deploy finishes: the service restarts on build B (the old process keeps its old
+  // index.html and SSR bundle in memory, so only a restart serves the new build).
+  await server.stop();
+  server = await startServer(dir, port);
+
+  await viaLink.page.click('nav.main-nav a[data-nav="bonus"]');
+  await viaLink.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
+  t.equal(viaLink.page.url(), `${origin}/bonus`);
+  t.same(viaLink.documents, [`${origin}/`, `${origin}/bonus`], 'the link became a document load of its target');
+  t.notOk(await sameWindow(viaLink.page), 'a new window: the page was really reloaded');
+  t.equal(await heading(viaLink.page), 'How bonuses work');
+
+  await viaPlay.page.click('[data-nav="play"]');
+  await viaPlay.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
+  t.same(viaPlay.documents, [`${origin}/bonus`, `${origin}/login?redirect=%2Fbonus`], 'navigateTo: the whole target, query included');
+
+  await viaBack.page.goBack();
+  await viaBack.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
+  t.equal(viaBack.page.url(), `${origin}/`, 'Back lands where it should');
+  t.same(viaBack.documents, [`${origin}/`, `${origin}/`], 'Back on an outdated page reloads the page it goes back to');
+
+  for (const tab of [viaLink, viaPlay, viaBack]) {
+    t.same(tab.consoleLog.problems(), [], 'no errors on the way');
+    await tab.context.close();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Chunk load failure
+
+const contentChunk = '**/assets/content-*.js';
+
+async function readMarker(page: Page) {
+  return page.evaluate(() => {
+    try {
+      return JSON.parse(window.sessionStorage.getItem('asdas:reload') ?? 'null') as { path: string; expires: number } | null;
+    } catch {
+      return 'storage unavailable';
+    }
+  });
+}
+
+t.test('a page chunk that cannot load: exactly one reload of the target, then the error screen', async (t) => {
+  const tab = await open('/');
+  let aborted = 0;
+  await tab.context.route(contentChunk, (route) => {
+    aborted++;
+    return route.abort('failed');
+  });
+  const clickedAt = Date.now();
+  await tab.page.click('nav.main-nav a[data-nav="bonus"]');
+  await tab.page.waitForSelector('[data-testid="error-screen"]');
+  await tab.page.waitForTimeout(500);
+  t.same(tab.documents, [`${base}/`, `${base}/bonus`], 'one reload, of the target');
+  t.ok(aborted >= 2, 'the chunk failed before and after the reload');
+  const marker = await readMarker(tab.page);
+  t.match(marker, { path: '/bonus' }, 'the session marker names the path');
+  if (marker && typeof marker === 'object') t.ok(marker.expires >= clickedAt + 10_000 && marker.expires <= Date.now() + 10_000, 'and lasts 10 s');
+  t.match(await tab.page.textContent('[data-testid="error-screen"]'), /Error 500/);
+  t.ok(
+    tab.consoleLog.messages.some((m) => m.type() === 'error' && m.text().startsWith('error caught during app initialization')),
+    'the failed start is logged',
+  );
+
+  // Clear errors (no router on this page: a full load of /), then the same chunk fails again
+  // within 10 s during a client navigation: the error screen, no second reload.
+  await tab.page.click('text=Clear errors');
+  await tab.page.waitForSelector('html[data-hydrated="true"]');
+  t.equal(tab.page.url(), `${base}/`);
+  await tab.page.click('nav.main-nav a[data-nav="bonus"]');
+  await tab.page.waitForSelector('[data-testid="error-screen"]');
+  await tab.page.waitForTimeout(500);
+  t.same(tab.documents, [`${base}/`, `${base}/bonus`, `${base}/`], 'no reload the second time');
+  t.equal(tab.page.url(), `${base}/bonus`);
+  t.ok(tab.consoleLog.messages.some((m) => m.text().startsWith('Произошла ошибка')), 'logged as a render error');
+
+  // Another page's code is fine: the app still navigates.
+  await tab.page.click('text=Clear errors');
+  await tab.page.waitForURL(`${base}/`);
+  await tab.page.waitForSelector('nav.main-nav a[data-nav="home"]');
+  await tab.context.close();
+});
+
+t.test('storage that throws: navigation works, a chunk failure still reloads once and never loops', async (t) => {
+  const tab = await open('/', { storageThrows: true });
+  await markWindow(tab.page);
+  await tab.page.click('a[data-nav="login"]');
+  await tab.page.waitForURL(`${base}/login`);
+  await tab.page.waitForSelector('main h1');
+  t.ok(await sameWindow(tab.page), 'client navigation is unaffected');
+  t.same(tab.consoleLog.problems(), []);
+
+  await tab.context.route(contentChunk, (route) => route.abort('failed'));
+  await tab.page.click('nav.main-nav a[data-nav="bonus"]');
+  await tab.page.waitForSelector('[data-testid="error-screen"]');
+  await tab.page.waitForTimeout(1000);
+  t.same(tab.documents, [`${base}/`, `${base}/bonus`], 'one reload, no loop');
+  t.equal(await readMarker(tab.page), 'storage unavailable');
+  await tab.context.close();
+});
+
+t.test('a CSS-only preload failure is swallowed; a JavaScript one is left to fail the import', async (t) => {
+  const tab = await open('/');
+  // A string, not a function: the test runner's transform would add helpers the page lacks.
+  const outcome = await tab.page.evaluate(`(() => {
+    const fire = (message) => {
+      const event = new Event('vite:preloadError', { cancelable: true });
+      event.payload = new Error(message);
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    return {
+      css: fire('Unable to preload CSS for /assets/content-x.css'),
+      js: fire('Failed to fetch dynamically imported module: /assets/content-x.js'),
+    };
+  })()`);
+  t.same(outcome, { css: true, js: false });
+  await tab.page.waitForTimeout(300);
+  t.same(tab.documents, [`${base}/`], 'neither reloads by itself');
+  await tab.context.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// navigateTo in the page: the app's own module, run by Chromium's URL parser
+
+/** client/lib/navigate.ts and the guard, as plain script for page.evaluate (CSP allows no inline script). */
+function guardScript(): string {
+  const files = { navigate: 'client/lib/navigate.ts', './navigation-guard.ts': 'client/lib/navigation-guard.ts' };
+  const modules = Object.entries(files).map(([name, file]) => {
+    const { outputText } = ts.transpileModule(readFileSync(join(root, file), 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    });
+    return `${JSON.stringify(name)}: function (module, exports, require) {${outputText}\n}`;
+  });
+  return `(() => {
+    const factories = {${modules.join(',\n')}};
+    const cache = {};
+    const load = (name) => {
+      if (!cache[name]) {
+        const module = { exports: {} };
+        cache[name] = module;
+        factories[name](module, module.exports, load);
+      }
+      return cache[name].exports;
+    };
+    window.__guardUnderTest = load('navigate');
+  })()`;
+}
+
+t.test('navigateTo in Chromium: external and script-protocol targets are refused, nothing navigates', async (t) => {
+  const tab = await open('/bonus');
+  await tab.page.evaluate(guardScript());
+  const dialogs: string[] = [];
+  tab.page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const attempt = (to: string, options: Record<string, unknown>) =>
+    tab.page.evaluate(
+      ([target, opts]) => {
+        const { navigateTo } = (window as unknown as { __guardUnderTest: { navigateTo: (to: string, o: unknown) => Promise<void> } }).__guardUnderTest;
+        try {
+          void navigateTo(target as string, opts);
+          return { navigated: true };
+        } catch (error) {
+          return { name: (error as Error).name, reason: (error as { reason?: string }).reason, message: (error as Error).message };
+        }
+      },
+      [to, options] as const,
+    );
+
+  const scripts = [
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' \t javascript:alert(1)',
+    '\u0001javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'jav&#x09;ascript:alert(1)',
+    'view-source:javascript:alert(1)',
+    'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+    'blob:https://play.example/1',
+    'vbscript:msgbox(1)',
+  ];
+  for (const to of scripts) {
+    for (const options of [{}, { external: true }]) {
+      t.match(await attempt(to, options), { name: 'NavigationRefusedError', reason: 'script-protocol', message: /^Cannot navigate to a URL with '\w+:' protocol\.$/ }, `${JSON.stringify(to)} ${JSON.stringify(options)}`);
+    }
+  }
+  for (const to of ['https://evil.example/', '//evil.example', '/\\evil.example', '\\\\evil.example', `${playOrigin}/launch`]) {
+    t.match(await attempt(to, {}), { reason: 'external-not-allowed', message: /external: true/ }, `${to} without external`);
+  }
+  for (const to of ['https://evil.example/', '//evil.example/x', 'https://play.example.evil.example/']) {
+    t.match(await attempt(to, { external: true }), { reason: 'origin-not-allowed', message: /not on the list of allowed origins/ }, `${to} with external: true`);
+  }
+  await tab.page.waitForTimeout(300);
+  t.equal(tab.page.url(), `${base}/bonus`, 'still on the page');
+  t.same(tab.documents, [`${base}/bonus`], 'no navigation happened');
+  t.same(dialogs, [], 'no script ran');
+
+  // The allowed origin (ALLOWED_EXTERNAL_ORIGINS) with external: true does leave the site.
+  await tab.context.route(`${playOrigin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>play</h1>' }));
+  t.same(await attempt(`${playOrigin}/launch?t=1`, { external: true }), { navigated: true });
+  await tab.page.waitForURL(`${playOrigin}/launch?t=1`);
+  t.pass('an allowed origin is reached');
+  await tab.context.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Route middleware, with the way back
+
+t.test('Play when logged out: login with the way back; once logged in, guest sends the visitor back', async (t) => {
+  const tab = await open('/asdas?page=1');
+  await markWindow(tab.page);
+  await tab.page.click('[data-nav="play"]');
+  await tab.page.waitForURL(`${base}/login?redirect=%2Fasdas%3Fpage%3D1`);
+  t.ok(await sameWindow(tab.page), 'a client navigation (navigateTo in the router)');
+
+  // Logged in now (what a successful login does): the login page sends the visitor back.
+  await tab.context.setExtraHTTPHeaders({ 'x-test-user': '1' });
+  await tab.page.reload();
+  await tab.page.waitForURL(`${base}/asdas?page=1`);
+  await tab.page.waitForSelector('[data-testid="signed-in"]');
+  t.pass('the server guest middleware redirected back');
+  await tab.context.close();
+});
+
+t.test('guest in the browser router: a logged-in user pressing Play comes straight back', async (t) => {
+  const tab = await open('/bonus', { loggedIn: true });
+  await markWindow(tab.page);
+  const requested: string[] = [];
+  tab.page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  const backToBonus = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/bonus/_payload.json');
+  await tab.page.click('[data-nav="play"]');
+  await backToBonus;
+  await tab.page.waitForTimeout(300);
+  t.equal(tab.page.url(), `${base}/bonus`, 'back on the page');
+  t.ok(await sameWindow(tab.page), 'all in the client router');
+  t.notOk(requested.includes('/login/_payload.json'), 'the client middleware decided without asking the server');
+  t.same(tab.documents, [`${base}/bonus`]);
+  t.same(tab.consoleLog.problems(), []);
+  await tab.context.close();
+});
+
+t.test('guest on the server: the way back is only ever a path on this site', async (t) => {
+  const cases: [path: string, lands: string][] = [
+    ['/login?redirect=%2Fth%2Fbonus', '/th/bonus'],
+    ['/login?redirect=//evil.example', '/'],
+    ['/login?redirect=/%5Cevil.example', '/'],
+    ['/th/registration?redirect=javascript:alert(1)', '/th'],
+    ['/login?redirect=https://evil.example/', '/'],
+  ];
+  const tab = await newPage({ loggedIn: true });
+  for (const [path, lands] of cases) {
+    await tab.page.goto(`${base}${path}`);
+    await tab.page.waitForSelector('html[data-hydrated="true"]');
+    t.equal(tab.page.url(), `${base}${lands}`, `${path} → ${lands}`);
+  }
+  await tab.context.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Errors on the client
+
+t.test('a start-up failure is logged as "error caught during app initialization"; the server HTML stays', async (t) => {
+  const tab = await newPage();
+  await tab.context.route(`${base}/bonus`, async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace('window.__ASDAS__=', 'window.__NOT_ASDAS__=');
+    await route.fulfill({ response, body: html });
+  });
+  await tab.page.goto(`${base}/bonus`);
+  await tab.page.waitForFunction(() => true);
+  await tab.page.waitForTimeout(500);
+  const logged = tab.consoleLog.messages.filter((m) => m.type() === 'error').map((m) => m.text());
+  t.match(logged, [/^error caught during app initialization Error: The page is missing its server-rendered state\./]);
+  t.equal(await heading(tab.page), 'How bonuses work', 'the server HTML is still readable');
+  t.equal(await tab.page.getAttribute('html', 'data-hydrated'), null, 'not hydrated');
+  await tab.context.close();
+});
+
+t.test('a render failure: logged as "Произошла ошибка" with the error, then the error screen', async (t) => {
+  const tab = await open('/');
+  await tab.context.route('**/bonus/_payload.json', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ buildId: 'x', data: null }) }),
+  );
+  await tab.page.click('nav.main-nav a[data-nav="bonus"]');
+  await tab.page.waitForSelector('[data-testid="error-screen"]');
+  const log = tab.consoleLog.messages.find((m) => m.text().startsWith('Произошла ошибка'));
+  t.ok(log, 'logged');
+  t.match(log?.text(), /TypeError/, 'with the error');
+  t.match(await tab.page.textContent('[data-testid="error-screen"]'), /Error 500.*Internal Server Error/s);
+  await tab.page.click('text=Clear errors');
+  await tab.page.waitForURL(`${base}/`);
+  await tab.page.waitForSelector('main h1');
+  t.equal(await tab.page.locator('[data-testid="error-screen"]').count(), 0, 'Clear errors (navigateTo) clears it');
+  await tab.context.close();
+});

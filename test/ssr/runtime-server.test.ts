@@ -1,0 +1,171 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Fastify from 'fastify';
+import t from 'tap';
+import { buildApp } from '../../app.ts';
+import { loadPayload, renderDocument, type ServerRequestContext } from '../../client/entry-server.tsx';
+import { loadConfig } from '../../lib/config.ts';
+import { createLogger } from '../../lib/logger.ts';
+import type { PublicUser } from '../../lib/page-data.ts';
+import builds, { META_CACHE_CONTROL } from '../../plugins/builds.ts';
+import errors from '../../plugins/errors.ts';
+import { startTestApp } from '../helpers/app.ts';
+
+const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
+
+function contextFor(who: PublicUser | null): ServerRequestContext {
+  return {
+    user: who,
+    isBot: false,
+    dev: false,
+    buildId: 'test-build',
+    buildCheckIntervalMs: 3600000,
+    allowedExternalOrigins: [],
+    publicUrl: 'http://localhost:3000',
+    dataSource: () => () => ({}),
+    runFormAction: async () => ({ ok: false, status: 400, values: {}, errors: {} }),
+    renderHead: (seo) => `<title>${seo.title}</title>`,
+    logError: () => undefined,
+  };
+}
+
+t.test('guest middleware on the server: a logged-in user is redirected (302) to an encoded, on-site Location', async (t) => {
+  const cases: [url: string, location: string][] = [
+    ['/login', '/'],
+    ['/registration', '/'],
+    ['/th/login', '/th'],
+    ['/th/registration?redirect=%2Fth%2Fbonus', '/th/bonus'],
+    ['/login?redirect=%2Fasdas%3Fpage%3D2', '/asdas?page=2'],
+    ['/login?redirect=//evil.com', '/'],
+    ['/login?redirect=/%5Cevil.com', '/'],
+    ['/login?redirect=%2F%5Cevil.com%2Fx', '/'],
+    ['/login?redirect=%5C%5Cevil.com', '/'],
+    ['/login?redirect=https%3A%2F%2Fevil.com', '/'],
+    ['/login?redirect=javascript%3Aalert(1)', '/'],
+    ['/login?redirect=%2F%2F%2Fevil.com', '/'],
+    ['/login?redirect=%2Fa%20b%3Cscript%3E%22', '/a%20b%3Cscript%3E%22'],
+    ['/login?redirect=%2Fbonus%0D%0ASet-Cookie%3A%20x%3D1', '/bonusSet-Cookie:%20x=1'], // CR/LF dropped by the URL parser
+    ['/login?redirect=%2F.%2F%2Fevil.com', '/evil.com'],
+    ['/login?redirect=%2F%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7', '/%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7'],
+  ];
+  for (const [url, location] of cases) {
+    const outcome = await renderDocument(url, contextFor(user));
+    t.same(outcome, { type: 'redirect', status: 302, location }, `${url} → ${location}`);
+    if (outcome.type === 'redirect') {
+      t.notMatch(outcome.location, /^[/\\]{2}|[\s<>"]/, 'never protocol-relative, nothing that needs escaping');
+      t.equal(new URL(outcome.location, 'https://site.example').origin, 'https://site.example', 'stays on the site');
+    }
+  }
+  const page = await renderDocument('/login?redirect=//evil.com', contextFor(null));
+  t.equal(page.type, 'page', 'a logged-out visitor gets the login page');
+  if (page.type === 'page') t.equal(page.status, 200);
+});
+
+t.test('the payload of a guarded page answers the same encoded redirect', async (t) => {
+  t.same(await loadPayload('/login', contextFor(user)), { status: 200, body: { redirect: '/' } });
+  t.same(await loadPayload('/th/registration', contextFor(user)), { status: 200, body: { redirect: '/th' } });
+  t.equal((await loadPayload('/login', contextFor(null))).status, 200);
+});
+
+t.test('over HTTP: the redirect goes through the same guard (logged-in user stubbed until accounts exist)', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+  const app = await buildApp({ config, logger: createLogger('silent') });
+  // What the accounts plugin will do: a logged-in request carries its user.
+  app.addHook('onRequest', async (request) => {
+    request.user = request.headers['x-test-user'] ? user : null;
+  });
+  await app.ready();
+  t.teardown(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const loggedIn = { 'x-test-user': '1' };
+  for (const [url, location] of [
+    ['/login?redirect=//evil.com', '/'],
+    ['/login?redirect=/%5Cevil.com', '/'],
+    ['/th/login?redirect=%2Fth%2Fasdas', '/th/asdas'],
+    ['/registration?redirect=%2Fbonus%3Fa%3D%22%3E%3C', '/bonus?a=%22%3E%3C'],
+  ] as const) {
+    const response = await app.inject({ url, headers: loggedIn });
+    t.equal(response.statusCode, 302, `${url}: 302`);
+    t.equal(response.headers.location, location, `${url}: Location ${location}`);
+  }
+  const form = await app.inject({ url: '/login?redirect=//evil.com' });
+  t.equal(form.statusCode, 200, 'logged out: the form');
+});
+
+t.test('the builds plugin: latest.json read on every request, meta files immutable, JSON 404s', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'asdas-builds-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const app = Fastify();
+  await app.register(errors);
+  await app.register(builds, { dir });
+  app.get('/*', async () => 'PAGE RENDERER');
+  await app.ready();
+  t.teardown(() => app.close());
+
+  const missing = await app.inject('/builds/latest.json');
+  t.equal(missing.statusCode, 404, 'no build yet');
+  t.same(missing.json(), { statusCode: 404, code: 'NOT_FOUND', message: 'Not found: /builds/latest.json' });
+
+  mkdirSync(join(dir, 'meta'));
+  writeFileSync(join(dir, 'latest.json'), JSON.stringify({ id: 'build-a', timestamp: 1 }));
+  writeFileSync(join(dir, 'meta', 'build-a.json'), JSON.stringify({ id: 'build-a', timestamp: 1, prerendered: [] }));
+  const first = await app.inject('/builds/latest.json?1700000000000');
+  t.equal(first.statusCode, 200);
+  t.equal(first.headers['cache-control'], 'no-cache', 'revalidated every time');
+  t.match(first.headers['content-type'], /^application\/json/);
+  t.same(first.json(), { id: 'build-a', timestamp: 1 });
+
+  writeFileSync(join(dir, 'latest.json'), JSON.stringify({ id: 'build-b', timestamp: 2 }));
+  t.same((await app.inject('/builds/latest.json')).json(), { id: 'build-b', timestamp: 2 }, 'a second build is seen without a restart');
+
+  const meta = await app.inject('/builds/meta/build-a.json');
+  t.equal(meta.statusCode, 200);
+  t.equal(meta.headers['cache-control'], META_CACHE_CONTROL);
+  t.equal(META_CACHE_CONTROL, 'public, max-age=31536000, immutable');
+  t.same(meta.json(), { id: 'build-a', timestamp: 1, prerendered: [] });
+  t.equal((await app.inject({ method: 'HEAD', url: '/builds/meta/build-a.json' })).statusCode, 200, 'HEAD works');
+
+  for (const url of [
+    '/builds/meta/build-b.json',
+    '/builds/meta/build-a',
+    '/builds/meta/build-a.txt',
+    '/builds/meta/..%2Flatest.json',
+    '/builds/meta/%2e%2e%2flatest.json',
+    '/builds/meta/.json',
+    '/builds/meta/a%00.json',
+    '/builds/meta/nested/build-a.json',
+    '/builds/meta/',
+    '/builds/other.json',
+    '/builds/',
+  ]) {
+    const response = await app.inject(url);
+    t.equal(response.statusCode, 404, `${url}: 404`);
+    t.match(response.headers['content-type'], /^application\/json/, `${url}: JSON`);
+    t.match(response.json(), { statusCode: 404, code: 'NOT_FOUND', message: /^Not found: / }, `${url}: never the page renderer`);
+  }
+});
+
+t.test('the whole app serves the build it runs and its manifest', async (t) => {
+  const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
+  t.teardown(close);
+  const build = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/build.json'), 'utf8')) as { id: string };
+  const page = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+  t.match(page.body, new RegExp(`<html lang="en" data-build-id="${build.id}"`));
+  t.match(page.body, new RegExp(`"buildId":"${build.id}"`), 'window.__ASDAS__ carries it too');
+  t.match(page.body, /"buildCheckIntervalMs":3600000/, 'the default interval reaches the browser');
+  const latest = await app.inject('/builds/latest.json');
+  t.equal(latest.json().id, build.id, 'latest.json names the build the server runs (right after a build)');
+  const meta = await app.inject(`/builds/meta/${build.id}.json`);
+  t.same(meta.json(), { ...build, prerendered: [] });
+  const missing = await app.inject({ url: '/builds/meta/no-such-build.json', headers: { accept: 'text/html' } });
+  t.equal(missing.statusCode, 404);
+  t.same(missing.json(), { statusCode: 404, code: 'NOT_FOUND', message: 'Not found: /builds/meta/no-such-build.json' });
+
+  const { app: quick, close: closeQuick } = await startTestApp({ LOG_LEVEL: 'warn', BUILD_CHECK_INTERVAL_MS: '1000' });
+  t.teardown(closeQuick);
+  t.match((await quick.inject('/')).body, /"buildCheckIntervalMs":1000/, 'BUILD_CHECK_INTERVAL_MS is configurable');
+});
