@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
+import { AppNavLink } from './app-link.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { navigationItems } from './navigation.ts';
 import { PlayButton } from './play-button.tsx';
@@ -29,10 +30,10 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
       </a>
       <header className="site-header">
         <div className="header-row">
-          <NavLink to={localePath(locale, '/')} className="brand" end>
+          <AppNavLink to={localePath(locale, '/')} className="brand" end>
             <span className="brand-name">{t('site.name')}</span>
             <span className="brand-tagline">{t('site.tagline')}</span>
-          </NavLink>
+          </AppNavLink>
           <div className="header-actions">
             <nav aria-label={t('site.accountNavigation')} className="account-nav">
               {user ? (
@@ -41,9 +42,9 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
                 </span>
               ) : (
                 accountItems.map((item) => (
-                  <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
+                  <AppNavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
                     {t(`nav.${item.key}`)}
-                  </NavLink>
+                  </AppNavLink>
                 ))
               )}
             </nav>
@@ -53,9 +54,9 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
         </div>
         <nav aria-label={t('site.mainNavigation')} className="main-nav">
           {mainItems.map((item) => (
-            <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
+            <AppNavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
               {t(`nav.${item.key}`)}
-            </NavLink>
+            </AppNavLink>
           ))}
         </nav>
       </header>
