@@ -88,13 +88,20 @@ export async function fetchPayload(pathname: string, signal?: AbortSignal): Prom
   prefetched.delete(key);
   let result: PayloadResult;
   if (isFresh(entry)) {
-    result = await unlessAborted(entry.result, signal);
+    try {
+      result = await unlessAborted(entry.result, signal);
+    } catch (error) {
+      // This navigation was cancelled: the prefetched answer stays for the next one.
+      if (signal?.aborted && !prefetched.has(key)) prefetched.set(key, entry);
+      throw error;
+    }
   } else if (lastUsed?.key === key && now() - lastUsed.at < payloadFreshMs) {
     result = lastUsed.result;
   } else {
     result = await request(pathname, signal);
   }
-  lastUsed = { key, result, at: now() };
+  // Only a good answer stands in for the next request: trying a failed page again asks again.
+  lastUsed = result.ok ? { key, result, at: now() } : undefined;
   return readResult(result, pathname);
 }
 
