@@ -7,8 +7,12 @@ import { AppLink } from './app-link.tsx';
 
 /**
  * Small pieces the content pages share: dates, reading time, bylines, article cards,
- * breadcrumbs and the note on a Thai page that shows the English text.
+ * breadcrumbs and the note on a Thai page that shows the English text. The pages import the
+ * prose and table of contents from here too, so all of it is one chunk, loaded with the first
+ * content page (a prefetched route chunk is then one request: see client/router/prefetch.ts).
  */
+export { Prose } from './prose.tsx';
+export { TableOfContents } from './table-of-contents.tsx';
 
 // Thai dates use the Buddhist calendar (th-TH's default); the dates are calendar days, so UTC.
 const dateLocales: Record<Locale, string> = { en: 'en-GB', th: 'th-TH' };

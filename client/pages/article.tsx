@@ -2,9 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useLoaderData } from 'react-router';
 import type { ArticleData, ArticleLink } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { DateTime, FallbackNote, ItemBadges, PageHeader, ReadingTime } from '../components/content-parts.tsx';
-import { Prose } from '../components/prose.tsx';
-import { TableOfContents } from '../components/table-of-contents.tsx';
+import { DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
 
 function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' | 'next' }) {
   const { t } = useTranslation();

@@ -8,9 +8,7 @@ import type {
   SiteTocPageData,
 } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { ArticleCardList, DateTime, FallbackNote, ItemBadges, PageHeader, ReadingTime } from '../components/content-parts.tsx';
-import { Prose } from '../components/prose.tsx';
-import { TableOfContents } from '../components/table-of-contents.tsx';
+import { ArticleCardList, DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
 
 /** A Markdown section (bonus, terms apply, play responsibility ...), with its ToC when it has two headings or more. */
 function SectionPage({ data }: { data: SectionPageData }) {

@@ -3,8 +3,7 @@ import { useLoaderData } from 'react-router';
 import type { HomeData } from '../../lib/content/types.ts';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { ArticleCardList, FallbackNote } from '../components/content-parts.tsx';
-import { Prose } from '../components/prose.tsx';
+import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
 import { useLocale } from '../hooks.ts';
 
 /** Where a first visit usually goes next. */
