@@ -6,6 +6,7 @@ import { appIcons } from '../client/icons.ts';
 import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
+import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
@@ -174,7 +175,34 @@ function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
   return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
 }
 
+/** Serialised payload bodies by the page data they carry: content data is shared and frozen, so
+ * the JSON and its ETag are computed once per content version, not per request. */
+const serialisedPayloads = new WeakMap<object, { buildId: string; json: string; etag: string }>();
+
+function serialisePayload(payload: PayloadOutcome): { json: string; etag: string } {
+  const { body } = payload;
+  const data = 'data' in body ? body.data : undefined;
+  const cacheable = payload.status === 200 && 'buildId' in body && typeof data === 'object' && data !== null;
+  if (cacheable) {
+    const cached = serialisedPayloads.get(data);
+    if (cached && cached.buildId === body.buildId) return cached;
+  }
+  const json = JSON.stringify(body);
+  const serialised = { json, etag: strongEtag(json) };
+  if (cacheable) serialisedPayloads.set(data, { buildId: body.buildId, ...serialised });
+  return serialised;
+}
+
+/**
+ * `{path}/_payload.json`: the page's data with a strong ETag (a hash of the body, so it changes
+ * when content reloads) and 304 when the browser already has it. Revalidated on every use.
+ */
 function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: PayloadOutcome) {
-  reply.header('cache-control', 'private, no-cache');
-  return reply.code(payload.status).type('application/json; charset=utf-8').send(payload.body);
+  const { json, etag } = serialisePayload(payload);
+  reply.header('cache-control', 'private, no-cache').type('application/json; charset=utf-8');
+  if (payload.status === 200) {
+    reply.header('etag', etag);
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  }
+  return reply.code(payload.status).send(json);
 }

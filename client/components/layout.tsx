@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, NavLink, Outlet } from 'react-router';
+import { Form, Outlet } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigationIcons } from '../icons.ts';
+import { AppNavLink } from './app-link.tsx';
 import { BackToTop } from './back-to-top.tsx';
 import { Icon } from './icon.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
@@ -32,10 +33,10 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
       </a>
       <header className="site-header">
         <div className="header-row">
-          <NavLink to={localePath(locale, '/')} className="brand" end>
+          <AppNavLink to={localePath(locale, '/')} className="brand" end>
             <span className="brand-name">{t('site.name')}</span>
             <span className="brand-tagline">{t('site.tagline')}</span>
-          </NavLink>
+          </AppNavLink>
           <div className="header-actions">
             <nav aria-label={t('site.accountNavigation')} className="account-nav">
               {user ? (
@@ -51,10 +52,10 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
                 </>
               ) : (
                 accountItems.map((item) => (
-                  <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
+                  <AppNavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
                     <Icon name={navigationIcons[item.key]} />
                     <span>{t(`nav.${item.key}`)}</span>
-                  </NavLink>
+                  </AppNavLink>
                 ))
               )}
             </nav>
@@ -64,10 +65,10 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
         </div>
         <nav aria-label={t('site.mainNavigation')} className="main-nav">
           {mainItems.map((item) => (
-            <NavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
+            <AppNavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
               <Icon name={navigationIcons[item.key]} />
               <span>{t(`nav.${item.key}`)}</span>
-            </NavLink>
+            </AppNavLink>
           ))}
         </nav>
       </header>

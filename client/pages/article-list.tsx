@@ -1,31 +1,99 @@
-import { useLoaderData, useSearchParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLoaderData, useLocation, useSearchParams } from 'react-router';
+import type { ArticleListData } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { useLocale } from '../hooks.ts';
-import { localePath } from '../../lib/locales.ts';
+import { ArticleCardList, PageHeader } from '../components/content-parts.tsx';
 
-interface ArticleListData {
-  articles: { slug: string; title: string; description: string; published: string }[];
-  pageSize: number;
-  seo: { title: string };
+/** The page numbers to show: first, last, and a window around the current one; null is a gap. */
+export function pageWindow(current: number, count: number, around = 2): (number | null)[] {
+  const pages: (number | null)[] = [];
+  for (let page = 1; page <= count; page += 1) {
+    if (page === 1 || page === count || Math.abs(page - current) <= around) pages.push(page);
+    else if (pages.at(-1) !== null) pages.push(null);
+  }
+  return pages;
 }
 
+function Pagination({ current, count, pathname }: { current: number; count: number; pathname: string }) {
+  const { t } = useTranslation();
+  if (count < 2) return null;
+  const href = (page: number) => (page === 1 ? pathname : `${pathname}?page=${page}`);
+  return (
+    <nav className="pagination" aria-label={t('list.pagination')} data-testid="pagination">
+      {current > 1 ? (
+        <AppLink to={href(current - 1)} rel="prev" className="pagination-step">
+          ← {t('list.previous')}
+        </AppLink>
+      ) : (
+        <span className="pagination-step" aria-disabled="true">
+          ← {t('list.previous')}
+        </span>
+      )}
+      <ol className="pagination-pages">
+        {pageWindow(current, count).map((page, index) =>
+          page === null ? (
+            <li key={`gap-${index}`} className="pagination-gap" aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={page}>
+              <AppLink
+                to={href(page)}
+                aria-label={t('list.pageLabel', { page })}
+                aria-current={page === current ? 'page' : undefined}
+                className={page === current ? 'current' : undefined}
+              >
+                {page}
+              </AppLink>
+            </li>
+          ),
+        )}
+      </ol>
+      {current < count ? (
+        <AppLink to={href(current + 1)} rel="next" className="pagination-step">
+          {t('list.next')} →
+        </AppLink>
+      ) : (
+        <span className="pagination-step" aria-disabled="true">
+          {t('list.next')} →
+        </span>
+      )}
+    </nav>
+  );
+}
+
+/** `/asdas`: every article, newest first; `?page=N` picks the slice (checked by the route's checkSearch). */
 export default function ArticleListPage() {
   const data = useLoaderData() as ArticleListData;
-  const locale = useLocale();
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
   const [search] = useSearchParams();
-  const page = Number(search.get('page') ?? '1');
+  const count = Math.max(1, Math.ceil(data.articles.length / data.pageSize));
+  const requested = Number(search.get('page') ?? '1');
+  const page = Number.isInteger(requested) && requested >= 1 && requested <= count ? requested : 1;
   const shown = data.articles.slice((page - 1) * data.pageSize, page * data.pageSize);
+
+  // Another page of the list starts at its top (the address keeps its path, so the layout does not scroll).
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+  }, [page]);
+
   return (
-    <section className="page article-list">
-      <h1>{data.seo.title}</h1>
-      <ul className="card-list">
-        {shown.map((article) => (
-          <li key={article.slug} className="card">
-            <AppLink to={localePath(locale, `/asdas/${article.slug}`)}>{article.title}</AppLink>
-            <p>{article.description}</p>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <div className="page article-list">
+      <PageHeader seo={data.seo} title={data.seo.title} lede={data.seo.description}>
+        <p className="meta">
+          <span>{t('list.articleCount', { count: data.articles.length })}</span>
+          {count > 1 ? <span>{t('list.pageOf', { page, count })}</span> : null}
+        </p>
+      </PageHeader>
+      {shown.length ? <ArticleCardList articles={shown} /> : <p className="empty">{t('list.empty')}</p>}
+      <Pagination current={page} count={count} pathname={pathname} />
+    </div>
   );
 }

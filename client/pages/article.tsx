@@ -1,15 +1,77 @@
+import { useTranslation } from 'react-i18next';
 import { useLoaderData } from 'react-router';
+import type { ArticleData, ArticleLink } from '../../lib/content/types.ts';
+import { AppLink } from '../components/app-link.tsx';
+import { DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
 
-interface ArticleData {
-  article: { title: string; html: string };
+function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' | 'next' }) {
+  const { t } = useTranslation();
+  if (!link) return <span />;
+  return (
+    <AppLink to={link.path} rel={rel} className={`neighbour neighbour-${rel}`} data-testid={`article-${rel}`}>
+      <span className="neighbour-label">{rel === 'prev' ? `← ${t('article.previous')}` : `${t('article.next')} →`}</span>
+      <span className="neighbour-title">{link.title}</span>
+    </AppLink>
+  );
 }
 
+/** `/asdas/:slug`: the article with its byline, dates, table of contents and neighbours. */
 export default function ArticlePage() {
-  const { article } = useLoaderData() as ArticleData;
+  const { article, previous, next, seo } = useLoaderData() as ArticleData;
+  const { t } = useTranslation();
+  const lang = article.fallback ? 'en' : undefined;
   return (
     <article className="page article">
-      <h1>{article.title}</h1>
-      <div className="prose" dangerouslySetInnerHTML={{ __html: article.html }} />
+      <PageHeader seo={seo} title={article.title} lede={article.description} lang={lang}>
+        <p className="meta byline">
+          <span className="meta-author">
+            {t('content.by')}{' '}
+            <AppLink to={article.author.path} rel="author" data-testid="byline-author">
+              {article.author.name}
+            </AppLink>
+            {article.author.role ? <span className="meta-role">, {article.author.role}</span> : null}
+          </span>
+          <span>
+            {t('article.published')} <DateTime date={article.published} />
+          </span>
+          {article.updated && article.updated !== article.published ? (
+            <span>
+              {t('article.updated')} <DateTime date={article.updated} />
+            </span>
+          ) : null}
+          <ReadingTime minutes={article.readingMinutes} />
+          <ItemBadges fallback={false} draft={article.draft} />
+        </p>
+      </PageHeader>
+      {article.fallback ? <FallbackNote /> : null}
+      <div className={article.toc.length ? 'with-toc' : undefined}>
+        {article.toc.length ? (
+          <aside className="toc-aside">
+            <TableOfContents toc={article.toc} lang={lang} />
+          </aside>
+        ) : null}
+        <div className="article-body">
+          <Prose html={article.html} lang={lang} />
+          {article.tags.length ? (
+            <div className="tags">
+              <span className="tags-label">{t('article.tags')}</span>
+              <ul>
+                {article.tags.map((tag) => (
+                  <li key={tag} className="tag">
+                    {tag}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </div>
+      </div>
+      {previous || next ? (
+        <nav className="neighbours" aria-label={t('article.moreArticles')}>
+          <Neighbour link={previous} rel="prev" />
+          <Neighbour link={next} rel="next" />
+        </nav>
+      ) : null}
     </article>
   );
 }

@@ -1,28 +1,66 @@
+import { useTranslation } from 'react-i18next';
 import { useLoaderData } from 'react-router';
-import { AppLink } from '../components/app-link.tsx';
-import { useLocale } from '../hooks.ts';
+import type { HomeData } from '../../lib/content/types.ts';
 import { localePath } from '../../lib/locales.ts';
+import { AppLink } from '../components/app-link.tsx';
+import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
+import { useLocale } from '../hooks.ts';
 
-interface HomeData {
-  intro: { title: string; html: string };
-  latestArticles: { slug: string; title: string; description: string }[];
-}
+/** Where a first visit usually goes next. */
+const entryPoints = [
+  { key: 'bonus', path: '/bonus' },
+  { key: 'play_responsibility', path: '/play-responsibility' },
+  { key: 'registration', path: '/registration' },
+] as const;
 
 export default function HomePage() {
   const data = useLoaderData() as HomeData;
+  const { t } = useTranslation();
   const locale = useLocale();
+  const { intro } = data;
+  const lang = intro.fallback ? 'en' : undefined;
   return (
-    <article className="page home">
-      <h1>{data.intro.title}</h1>
-      <div className="prose" dangerouslySetInnerHTML={{ __html: data.intro.html }} />
-      <ul className="card-list">
-        {data.latestArticles.map((article) => (
-          <li key={article.slug} className="card">
-            <AppLink to={localePath(locale, `/asdas/${article.slug}`)}>{article.title}</AppLink>
-            <p>{article.description}</p>
-          </li>
-        ))}
-      </ul>
-    </article>
+    <div className="page home">
+      <section className="hero">
+        <div lang={lang}>
+          <h1>{intro.title}</h1>
+          <p className="lede">{intro.description}</p>
+        </div>
+        {intro.fallback ? <FallbackNote /> : null}
+      </section>
+
+      <section className="entry-points" aria-labelledby="entry-points-title">
+        <h2 id="entry-points-title" className="section-title">
+          {t('home.startHeading')}
+        </h2>
+        <ul className="entry-grid">
+          {entryPoints.map((entry) => (
+            <li key={entry.key}>
+              <AppLink to={localePath(locale, entry.path)} className={`entry-card entry-${entry.key}`} data-entry={entry.key}>
+                <span className="entry-title">{t(`nav.${entry.key}`)}</span>
+                <span className="entry-text">{t(`home.entry.${entry.key}`)}</span>
+                <span className="entry-cta" aria-hidden="true">
+                  {t(`home.entryCta.${entry.key}`)} →
+                </span>
+              </AppLink>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <Prose html={intro.html} lang={lang} className="prose home-intro" />
+
+      <section className="latest" aria-labelledby="latest-title">
+        <div className="section-head">
+          <h2 id="latest-title" className="section-title">
+            {t('home.latestHeading')}
+          </h2>
+          <AppLink to={localePath(locale, '/asdas')} className="section-more">
+            {t('home.allArticles')} →
+          </AppLink>
+        </div>
+        <ArticleCardList articles={data.latestArticles} heading="h3" />
+      </section>
+    </div>
   );
 }

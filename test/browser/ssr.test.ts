@@ -12,9 +12,10 @@ t.teardown(async () => {
 });
 
 // Headless Chromium calls itself HeadlessChrome, which isbot rightly counts as a bot.
-async function open(path: string, userAgent = browserUserAgent) {
+async function open(path: string, userAgent = browserUserAgent, beforeLoad?: (page: Page) => Promise<unknown>) {
   const context = await browser.newContext({ userAgent });
   const page = await context.newPage();
+  await beforeLoad?.(page);
   const consoleLog = collectConsole(page);
   const documents: string[] = [];
   page.on('request', (request) => {
@@ -112,8 +113,8 @@ t.test('a client-side error: people get the error screen, a bot keeps the server
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"message":"boom","fatal":true}' }),
     );
 
-  const person = await open('/');
-  await failPayload(person.page);
+  // Before the page loads: links prefetch their payloads once in view, and a click uses the prefetched one.
+  const person = await open('/', browserUserAgent, failPayload);
   await person.page.click('nav.main-nav a[data-nav="bonus"]');
   await person.page.waitForSelector('[data-testid="error-screen"]');
   t.match(await person.page.textContent('[data-testid="error-message"]'), 'boom');

@@ -1,0 +1,117 @@
+import { matchRoutes, type Params } from 'react-router';
+import { splitLocale } from '../../lib/locales.ts';
+import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
+import { pageRoutes, type PageRoute } from '../routes.ts';
+import { prefetchPayload } from './payload.ts';
+
+/**
+ * Link prefetch: a page's `_payload.json` and its route chunk, fetched before the visitor clicks.
+ * One limiter for the whole page: payloads and chunks together, at most 5 at a time.
+ */
+const limiter = createLimiter(PRELOAD_CONCURRENCY);
+const run = <T>(task: () => Promise<T>) => limiter.run(task);
+
+/** Route chunks asked for once per page life (by page id: both locales share one chunk). */
+const preloadedChunks = new Set<string>();
+/** Paths prefetched because a link came into view: once per page life. */
+const seenInView = new Set<string>();
+
+const matchable = pageRoutes.map((route) => ({ path: route.path === '' ? '/' : `/${route.path}`, page: route }));
+
+/** The page of the route table a path opens (locale prefix removed), with its params. */
+export function pageRouteFor(pathname: string): { route: PageRoute; params: Params } | undefined {
+  const leaf = matchRoutes(matchable, splitLocale(pathname).path)?.at(-1);
+  return leaf ? { route: leaf.route.page, params: leaf.params } : undefined;
+}
+
+interface NetworkInformationLike {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+/** No prefetch for visitors who asked to save data or sit on a 2G connection. */
+export function prefetchAllowed(): boolean {
+  if (typeof navigator === 'undefined') return false;
+  const connection = (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
+  return !(connection?.saveData || /2g/.test(connection?.effectiveType ?? ''));
+}
+
+/**
+ * Prefetches what opening `pathname` needs: its route chunk (once) and, for a page with data,
+ * its payload (kept for the navigation that follows, see client/router/payload.ts). A path that
+ * would fail `validate` is skipped. `reason` 'view' happens once per path; hover and focus may
+ * prefetch again once an earlier payload was used or went stale.
+ */
+export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void {
+  if (!prefetchAllowed()) return;
+  if (reason === 'view') {
+    if (seenInView.has(pathname)) return;
+    seenInView.add(pathname);
+  }
+  const match = pageRouteFor(pathname);
+  if (!match) return;
+  const { route, params } = match;
+  if (route.validate && !route.validate(params)) return;
+  if (!preloadedChunks.has(route.id)) {
+    preloadedChunks.add(route.id);
+    run(() => route.page()).catch(() => {
+      // A failed chunk is loaded (and its failure handled) by the navigation itself.
+      preloadedChunks.delete(route.id);
+    });
+  }
+  if (route.data) void prefetchPayload(pathname, run);
+}
+
+type Callback = () => void;
+
+let observer: IntersectionObserver | undefined;
+const onVisible = new WeakMap<Element, Callback>();
+
+function sharedObserver(): IntersectionObserver {
+  observer ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting && entry.intersectionRatio <= 0) continue;
+      const callback = onVisible.get(entry.target);
+      observer!.unobserve(entry.target);
+      onVisible.delete(entry.target);
+      callback?.();
+    }
+  });
+  return observer;
+}
+
+const idle: (callback: Callback) => () => void =
+  typeof window !== 'undefined' && 'requestIdleCallback' in window
+    ? (callback) => {
+        const handle = window.requestIdleCallback(callback, { timeout: 2000 });
+        return () => window.cancelIdleCallback(handle);
+      }
+    : (callback) => {
+        const handle = setTimeout(callback, 1);
+        return () => clearTimeout(handle);
+      };
+
+/**
+ * Prefetches `pathname` when `element` comes into view (one IntersectionObserver for every link
+ * of the page, armed when the browser is idle). Returns the clean-up.
+ */
+export function prefetchWhenVisible(element: Element, pathname: string): () => void {
+  if (typeof IntersectionObserver === 'undefined' || !prefetchAllowed() || seenInView.has(pathname)) return () => undefined;
+  let observing = false;
+  const cancelIdle = idle(() => {
+    observing = true;
+    onVisible.set(element, () => prefetchPage(pathname, 'view'));
+    sharedObserver().observe(element);
+  });
+  return () => {
+    cancelIdle();
+    if (!observing) return;
+    onVisible.delete(element);
+    observer?.unobserve(element);
+  };
+}
+
+/** For tests and diagnostics: prefetches running and waiting. */
+export function prefetchActivity(): { active: number; pending: number } {
+  return { active: limiter.active(), pending: limiter.pending() };
+}

@@ -1,0 +1,215 @@
+import t from 'tap';
+import type { Page, Request, Route } from 'playwright-core';
+import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+
+// Content pages in Chromium: client navigation by payload, the ToC, link prefetch and its limit.
+const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const browser = await launchBrowser();
+t.teardown(async () => {
+  await browser.close();
+  await close();
+});
+
+// Headless Chromium calls itself HeadlessChrome, which isbot counts as a bot (and bots get no prefetch).
+async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>) {
+  const context = await browser.newContext({ userAgent: browserUserAgent, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await beforeLoad?.(page);
+  const consoleLog = collectConsole(page);
+  const requests: Request[] = [];
+  page.on('request', (request) => requests.push(request));
+  await page.goto(`${base}${path}`);
+  await page.waitForSelector('html[data-hydrated="true"]');
+  const documents = () => requests.filter((request) => request.resourceType() === 'document').map((request) => request.url());
+  const payloads = (pagePath?: string) =>
+    requests
+      .map((request) => request.url())
+      .filter((url) => url.endsWith('/_payload.json') && (pagePath === undefined || url === `${base}${pagePath}/_payload.json`));
+  /** Waits until the page has requested `pagePath`'s payload and has its answer. */
+  const payloadArrived = async (pagePath: string) => {
+    const url = `${base}${pagePath}/_payload.json`;
+    for (let waited = 0; !requests.some((request) => request.url() === url); waited += 50) {
+      if (waited > 10_000) throw new Error(`${url} was never requested`);
+      await page.waitForTimeout(50);
+    }
+    await requests.find((request) => request.url() === url)!.response();
+  };
+  return { page, context, consoleLog, documents, payloads, payloadArrived };
+}
+
+const heading = (page: Page) => page.locator('main h1').first().textContent();
+
+t.test('from the list to an article: one _payload.json, no document', async (t) => {
+  const { page, context, documents, payloads, payloadArrived, consoleLog } = await open('/asdas');
+  const link = page.locator('[data-testid="article-card"] .card-title a').first();
+  const target = (await link.getAttribute('href'))!;
+  const title = await link.textContent();
+
+  // The card is in view: its payload is prefetched, and the navigation uses that answer.
+  await payloadArrived(target);
+  await link.click();
+  await page.waitForURL(`${base}${target}`);
+  await page.waitForFunction((expected) => document.querySelector('main h1')?.textContent === expected, title);
+  t.equal(await heading(page), title, 'the article is shown');
+  t.same(documents(), [`${base}/asdas`], 'no document request after the first');
+  t.same(payloads(target), [`${base}${target}/_payload.json`], 'the payload was fetched once (prefetch reused)');
+
+  // A link in the article's text navigates on the client too.
+  const proseLink = page.locator('.prose a[href^="/asdas/"]').first();
+  if ((await proseLink.count()) > 0) {
+    const href = (await proseLink.getAttribute('href'))!;
+    await proseLink.click();
+    await page.waitForURL(`${base}${href}`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="byline-author"]') !== null);
+    t.same(documents(), [`${base}/asdas`], 'a link in the Markdown does not load a document');
+    t.equal(payloads(href).length, 1, 'its payload once');
+  }
+  t.same(consoleLog.problems(), []);
+  await context.close();
+});
+
+t.test('the pagination navigates on the client and reuses the list payload', async (t) => {
+  const { page, context, documents, payloads } = await open('/asdas');
+  const firstTitle = () => page.locator('[data-testid="article-card"] .card-title a').first().textContent();
+  const firstOnPage1 = await firstTitle();
+  await page.click('[data-testid="pagination"] a[rel="next"]');
+  await page.waitForURL(`${base}/asdas?page=2`);
+  await page.waitForFunction((first) => document.querySelector('[data-testid="article-card"] .card-title a')?.textContent !== first, firstOnPage1);
+  t.equal(await page.getAttribute('[data-testid="pagination"] a[aria-current="page"]', 'href'), '/asdas?page=2');
+  t.equal(await page.locator('[data-testid="pagination"] a[rel="prev"]').getAttribute('href'), '/asdas');
+  t.ok(await page.evaluate(() => window.scrollY === 0), 'the new page of the list starts at its top');
+
+  await page.click('[data-testid="pagination"] a[rel="prev"]');
+  await page.waitForURL(`${base}/asdas`);
+  await page.waitForFunction((first) => document.querySelector('[data-testid="article-card"] .card-title a')?.textContent === first, firstOnPage1);
+  t.same(documents(), [`${base}/asdas`], 'no document');
+  t.ok(payloads('/asdas').length <= 1, 'the list payload (the same for every ?page) is fetched at most once for both changes');
+  await context.close();
+});
+
+t.test('ToC links scroll to their headings and the active item follows the scroll', async (t) => {
+  for (const path of ['/asdas/rtp-explained', '/th/asdas/rtp-explained']) {
+    const { page, context, documents, payloads, consoleLog } = await open(path);
+    const ids = await page.$$eval('nav.toc a', (links) => links.map((link) => decodeURIComponent(link.getAttribute('href')!.slice(1))));
+    t.ok(ids.length >= 3, `${path}: a ToC`);
+    const target = ids[Math.floor(ids.length / 2)]!;
+    const requestsBefore = payloads().length;
+
+    await page.locator('nav.toc a').nth(ids.indexOf(target)).click();
+    await page.waitForFunction((id) => decodeURIComponent(location.hash.slice(1)) === id, target);
+    await page.waitForFunction((id) => Math.abs(document.getElementById(id)!.getBoundingClientRect().top) < 40, target);
+    const top = await page.evaluate((id) => document.getElementById(id)!.getBoundingClientRect().top, target);
+    t.ok(top >= 0 && top < 40, `${path}: the heading is at the top after the click (${Math.round(top)} px)`);
+    t.equal(payloads().length, requestsBefore, 'a hash change loads no data');
+    t.same(documents(), [`${base}${path}`], 'and no document');
+    await page.waitForFunction(
+      (id) => decodeURIComponent(document.querySelector('nav.toc a[aria-current="true"]')?.getAttribute('href')?.slice(1) ?? '') === id,
+      target,
+    );
+    t.pass('the clicked heading is the active item');
+
+    // Scrolling by hand moves the highlight.
+    const first = ids[0]!;
+    await page.evaluate((id) => window.scrollTo(0, document.getElementById(id)!.getBoundingClientRect().top + window.scrollY - 10), first);
+    await page.waitForFunction(
+      (id) => decodeURIComponent(document.querySelector('nav.toc a[aria-current="true"]')?.getAttribute('href')?.slice(1) ?? '') === id,
+      first,
+    );
+    t.equal(await page.locator('nav.toc a.active').count(), 1, 'one active item');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() => document.querySelector('nav.toc a[aria-current="true"]') === null);
+    t.pass('above the first heading nothing is active');
+    t.same(consoleLog.problems(), []);
+    await context.close();
+  }
+});
+
+t.test('no more than 5 prefetches in flight on a page with many links', async (t) => {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const seen: string[] = [];
+  const slow = async (route: Route) => {
+    const url = route.request().url();
+    seen.push(url);
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await route.fulfill({ response });
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  const { page, context, consoleLog } = await open('/table-of-content', async (page) => {
+    await page.route('**/_payload.json', slow);
+    await page.route('**/assets/*.js', slow);
+  });
+  // Links are watched once the browser is idle after hydration: wait for the first prefetch, then
+  // bring every link into view and wait until nothing new is asked for.
+  for (let waited = 0; !seen.some((url) => url.endsWith('/_payload.json')); waited += 50) {
+    if (waited > 10_000) throw new Error('nothing was prefetched');
+    await page.waitForTimeout(50);
+  }
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y <= height; y += 400) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(150);
+  }
+  for (let last = -1; last !== seen.length || inFlight > 0; ) {
+    last = seen.length;
+    await page.waitForTimeout(1000);
+  }
+  // The page's own code loads before hydration; the other pages' chunks only by prefetch.
+  const payloadUrls = seen.filter((url) => url.endsWith('/_payload.json'));
+  const chunkUrls = seen.filter((url) => /\/assets\/(home|article-list|article|login|registration)-[\w-]+\.js$/.test(url));
+  t.ok(payloadUrls.length >= 20, `payloads prefetched (${payloadUrls.length})`);
+  t.equal(chunkUrls.length, 5, 'the route chunk of every other page');
+  t.equal(new Set(payloadUrls).size, payloadUrls.length, 'each payload once');
+  t.equal(new Set(chunkUrls).size, chunkUrls.length, 'each chunk once');
+  t.notOk(payloadUrls.includes(`${base}/table-of-content/_payload.json`), 'not the page itself');
+  t.ok(maxInFlight <= 5, `at most 5 at a time (max ${maxInFlight})`);
+  t.equal(maxInFlight, 5, 'the limit is reached (the test measures something)');
+  t.same(consoleLog.problems(), []);
+  await context.close();
+});
+
+t.test('no prefetch for visitors saving data', async (t) => {
+  const { page, context, payloads } = await open('/table-of-content', async (page) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' }, configurable: true });
+    });
+  });
+  await page.waitForTimeout(800);
+  t.equal(payloads().length, 0, 'nothing prefetched');
+  await page.click('nav.main-nav a[data-nav="bonus"]');
+  await page.waitForURL(`${base}/bonus`);
+  await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'How bonuses work');
+  t.same(payloads(), [`${base}/bonus/_payload.json`], 'navigation still fetches the payload');
+  await context.close();
+});
+
+const sectionPages = [
+  '/',
+  '/asdas',
+  '/asdas?page=2',
+  '/asdas/rtp-explained',
+  '/asdas/how-game-fairness-is-tested',
+  '/bonus',
+  '/terms-apply',
+  '/play-responsibility',
+  '/author',
+  '/author/nicha-srisuk',
+  '/table-of-content',
+];
+
+t.test('every section page hydrates without console errors, in both languages', async (t) => {
+  for (const path of [...sectionPages, ...sectionPages.map((p) => (p === '/' ? '/th' : `/th${p}`))]) {
+    const { page, context, consoleLog } = await open(path);
+    await page.waitForLoadState('networkidle');
+    t.same(consoleLog.problems(), [], `${path} hydrates cleanly (prefetches included)`);
+    await context.close();
+  }
+});
