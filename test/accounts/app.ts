@@ -12,9 +12,13 @@ import authRoutes from '../../routes/api/auth.ts';
 import type { TestDatabase } from '../helpers/database.ts';
 
 export interface TestAppOptions {
-  database: TestDatabase;
-  /** Open the database from DATABASE_URL like production does (PostgreSQL only) instead of sharing `database.db`. */
-  viaUrl?: boolean;
+  /**
+   * Shared with the app as an open database. Without it (or with `openFromConfig`) the database
+   * plugin opens the database from the config as in production: DATABASE_URL = `database.url`
+   * for PostgreSQL, otherwise DATA_DIR from `env`.
+   */
+  database?: TestDatabase;
+  openFromConfig?: boolean;
   env?: Record<string, string>;
   accounts?: AccountsPluginOptions;
   databaseOptions?: DatabasePluginOptions;
@@ -31,8 +35,9 @@ export const relaxedRateLimits = {
 
 export async function buildTestApp(options: TestAppOptions): Promise<FastifyInstance> {
   const env: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env };
-  if (options.viaUrl) {
-    if (!options.database.url) throw new Error('viaUrl needs a PostgreSQL test database');
+  const shared = options.database && !options.openFromConfig ? options.database.db : undefined;
+  if (options.openFromConfig && options.database) {
+    if (!options.database.url) throw new Error('openFromConfig with a database needs a PostgreSQL test database');
     env.DATABASE_URL = options.database.url;
   }
   const config = loadConfig(env);
@@ -43,20 +48,25 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: config.bodyLimitBytes,
   });
-  await app.register(configPlugin, { config });
-  await app.register(errors);
-  await app.register(cookie);
-  await app.register(health);
-  await app.register(database, options.viaUrl ? { ...options.databaseOptions } : { db: options.database.db, ...options.databaseOptions });
-  await app.register(accounts, {
-    passwordHasher: new PasswordHasher(testHashing),
-    sweepIntervalMs: 0,
-    ...options.accounts,
-    rateLimits: { ...relaxedRateLimits, ...options.accounts?.rateLimits },
-  });
-  await app.register(authRoutes, { prefix: '/api/auth' });
-  options.extraRoutes?.(app);
-  await app.ready();
+  try {
+    await app.register(configPlugin, { config });
+    await app.register(errors);
+    await app.register(cookie);
+    await app.register(health);
+    await app.register(database, { ...(shared ? { db: shared } : {}), ...options.databaseOptions });
+    await app.register(accounts, {
+      passwordHasher: new PasswordHasher(testHashing),
+      sweepIntervalMs: 0,
+      ...options.accounts,
+      rateLimits: { ...relaxedRateLimits, ...options.accounts?.rateLimits },
+    });
+    await app.register(authRoutes, { prefix: '/api/auth' });
+    options.extraRoutes?.(app);
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
   return app;
 }
 
