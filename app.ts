@@ -7,13 +7,17 @@ import builds from './plugins/builds.ts';
 import configPlugin from './plugins/config.ts';
 import content from './plugins/content.ts';
 import errors from './plugins/errors.ts';
+import accounts from './plugins/accounts.ts';
+import database from './plugins/database.ts';
 import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import icons from './plugins/icons.ts';
 import pageData from './plugins/page-data.ts';
+import play from './plugins/play.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
+import authRoutes from './routes/api/auth.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -39,6 +43,10 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   await app.register(pageData);
   await app.register(formActions);
   // Feature plugins register here (database, accounts, content, icons, builds ...).
+  await app.register(database);
+  await app.register(accounts);
+  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(play);
   await app.register(content);
   await app.register(icons);
   await app.register(builds);

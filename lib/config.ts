@@ -54,6 +54,7 @@ export interface Config {
   buildCheckIntervalMs: number;
   playUrl: string | undefined;
   playSecret: string | undefined;
+  /** Origins navigateTo may leave the site for: ALLOWED_EXTERNAL_ORIGINS plus PLAY_URL's origin. */
   allowedExternalOrigins: string[];
 }
 
@@ -74,6 +75,12 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   }
   const port = raw.PORT as number;
   const nodeEnv = raw.NODE_ENV as Config['env'];
+  const playUrl = raw.PLAY_URL as string | undefined;
+  if (playUrl && !URL.canParse(playUrl)) throw new ConfigError('Invalid configuration: PLAY_URL must be an http(s) URL.');
+  // Launch tokens for a destination of the operator's own must be verifiable by every replica.
+  if (playUrl && nodeEnv === 'production' && !raw.PLAY_SECRET) {
+    throw new ConfigError('Invalid configuration: PLAY_SECRET is required when PLAY_URL is set (32 characters or more; it signs the launch tokens).');
+  }
   return {
     env: nodeEnv,
     dev: overrides.dev ?? false,
@@ -90,13 +97,17 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     sessionTtlDays: raw.SESSION_TTL_DAYS as number,
     iconUpstreamUrl: (raw.ICON_UPSTREAM_URL as string).replace(/\/$/, ''),
     buildCheckIntervalMs: raw.BUILD_CHECK_INTERVAL_MS as number,
-    playUrl: raw.PLAY_URL as string | undefined,
+    playUrl,
     playSecret: raw.PLAY_SECRET as string | undefined,
-    allowedExternalOrigins: (raw.ALLOWED_EXTERNAL_ORIGINS as string)
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean)
-      .map((origin) => new URL(origin).origin),
+    // PLAY_URL's origin is always allowed: Play sends the player there.
+    allowedExternalOrigins: [
+      ...new Set(
+        [...(raw.ALLOWED_EXTERNAL_ORIGINS as string).split(','), playUrl ?? '']
+          .map((origin) => origin.trim())
+          .filter(Boolean)
+          .map((origin) => new URL(origin).origin),
+      ),
+    ],
   };
 }
 

@@ -46,4 +46,60 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('users').execute();
     },
   },
+  // Play (issue 7): what a player started, the launch tokens handed to the play destination, and
+  // self-exclusion breaks. Types in lib/play/types.ts.
+  '0002_play_sessions': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('play_sessions')
+        .addColumn('id', 'uuid', (col) => col.primaryKey())
+        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('started_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('locale', 'text', (col) => col.notNull())
+        .addColumn('user_agent', 'text')
+        .addCheckConstraint('play_sessions_locale_check', sql`locale in ('en', 'th')`)
+        .execute();
+      await db.schema.createIndex('play_sessions_user_started_idx').on('play_sessions').columns(['user_id', 'started_at desc']).execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('play_sessions').execute();
+    },
+  },
+  '0003_launch_tokens': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('launch_tokens')
+        .addColumn('jti', 'uuid', (col) => col.primaryKey())
+        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('play_session_id', 'uuid', (col) => col.notNull().references('play_sessions.id').onDelete('cascade'))
+        .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('used_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('launch_tokens_expires_at_idx').on('launch_tokens').column('expires_at').execute();
+      await db.schema.createIndex('launch_tokens_play_session_id_idx').on('launch_tokens').column('play_session_id').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('launch_tokens').execute();
+    },
+  },
+  '0004_self_exclusions': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('self_exclusions')
+        .addColumn('id', 'uuid', (col) => col.primaryKey())
+        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('starts_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('ends_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('period', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+        .addCheckConstraint('self_exclusions_period_check', sql`period in ('24h', '7d', '30d', '6m')`)
+        .addCheckConstraint('self_exclusions_ends_after_start_check', sql`ends_at > starts_at`)
+        .execute();
+      // The active break is the latest end still in the future: one index range scan per Play.
+      await db.schema.createIndex('self_exclusions_user_ends_idx').on('self_exclusions').columns(['user_id', 'ends_at desc']).execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('self_exclusions').execute();
+    },
+  },
 };

@@ -29,7 +29,7 @@ for (const backend of testBackends()) {
       t.same(await tablesOf(database.db), []);
       const first = await migrateToLatest(database.db);
       t.same(first.applied, Object.keys(appMigrations).sort());
-      t.same(await tablesOf(database.db), ['kysely_migration', 'kysely_migration_lock', 'sessions', 'users']);
+      t.same(await tablesOf(database.db), ['kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users']);
       t.same((await migrateToLatest(database.db)).applied, []);
       t.same(await executedMigrations(database.db), Object.keys(appMigrations).sort());
     });
@@ -55,7 +55,7 @@ for (const backend of testBackends()) {
       t.match((error as Error).message, /migrations this code does not know: 9001_play_sessions, 9002_self_exclusions/);
 
       await t.rejects(buildTestApp({ database }), { name: 'DatabaseNewerThanCodeError' }, 'the app refuses to start');
-      t.same(await tablesOf(db), ['kysely_migration', 'kysely_migration_lock', 'sessions', 'users'], 'nothing touched');
+      t.same(await tablesOf(db), ['kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users'], 'nothing touched');
     });
 
     t.test('a failing migration is rolled back and named', async (t) => {
@@ -63,7 +63,7 @@ for (const backend of testBackends()) {
       t.teardown(() => database.close());
       const broken: Record<string, Migration> = {
         ...appMigrations,
-        '0002_broken': {
+        '9000_broken': {
           async up(db) {
             await db.schema.createTable('half_done').addColumn('id', 'integer').execute();
             await sql`select 1 / 0`.execute(db);
@@ -72,7 +72,7 @@ for (const backend of testBackends()) {
       };
       await t.rejects(migrateToLatest(database.db, { migrations: broken }), {
         name: 'MigrationFailedError',
-        message: /Migration 0002_broken failed: division by zero/,
+        message: /Migration 9000_broken failed: division by zero/,
       });
       t.notOk((await tablesOf(database.db)).includes('half_done'), 'its changes are rolled back');
       t.same(await executedMigrations(database.db), Object.keys(appMigrations).sort(), 'not recorded');

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { localePath, type Locale } from '../lib/locales.ts';
+import type { FormActionResult } from '../lib/page-data.ts';
+import { PlayService } from '../lib/play/service.ts';
+import { isSelfExclusionPeriod } from '../lib/play/types.ts';
+import accountRoutes from '../routes/api/account.ts';
+import playRoutes from '../routes/api/play.ts';
+
+export interface PlayPluginOptions {
+  /** The time source for play sessions, launch tokens and breaks (tests move it). */
+  now?: () => Date;
+  /** Launch-token key instead of PLAY_SECRET (tests). */
+  secret?: string;
+  /** How long a launch token may be used. Default 60 s. */
+  tokenTtlMs?: number;
+  /** Verifications per client address. Default 120 a minute. */
+  verifyRateLimit?: { max: number; windowMs: number };
+  /** How often long-expired launch tokens are deleted; 0 turns it off. Default one hour. */
+  sweepIntervalMs?: number;
+}
+
+export interface Play {
+  readonly service: PlayService;
+  /** Where Play sends the player: PLAY_URL, or this site's own `/play` page, with `launch=<token>`. */
+  launchUrl(locale: Locale, token: string): string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    play: Play;
+  }
+}
+
+export const defaultLaunchTokenTtlMs = 60_000;
+
+/**
+ * Play and responsible play: `POST /api/play` hands a logged-in player to the play destination
+ * with a signed, short-lived, single-use launch token; `POST /api/play/verify` lets the
+ * destination check it; `/api/account` and the `/account` page (data `account`, no-JavaScript
+ * form action `selfExclusion`) show play sessions and take self-exclusion breaks, which block Play.
+ */
+export default fp<PlayPluginOptions>(
+  async (app, options) => {
+    const { config } = app;
+    let secret: string | Buffer | undefined = options.secret ?? config.playSecret;
+    if (!secret) {
+      // lib/config.ts refuses PLAY_URL without PLAY_SECRET in production; this is the default run.
+      secret = randomBytes(32);
+      app.log.warn(
+        'PLAY_SECRET is not set: launch tokens are signed with a random key made at start, so only this process can verify them ' +
+          '(set PLAY_SECRET, 32 characters or more, for several replicas or a play destination of your own)',
+      );
+    }
+    const now = options.now ?? (() => new Date());
+    const service = new PlayService({ db: app.db, now, secret, tokenTtlMs: options.tokenTtlMs ?? defaultLaunchTokenTtlMs });
+
+    const playUrl = config.playUrl ? new URL(config.playUrl) : undefined;
+    app.decorate('play', {
+      service,
+      launchUrl(locale, token) {
+        if (playUrl) {
+          const url = new URL(playUrl);
+          url.searchParams.set('launch', token);
+          return url.href;
+        }
+        // This site's own page, as a path: the browser treats it as internal whatever origin it
+        // reached us by (a proxy, 127.0.0.1, a public name).
+        return `${localePath(locale, '/play')}?launch=${token}`;
+      },
+    } satisfies Play);
+
+    await app.register(playRoutes, {
+      prefix: '/api/play',
+      verifyRateLimit: options.verifyRateLimit ?? { max: 120, windowMs: 60_000 },
+    });
+    await app.register(accountRoutes, { prefix: '/api/account' });
+
+    // The /account page: data for the logged-in user (route middleware `auth` keeps others out).
+    app.pageData.define('account', async ({ user }) =>
+      user ? service.overview(user.id) : { playSessions: [], selfExclusion: null },
+    );
+
+    // "Take a break" posted without JavaScript: first the period (the page then asks to confirm,
+    // explaining it cannot be undone), then the confirmation; 303 back to the account page.
+    app.formActions.define('selfExclusion', async ({ locale, fields }, request): Promise<FormActionResult> => {
+      const accountPath = localePath(locale, '/account');
+      if (!request.user) return { ok: true, redirect: `${localePath(locale, '/login')}?redirect=${encodeURIComponent(accountPath)}` };
+      const period = fields.period ?? '';
+      if (!isSelfExclusionPeriod(period)) {
+        return { ok: false, status: 400, values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
+      }
+      if (fields.step !== 'confirm') return { ok: false, status: 200, values: { period, step: 'confirm' }, errors: {} };
+      const result = await service.selfExclude(request.user.id, period);
+      if (!result.ok) return { ok: false, status: 409, values: { period }, errors: {}, message: 'SELF_EXCLUSION_ACTIVE' };
+      return { ok: true, redirect: accountPath };
+    });
+
+    const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;
+    if (sweepMs > 0) {
+      const timer = setInterval(() => {
+        service
+          .sweep()
+          .then((count) => count > 0 && app.log.info({ count }, 'deleted expired launch tokens'))
+          .catch((error: unknown) => app.log.warn({ err: error }, 'launch token sweep failed'));
+      }, sweepMs);
+      timer.unref();
+      app.addHook('onClose', async () => clearInterval(timer));
+    }
+  },
+  { name: 'play', dependencies: ['config', 'database', 'accounts', 'page-data', 'form-actions'] },
+);

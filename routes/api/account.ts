@@ -1,0 +1,97 @@
+import { Ajv } from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import { errorResponseSchema } from '../../lib/http-error.ts';
+import { acceptJsonOnly } from '../../lib/json-only.ts';
+import { selfExclusionPeriods, type SelfExclusionPeriod } from '../../lib/play/types.ts';
+import { publicUserSchema } from './auth.ts';
+import { sendUntilError, untilErrorSchema } from './play.ts';
+
+const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true });
+
+const selfExclusionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    until: { type: 'string', format: 'date-time' },
+    period: { type: 'string', enum: [...selfExclusionPeriods] },
+    startsAt: { type: 'string', format: 'date-time' },
+  },
+  required: ['until', 'period', 'startsAt'],
+} as const;
+
+const accountSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    user: publicUserSchema,
+    playSessions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string' },
+          startedAt: { type: 'string', format: 'date-time' },
+          locale: { type: 'string' },
+          userAgent: { type: ['string', 'null'] },
+        },
+        required: ['id', 'startedAt', 'locale', 'userAgent'],
+      },
+    },
+    selfExclusion: { anyOf: [selfExclusionSchema, { type: 'null' }] },
+  },
+  required: ['user', 'playSessions', 'selfExclusion'],
+} as const;
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  413: errorResponseSchema,
+  415: errorResponseSchema,
+  500: errorResponseSchema,
+} as const;
+
+/** `/api/account` (Bearer auth): the player's play sessions and the self-exclusion break. */
+export default async function accountRoutes(app: FastifyInstance) {
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  acceptJsonOnly(app);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  app.addHook('preHandler', app.accounts.requireUser);
+
+  app.get('/', { schema: { response: { 200: accountSchema, ...errors } } }, async (request) => ({
+    user: request.user!,
+    ...(await app.play.service.overview(request.user!.id)),
+  }));
+
+  app.post(
+    '/self-exclusion',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { period: { type: 'string', enum: [...selfExclusionPeriods] } },
+          required: ['period'],
+        },
+        response: { 201: selfExclusionSchema, 409: untilErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { period } = request.body as { period: SelfExclusionPeriod };
+      const result = await app.play.service.selfExclude(request.user!.id, period);
+      if (!result.ok) {
+        return sendUntilError(
+          reply,
+          409,
+          'SELF_EXCLUSION_ACTIVE',
+          'A break is already in force; it can only be made longer, never shorter.',
+          result.current.until,
+        );
+      }
+      request.log.info({ until: result.selfExclusion.until, period }, 'self-exclusion started');
+      return reply.code(201).send(result.selfExclusion);
+    },
+  );
+}

@@ -1,0 +1,147 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import { Ajv } from 'ajv';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
+import { acceptJsonOnly } from '../../lib/json-only.ts';
+import { locales, type Locale } from '../../lib/locales.ts';
+
+// Strict: unknown fields and wrong types are refused, never dropped or coerced.
+const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true, allowUnionTypes: true });
+
+export interface PlayRoutesOptions {
+  /** Verifications per client address (the destination's server) and window. */
+  verifyRateLimit: { max: number; windowMs: number };
+}
+
+const playBodySchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { locale: { type: 'string', enum: [...locales] } },
+} as const;
+
+const verifyBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { token: { type: 'string' } },
+  required: ['token'],
+} as const;
+
+/** An error answer that also says until when (self-exclusion). */
+export const untilErrorSchema = {
+  type: 'object',
+  properties: { ...errorResponseSchema.properties, until: { type: 'string', format: 'date-time' } },
+  required: [...errorResponseSchema.required, 'until'],
+} as const;
+
+const verifiedSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    valid: { type: 'boolean', const: true },
+    user: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { id: { type: 'string' }, displayName: { type: 'string' } },
+      required: ['id', 'displayName'],
+    },
+    session: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { id: { type: 'string' }, startedAt: { type: 'string', format: 'date-time' }, locale: { type: 'string' } },
+      required: ['id', 'startedAt', 'locale'],
+    },
+  },
+  required: ['valid', 'user', 'session'],
+} as const;
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  410: errorResponseSchema,
+  413: errorResponseSchema,
+  415: errorResponseSchema,
+  429: errorResponseSchema,
+  500: errorResponseSchema,
+} as const;
+
+/** The verify failures, each with its own status and code. */
+const verifyFailures = {
+  invalid: [400, 'LAUNCH_TOKEN_INVALID', 'The launch token is malformed or its signature is wrong.'],
+  unknown: [404, 'LAUNCH_TOKEN_UNKNOWN', 'No such launch token was issued.'],
+  used: [409, 'LAUNCH_TOKEN_USED', 'The launch token has already been used.'],
+  expired: [410, 'LAUNCH_TOKEN_EXPIRED', 'The launch token has expired.'],
+} as const;
+
+/** 403 PLAY_SELF_EXCLUDED and 409 SELF_EXCLUSION_ACTIVE carry the end of the break. */
+export function sendUntilError(reply: FastifyReply, statusCode: number, code: string, message: string, until: string) {
+  return reply.code(statusCode).send({ statusCode, code, message, until });
+}
+
+/**
+ * `/api/play`: Play (Bearer auth) and the destination's server-to-server check of a launch token.
+ * Registered by plugins/play.ts, which owns the service.
+ */
+export default async function playRoutes(app: FastifyInstance, options: PlayRoutesOptions) {
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  acceptJsonOnly(app);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    '/',
+    {
+      preHandler: app.accounts.requireUser,
+      schema: { body: playBodySchema, response: { 200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }, 403: untilErrorSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const locale: Locale = (request.body as { locale?: Locale } | null)?.locale ?? user.locale;
+      const started = await app.play.service.startPlay({ userId: user.id, locale, userAgent: request.headers['user-agent'] });
+      if (!started.ok) {
+        return sendUntilError(reply, 403, 'PLAY_SELF_EXCLUDED', 'You are taking a break from play until it ends.', started.selfExclusion.until);
+      }
+      request.log.info({ playSession: started.playSessionId }, 'play session started');
+      return { url: app.play.launchUrl(locale, started.token) };
+    },
+  );
+
+  const verifyLimiter = app.createRateLimit({
+    max: options.verifyRateLimit.max,
+    timeWindow: options.verifyRateLimit.windowMs,
+    keyGenerator: (request) => `play-verify-ip:${normalizeIP(request.ip)}`,
+  });
+  async function limitVerify(request: FastifyRequest) {
+    let result;
+    try {
+      result = await verifyLimiter(request);
+    } catch (error) {
+      request.log.error({ err: error }, 'rate limit store failed; request allowed');
+      return;
+    }
+    if (!result.isAllowed && result.isExceeded) {
+      const seconds = Math.max(1, result.ttlInSeconds);
+      throw new HttpError(429, 'RATE_LIMITED', `Too many verifications. Try again in ${seconds} seconds.`, undefined, {
+        'retry-after': String(seconds),
+      });
+    }
+  }
+
+  app.post(
+    '/verify',
+    {
+      // Server to server: no user behind it, so no session lookup.
+      config: { auth: false },
+      onRequest: limitVerify,
+      schema: { body: verifyBodySchema, response: { 200: verifiedSchema, ...errors } },
+    },
+    async (request) => {
+      const result = await app.play.service.verify((request.body as { token: string }).token);
+      if (result.ok) return result.launch;
+      const [status, code, message] = verifyFailures[result.reason];
+      throw new HttpError(status, code, message);
+    },
+  );
+}
