@@ -61,6 +61,16 @@ export const pageRoutes: readonly PageRoute[] = [
     page: () => import('./pages/registration.tsx'),
   },
   { id: 'logout', path: 'logout', action: 'logout', page: () => import('./pages/logout.tsx') },
+  // Play (issue 7): the own play destination, and the account with play sessions and breaks.
+  { id: 'play', path: 'play', middleware: ['auth'], page: () => import('./pages/play.tsx') },
+  {
+    id: 'account',
+    path: 'account',
+    data: 'account',
+    middleware: ['auth'],
+    action: 'selfExclusion',
+    page: () => import('./pages/account.tsx'),
+  },
   { id: 'content', path: '*', data: 'contentPage', page: () => import('./pages/content.tsx') },
 ];
 

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
-import { localePath, type Locale } from '../lib/locales.ts';
+import { projectRoot } from '../lib/build-info.ts';
+import { localePath, locales, type Locale } from '../lib/locales.ts';
 import type { FormActionResult } from '../lib/page-data.ts';
+import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
 import { isSelfExclusionPeriod } from '../lib/play/types.ts';
 import accountRoutes from '../routes/api/account.ts';
@@ -76,10 +80,24 @@ export default fp<PlayPluginOptions>(
     });
     await app.register(accountRoutes, { prefix: '/api/account' });
 
-    // The /account page: data for the logged-in user (route middleware `auth` keeps others out).
-    app.pageData.define('account', async ({ user }) =>
-      user ? service.overview(user.id) : { playSessions: [], selfExclusion: null },
-    );
+    // The /account page: data for the logged-in user (route middleware `auth` keeps others out),
+    // with a head of its own: titled, and never indexed.
+    const seo = Object.fromEntries(
+      locales.map((locale): [Locale, SeoData] => {
+        const strings = JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as {
+          site: { tagline: string };
+          accountPage: { title: string };
+        };
+        return [
+          locale,
+          { title: strings.accountPage.title, description: strings.site.tagline, path: '/account', alternates: [...locales], type: 'website', breadcrumbs: [], noindex: true },
+        ];
+      }),
+    ) as Record<Locale, SeoData>;
+    app.pageData.define('account', async ({ user, locale }) => ({
+      ...(user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null }),
+      seo: seo[locale],
+    }));
 
     // "Take a break" posted without JavaScript: first the period (the page then asks to confirm,
     // explaining it cannot be undone), then the confirmation; 303 back to the account page.

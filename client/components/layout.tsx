@@ -44,6 +44,9 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
                   <span className="signed-in" data-testid="signed-in">
                     {t('account.signedInAs', { name: user.displayName })}
                   </span>
+                  <AppNavLink to={localePath(locale, '/account')} data-nav="account">
+                    {t('accountPage.link')}
+                  </AppNavLink>
                   <Form method="post" action={localePath(locale, '/logout')} className="logout-form">
                     <button type="submit" className="button button-quiet" data-testid="logout">
                       {t('account.logout')}

@@ -3,6 +3,7 @@ import { useLoaderData } from 'react-router';
 import type { ArticleData, ArticleLink } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
+import { PlayCallToAction } from '../components/play-button.tsx';
 
 function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' | 'next' }) {
   const { t } = useTranslation();
@@ -66,6 +67,7 @@ export default function ArticlePage() {
           ) : null}
         </div>
       </div>
+      <PlayCallToAction />
       {previous || next ? (
         <nav className="neighbours" aria-label={t('article.moreArticles')}>
           <Neighbour link={previous} rel="prev" />

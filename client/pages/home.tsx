@@ -4,6 +4,7 @@ import type { HomeData } from '../../lib/content/types.ts';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
+import { PlayCallToAction } from '../components/play-button.tsx';
 import { useLocale } from '../hooks.ts';
 
 /** Where a first visit usually goes next. */
@@ -61,6 +62,8 @@ export default function HomePage() {
         </div>
         <ArticleCardList articles={data.latestArticles} heading="h3" />
       </section>
+
+      <PlayCallToAction />
     </div>
   );
 }

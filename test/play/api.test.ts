@@ -275,9 +275,10 @@ for (const backend of testBackends()) {
       };
       t.equal(data.playSessions.length, 1);
       t.equal(data.selfExclusion, null);
-      t.same(await app.pageData.get('account')({ locale: 'en', params: {}, path: '/account', user: null }), {
+      t.match(await app.pageData.get('account')({ locale: 'th', params: {}, path: '/account', user: null }), {
         playSessions: [],
         selfExclusion: null,
+        seo: { title: 'บัญชีของฉัน', path: '/account', noindex: true },
       });
 
       const action = app.formActions.get('selfExclusion') as FormAction;

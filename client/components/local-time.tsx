@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import type { Locale } from '../../lib/locales.ts';
+import { useLocale } from '../hooks.ts';
+
+const dateLocales: Record<Locale, string> = { en: 'en-GB', th: 'th-TH' };
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** `2 March 2026 at 17:05 GMT+7` / `2 มีนาคม 2569 เวลา 17:05 GMT+7` (Thai: Buddhist calendar). */
+export function formatDateTime(iso: string, locale: Locale, timeZone = 'UTC'): string {
+  const key = `${locale} ${timeZone}`;
+  let format = formats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(dateLocales[locale], {
+        year: 'numeric',
+        month: 'long',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
+        timeZone,
+      });
+    } catch {
+      return formatDateTime(iso, locale, 'UTC');
+    }
+    formats.set(key, format);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : format.format(date);
+}
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * A moment in the reader's language and, once hydrated, their time zone. The server (and so the
+ * first browser render, which must match it) writes UTC; the zone is always named.
+ */
+export function LocalDateTime({ iso, testId }: { iso: string; testId?: string }) {
+  const locale = useLocale();
+  const [timeZone, setTimeZone] = useState('UTC');
+  useEffect(() => setTimeZone(browserTimeZone()), []);
+  return (
+    <time dateTime={iso} data-testid={testId}>
+      {formatDateTime(iso, locale, timeZone)}
+    </time>
+  );
+}

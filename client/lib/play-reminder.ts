@@ -1,0 +1,96 @@
+/**
+ * The optional session reminder on the `/play` page: every 30 or 60 minutes of play (or never),
+ * a non-blocking notice with the minutes played. The choice is kept in localStorage. The timing
+ * is pure and takes its timers as arguments, so tests drive it with a fake clock.
+ */
+
+export const reminderChoices = [30, 60, 0] as const;
+/** Minutes between reminders; 0 is off. */
+export type ReminderChoice = (typeof reminderChoices)[number];
+export const reminderStorageKey = 'asdas:play-reminder-minutes';
+export const defaultReminder: ReminderChoice = 0;
+export const minuteMs = 60_000;
+
+export function parseReminderChoice(value: unknown): ReminderChoice {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  return (reminderChoices as readonly number[]).includes(number) ? (number as ReminderChoice) : defaultReminder;
+}
+
+export function readReminderChoice(storage: Pick<Storage, 'getItem'> | null | undefined): ReminderChoice {
+  try {
+    return parseReminderChoice(storage?.getItem(reminderStorageKey));
+  } catch {
+    return defaultReminder;
+  }
+}
+
+export function saveReminderChoice(storage: Pick<Storage, 'setItem'> | null | undefined, choice: ReminderChoice): void {
+  try {
+    storage?.setItem(reminderStorageKey, String(choice));
+  } catch {
+    // The choice lasts for this page only.
+  }
+}
+
+/** Whole minutes played since `startedAt`. */
+export function minutesPlayed(startedAt: number, now: number, minute = minuteMs): number {
+  return Math.max(0, Math.floor((now - startedAt) / minute));
+}
+
+/**
+ * Milliseconds from `now` to the next reminder: the next whole multiple of the interval after
+ * the start that is still ahead (a reminder exactly due now is the next one, in one interval).
+ */
+export function nextReminderDelay(startedAt: number, now: number, intervalMs: number): number {
+  if (intervalMs <= 0) throw new RangeError('the interval must be positive');
+  const elapsed = now - startedAt;
+  // A start still ahead (the browser's clock is behind the server's): the first one after it.
+  if (elapsed < 0) return intervalMs - elapsed;
+  const passed = Math.floor(elapsed / intervalMs);
+  return (passed + 1) * intervalMs - elapsed;
+}
+
+export interface ReminderTimers {
+  now: () => number;
+  setTimeout: (run: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+export interface ScheduleOptions {
+  startedAt: number;
+  /** Minutes between reminders (0: none). */
+  everyMinutes: number;
+  /** The length of a minute (tests and demos shorten it). */
+  minute?: number;
+  /** Called when a reminder is due, with the whole minutes played. */
+  onDue: (minutes: number) => void;
+  timers?: ReminderTimers;
+}
+
+const realTimers: ReminderTimers = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Starts the reminders; returns the function that stops them. One timer at a time. */
+export function scheduleReminders({ startedAt, everyMinutes, minute = minuteMs, onDue, timers = realTimers }: ScheduleOptions): () => void {
+  if (everyMinutes <= 0) return () => undefined;
+  const intervalMs = everyMinutes * minute;
+  let handle: unknown;
+  let stopped = false;
+  const arm = () => {
+    handle = timers.setTimeout(() => {
+      if (stopped) return;
+      // Rounded to the interval: a late timer (a sleeping laptop) still says "60", not "61".
+      const played = minutesPlayed(startedAt, timers.now(), minute);
+      onDue(Math.max(everyMinutes, Math.round(played / everyMinutes) * everyMinutes));
+      arm();
+    }, nextReminderDelay(startedAt, timers.now(), intervalMs));
+  };
+  arm();
+  return () => {
+    stopped = true;
+    timers.clearTimeout(handle);
+  };
+}

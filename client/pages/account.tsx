@@ -1,0 +1,167 @@
+import { useTranslation } from 'react-i18next';
+import { Form, redirect, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs } from 'react-router';
+import { localePath, splitLocale } from '../../lib/locales.ts';
+import type { FormState } from '../../lib/page-data.ts';
+import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountOverview } from '../../lib/play/types.ts';
+import { AppLink } from '../components/app-link.tsx';
+import { LocalDateTime } from '../components/local-time.tsx';
+import { useLocale, useUser } from '../hooks.ts';
+import { api } from '../lib/api-client.ts';
+import { failureCode } from '../lib/play.ts';
+import { clearPayloadCache } from '../router/payload.ts';
+
+/**
+ * With JavaScript: the same two steps as the server's form action (plugins/play.ts
+ * `selfExclusion`): the period, then the confirmation, which calls the API.
+ */
+export async function clientAction({ request }: ActionFunctionArgs): Promise<FormState | Response> {
+  const url = new URL(request.url);
+  const { locale } = splitLocale(url.pathname);
+  const form = await request.formData();
+  const period = String(form.get('period') ?? '');
+  if (!isSelfExclusionPeriod(period)) {
+    return { values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
+  }
+  if (form.get('step') !== 'confirm') return { values: { period, step: 'confirm' }, errors: {} };
+  try {
+    await api('/account/self-exclusion', { method: 'POST', body: { period } });
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 401) {
+      return redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(localePath(locale, '/account'))}`);
+    }
+    return { values: { period }, errors: {}, message: failureCode(error) };
+  }
+  // The page's data changed: the next load must ask the server, not reuse the payload just shown.
+  clearPayloadCache();
+  return redirect(localePath(locale, '/account'));
+}
+
+/** `/account`: the player's play sessions and "take a break" (self-exclusion). */
+export default function AccountPage() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const data = useLoaderData() as AccountOverview;
+  return (
+    <div className="page account-page">
+      <h1>{t('accountPage.title')}</h1>
+      {user ? (
+        <p className="lead" data-testid="account-user">
+          {t('account.signedInAs', { name: user.displayName })} · {user.email}
+        </p>
+      ) : null}
+      <TakeABreak selfExclusion={data.selfExclusion} />
+      <PlaySessions sessions={data.playSessions} />
+    </div>
+  );
+}
+
+function TakeABreak({ selfExclusion }: { selfExclusion: AccountOverview['selfExclusion'] }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { pathname } = useLocation();
+  const state = useActionData() as FormState | undefined;
+  const busy = useNavigation().state === 'submitting';
+  const confirming = state?.values.step === 'confirm' && isSelfExclusionPeriod(state.values.period);
+  const period = state?.values.period;
+  return (
+    <section className="take-a-break" id="take-a-break" aria-labelledby="take-a-break-title">
+      <h2 id="take-a-break-title" className="section-title">
+        {t('accountPage.breakHeading')}
+      </h2>
+      {selfExclusion ? (
+        <p className="break-status" role="status" data-testid="break-status">
+          {t('accountPage.onBreak')} <LocalDateTime iso={selfExclusion.until} testId="break-until" />.{' '}
+          {t('accountPage.onBreakFinal')}
+        </p>
+      ) : (
+        <p>{t('accountPage.breakIntro')}</p>
+      )}
+      {confirming ? (
+        <Form method="post" className="account-form break-confirm" aria-busy={busy} data-testid="break-confirm">
+          <p className="break-warning">
+            <strong>{t('accountPage.confirmHeading', { period: t(`accountPage.periods.${period}`) })}</strong>
+          </p>
+          <p>{t('accountPage.confirmText')}</p>
+          <input type="hidden" name="period" value={period} />
+          <input type="hidden" name="step" value="confirm" />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={busy} data-testid="break-confirm-submit">
+              {t('accountPage.confirmSubmit')}
+            </button>
+            <AppLink to={pathname} className="button button-quiet" data-testid="break-cancel">
+              {t('accountPage.cancel')}
+            </AppLink>
+          </div>
+        </Form>
+      ) : (
+        <Form method="post" className="account-form break-form" aria-busy={busy} data-testid="break-form">
+          {state?.message ? (
+            <p className="form-message" role="alert" data-testid="form-message">
+              {t(`accountPage.messages.${state.message}`, { defaultValue: t('accountPage.messages.UNKNOWN') })}
+            </p>
+          ) : null}
+          <fieldset aria-describedby={state?.errors.period ? 'break-period-error' : undefined}>
+            <legend>{selfExclusion ? t('accountPage.extendLegend') : t('accountPage.periodLegend')}</legend>
+            {selfExclusionPeriods.map((value) => (
+              <label key={value} className="period-choice">
+                <input type="radio" name="period" value={value} defaultChecked={period === value} required />{' '}
+                {t(`accountPage.periods.${value}`)}
+              </label>
+            ))}
+          </fieldset>
+          {state?.errors.period ? (
+            <p className="field-error" id="break-period-error" data-field-error="period">
+              {t('accountPage.choosePeriod')}
+            </p>
+          ) : null}
+          <p className="field-hint">{t('accountPage.cannotUndo')}</p>
+          <input type="hidden" name="step" value="review" />
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="break-continue">
+            {t('accountPage.continue')}
+          </button>
+        </Form>
+      )}
+      <p>
+        <AppLink to={localePath(locale, '/play-responsibility')}>{t('play.responsible.readMore')}</AppLink>
+      </p>
+    </section>
+  );
+}
+
+function PlaySessions({ sessions }: { sessions: AccountOverview['playSessions'] }) {
+  const { t } = useTranslation();
+  return (
+    <section className="play-sessions" aria-labelledby="play-sessions-title">
+      <h2 id="play-sessions-title" className="section-title">
+        {t('accountPage.sessionsHeading')}
+      </h2>
+      {sessions.length === 0 ? (
+        <p data-testid="no-play-sessions">{t('accountPage.noSessions')}</p>
+      ) : (
+        <table className="sessions-table" data-testid="play-sessions">
+          <caption className="visually-hidden">{t('accountPage.sessionsCaption', { count: sessions.length })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('accountPage.started')}</th>
+              <th scope="col">{t('accountPage.language')}</th>
+              <th scope="col">{t('accountPage.device')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.map((session) => (
+              <tr key={session.id}>
+                <td>
+                  <LocalDateTime iso={session.startedAt} />
+                </td>
+                <td>{t(`accountPage.languages.${session.locale}`)}</td>
+                <td className="user-agent" title={session.userAgent ?? undefined}>
+                  {session.userAgent ?? '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearchParams } from 'react-router';
+import { localePath } from '../../lib/locales.ts';
+import { AppLink } from '../components/app-link.tsx';
+import { LocalDateTime } from '../components/local-time.tsx';
+import { PlayButton, PlayOutcomeMessage } from '../components/play-button.tsx';
+import { SessionReminder } from '../components/session-reminder.tsx';
+import { useLocale, useUser } from '../hooks.ts';
+import { navigateTo } from '../lib/navigate.ts';
+import { startPlay, verifyLaunch, type LaunchCheck, type PlayOutcome } from '../lib/play.ts';
+
+/** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
+const started = new Map<string, Promise<PlayOutcome>>();
+
+/**
+ * `/play`: the site's own play destination (when PLAY_URL is not set).
+ * - With `?launch=<token>`: verifies the token through `POST /api/play/verify`, once, in the
+ *   browser after hydration (a page's data never depends on its query), and shows who is
+ *   playing, since when, and the responsible-play reminders.
+ * - Without it (logged in, route middleware `auth`): presses Play, which lands back here with a
+ *   token; this is where "log in, then continue to Play" arrives.
+ */
+export default function PlayPage() {
+  const [search] = useSearchParams();
+  const launch = search.get('launch');
+  return launch ? <LaunchedSession token={launch} /> : <StartPlay />;
+}
+
+function StartPlay() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const user = useUser();
+  const { key } = useLocation();
+  const [outcome, setOutcome] = useState<PlayOutcome | 'starting' | 'idle'>('starting');
+  const startedHere = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!user) return undefined;
+    let live = true;
+    let run = started.get(key);
+    if (run && startedHere.current !== key) {
+      // Back on an entry that already pressed Play: offer it again rather than press it for them.
+      setOutcome('idle');
+      return undefined;
+    }
+    if (!run) {
+      run = startPlay(locale);
+      started.set(key, run);
+      startedHere.current = key;
+    }
+    void run.then((result) => {
+      if (!live) return;
+      if (result.kind === 'login') void navigateTo(result.to, { replace: true });
+      else if (result.kind !== 'navigated') setOutcome(result);
+    });
+    return () => {
+      live = false;
+    };
+  }, [key, locale, user]);
+
+  const busy = outcome === 'starting' && user !== null;
+  return (
+    <section className="page play-page" aria-busy={busy || undefined}>
+      <h1>{t('nav.play')}</h1>
+      {busy ? (
+        <p className="lead" data-testid="play-status">
+          {t('play.starting')}
+        </p>
+      ) : (
+        <>
+          {typeof outcome === 'object' ? <PlayOutcomeMessage outcome={outcome} /> : null}
+          <p>
+            <PlayButton testId="play-again" />
+          </p>
+        </>
+      )}
+      <ResponsiblePlay />
+    </section>
+  );
+}
+
+function LaunchedSession({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const [check, setCheck] = useState<LaunchCheck | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setCheck(null);
+    // Once per token, however often this runs (StrictMode, remounts): the token is single-use.
+    void verifyLaunch(token).then((result) => {
+      if (live) setCheck(result);
+    });
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  if (!check) {
+    return (
+      <section className="page play-page" aria-busy="true">
+        <h1>{t('nav.play')}</h1>
+        <p className="lead" data-testid="play-status">
+          {t('play.verifying')}
+        </p>
+        <ResponsiblePlay />
+      </section>
+    );
+  }
+  if (check.kind === 'failed') {
+    return (
+      <section className="page play-page">
+        <h1>{t('nav.play')}</h1>
+        <p className="play-message" role="alert" data-testid="launch-error" data-code={check.code}>
+          {t(`play.launchErrors.${check.code}`, { defaultValue: t('play.errors.UNKNOWN') })}
+        </p>
+        <p>
+          <PlayButton testId="play-again" />
+        </p>
+        <ResponsiblePlay />
+      </section>
+    );
+  }
+  const { user, session } = check.launch;
+  return (
+    <section className="page play-page">
+      <h1>{t('play.sessionHeading')}</h1>
+      <div className="play-session" data-testid="play-session" data-session-id={session.id}>
+        <p className="lead">
+          {t('play.playingAs')} <strong data-testid="play-user">{user.displayName}</strong>
+        </p>
+        <p>
+          {t('play.since')} <LocalDateTime iso={session.startedAt} testId="play-since" />
+        </p>
+        <SessionReminder startedAt={session.startedAt} />
+      </div>
+      <ResponsiblePlay />
+    </section>
+  );
+}
+
+function ResponsiblePlay() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <aside className="responsible-play" aria-labelledby="responsible-play-title">
+      <h2 id="responsible-play-title" className="section-title">
+        {t('play.responsibleHeading')}
+      </h2>
+      <ul>
+        <li>{t('play.responsible.budget')}</li>
+        <li>{t('play.responsible.breaks')}</li>
+        <li>
+          {t('play.responsible.breakAccount')}{' '}
+          <AppLink to={`${localePath(locale, '/account')}#take-a-break`} data-testid="take-a-break-link">
+            {t('play.responsible.breakAccountLink')}
+          </AppLink>
+        </li>
+        <li>
+          <AppLink to={localePath(locale, '/play-responsibility')} data-testid="responsibility-link">
+            {t('play.responsible.readMore')}
+          </AppLink>
+        </li>
+      </ul>
+    </aside>
+  );
+}
