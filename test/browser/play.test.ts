@@ -1,0 +1,257 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import t from 'tap';
+import { formatDateTime } from '../../client/components/local-time.tsx';
+import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+
+// Play end to end in Chromium, on the production build with its own PGlite: log in, press Play,
+// land on the own /play page with a verified session; breaks refuse Play with their end date;
+// a launch URL to an origin that is not allowed goes nowhere; the account page takes a break
+// with and without JavaScript.
+
+const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const browser = await launchBrowser();
+t.teardown(async () => {
+  await browser.close();
+  await close();
+});
+
+const timezoneId = 'Asia/Bangkok';
+const password = 'correct horse battery staple';
+let registered = 0;
+
+/** A player registered through the API (each from its own address: registration is rate-limited per address). */
+async function registerPlayer(displayName: string, locale: 'en' | 'th' = 'en') {
+  registered += 1;
+  const email = `player${registered}.${process.pid}@example.com`;
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    remoteAddress: `10.7.0.${registered}`,
+    payload: { email, password, displayName, locale, acceptTerms: true, confirmAge: true },
+  });
+  if (response.statusCode !== 201) throw new Error(`register: ${response.statusCode} ${response.body}`);
+  const token = /token=([^;]+)/.exec(String(response.headers['set-cookie']))![1]!;
+  return { email, token, displayName };
+}
+
+interface Tab {
+  page: Page;
+  context: BrowserContext;
+  consoleLog: ReturnType<typeof collectConsole>;
+  documents: string[];
+  /** `METHOD path` of every API call the page made. */
+  api: string[];
+}
+
+async function newTab(options: { token?: string; javaScript?: boolean } = {}): Promise<Tab> {
+  const context = await browser.newContext({ userAgent: browserUserAgent, timezoneId, javaScriptEnabled: options.javaScript ?? true });
+  if (options.token) await context.addCookies([{ name: 'token', value: options.token, url: base }]);
+  const page = await context.newPage();
+  const consoleLog = collectConsole(page);
+  const documents: string[] = [];
+  const api: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.resourceType() === 'document' && request.frame() === page.mainFrame()) documents.push(url.pathname + url.search);
+    if (url.pathname.startsWith('/api/')) api.push(`${request.method()} ${url.pathname}`);
+  });
+  return { page, context, consoleLog, documents, api };
+}
+
+async function open(path: string, options: Parameters<typeof newTab>[0] = {}): Promise<Tab> {
+  const tab = await newTab(options);
+  await tab.page.goto(`${base}${path}`);
+  if (options.javaScript !== false) await tab.page.waitForSelector('html[data-hydrated="true"]');
+  return tab;
+}
+
+const sessionShown = (page: Page) => page.waitForSelector('[data-testid="play-session"]');
+
+t.test('logged out: Play goes to login and, once logged in, on to Play and a verified session', async (t) => {
+  const player = await registerPlayer('Ann Player');
+  const tab = await open('/asdas/rtp-explained');
+  await tab.page.click('[data-nav="play"]');
+  await tab.page.waitForURL(`${base}/login?redirect=%2Fplay`);
+  t.pass('login, with the way back to /play');
+
+  await tab.page.fill('input[name="email"]', player.email);
+  await tab.page.fill('input[name="password"]', password);
+  await tab.page.click('button[type="submit"]');
+  await sessionShown(tab.page);
+  const url = new URL(tab.page.url());
+  t.equal(url.pathname, '/play', 'landed on the own play destination');
+  t.match(url.searchParams.get('launch'), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, 'with a launch token');
+  t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Ann Player', 'who is playing');
+  t.match(await tab.page.textContent('[data-testid="play-since"]'), /\d{4} at \d{2}:\d{2} GMT\+7/, 'since when, in the browser time zone');
+  t.ok(await tab.page.isVisible('[data-testid="responsibility-link"]'), 'the responsible-play reminders');
+  t.equal(await tab.page.getAttribute('[data-testid="take-a-break-link"]', 'href'), '/account#take-a-break');
+  t.same(
+    tab.api.filter((call) => call.includes('/play')),
+    ['POST /api/play', 'POST /api/play/verify'],
+    'one Play, one verification (StrictMode runs effects twice; the token is spent once)',
+  );
+  t.same(tab.documents, ['/asdas/rtp-explained'], 'all in the client router');
+
+  // The token is single-use: the destination's server asking again is told so.
+  const again = await app.inject({ method: 'POST', url: '/api/play/verify', payload: { token: url.searchParams.get('launch') } });
+  t.equal(again.json().code, 'LAUNCH_TOKEN_USED');
+
+  // A reload of the same address in the same tab shows the same session, without spending anything.
+  await tab.page.reload();
+  await tab.page.waitForSelector('html[data-hydrated="true"]');
+  await sessionShown(tab.page);
+  t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Ann Player');
+  t.equal(tab.api.filter((call) => call === 'POST /api/play/verify').length, 1, 'no second verification');
+  t.same(tab.consoleLog.problems(), [], 'no errors or hydration warnings');
+  await tab.context.close();
+
+  // Another browser with the used link: told it was used, offered Play again.
+  const other = await open(`${url.pathname}${url.search}`, { token: player.token });
+  await other.page.waitForSelector('[data-testid="launch-error"]');
+  t.equal(await other.page.getAttribute('[data-testid="launch-error"]', 'data-code'), 'LAUNCH_TOKEN_USED');
+  t.match(await other.page.textContent('[data-testid="launch-error"]'), /already been used/);
+  t.ok(await other.page.isVisible('[data-testid="play-again"]'));
+  await other.context.close();
+});
+
+t.test('logged in, Thai: the Play call to action on the home page hands over to /th/play', async (t) => {
+  const player = await registerPlayer('สมชาย ใจดี', 'th');
+  const tab = await open('/th', { token: player.token });
+  await tab.page.click('[data-testid="play-cta-button"]');
+  await sessionShown(tab.page);
+  t.equal(new URL(tab.page.url()).pathname, '/th/play');
+  t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'สมชาย ใจดี');
+  t.match(await tab.page.textContent('[data-testid="play-since"]'), /25\d\d เวลา/, 'Thai date (Buddhist era)');
+  t.same(tab.consoleLog.problems(), []);
+  await tab.context.close();
+
+  // Opened directly, /th/play presses Play itself: the landing of "log in, then continue".
+  const direct = await open('/th/play', { token: player.token });
+  await sessionShown(direct.page);
+  t.equal(direct.api.filter((call) => call === 'POST /api/play').length, 1, 'Play pressed once');
+  t.same(direct.consoleLog.problems(), []);
+  await direct.context.close();
+});
+
+t.test('logged out, /play itself goes to login with the way back', async (t) => {
+  const tab = await newTab();
+  await tab.page.goto(`${base}/th/play`);
+  await tab.page.waitForURL(`${base}/th/login?redirect=%2Fth%2Fplay`);
+  t.pass();
+  await tab.context.close();
+});
+
+t.test('a launch URL to an origin that is not allowed: a clear error, and the page stays', async (t) => {
+  const player = await registerPlayer('Ben Player');
+  const tab = await open('/bonus', { token: player.token });
+  await tab.page.route('**/api/play', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ url: 'https://evil.example/x' }) }),
+  );
+  const leaving: string[] = [];
+  tab.page.on('request', (request) => {
+    if (request.url().startsWith('https://evil.example')) leaving.push(request.url());
+  });
+  await tab.page.click('[data-nav="play"]');
+  const message = tab.page.locator('[data-testid="play-message"][data-kind="refused"]');
+  await message.waitFor();
+  t.match(await message.textContent(), /not on this site's list of allowed destinations/);
+  await tab.page.waitForTimeout(300);
+  t.equal(tab.page.url(), `${base}/bonus`, 'still on the page');
+  t.same(leaving, [], 'nothing was requested from the foreign origin');
+  t.same(tab.documents, ['/bonus']);
+  await tab.context.close();
+});
+
+t.test('during a break Play is refused with the end date; it cannot be shortened', async (t) => {
+  const player = await registerPlayer('Chai Player', 'th');
+  const taken = await app.inject({
+    method: 'POST',
+    url: '/api/account/self-exclusion',
+    headers: { authorization: `Bearer ${player.token}` },
+    payload: { period: '7d' },
+  });
+  t.equal(taken.statusCode, 201);
+  const { until } = taken.json<{ until: string }>();
+
+  const tab = await open('/th/asdas', { token: player.token });
+  await tab.page.click('[data-nav="play"]');
+  const message = tab.page.locator('[data-testid="play-message"][data-kind="self-excluded"]');
+  await message.waitFor();
+  t.equal(await tab.page.getAttribute('[data-testid="play-excluded-until"]', 'datetime'), until);
+  t.equal(await tab.page.textContent('[data-testid="play-excluded-until"]'), formatDateTime(until, 'th', timezoneId), 'the date, in Thai and the local zone');
+  t.match(await message.textContent(), /คุณกำลังพักการเล่นอยู่/);
+  t.equal(tab.page.url(), `${base}/th/asdas`, 'went nowhere');
+
+  // /th/play opened directly during the break: refused there too, with the date.
+  await tab.page.goto(`${base}/th/play`);
+  await tab.page.waitForSelector('[data-testid="play-message"][data-kind="self-excluded"]');
+  t.equal(await tab.page.getAttribute('[data-testid="play-excluded-until"]', 'datetime'), until);
+
+  // The account page says so, and refuses a shorter break.
+  await tab.page.goto(`${base}/th/account`);
+  await tab.page.waitForSelector('html[data-hydrated="true"]');
+  t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), until);
+  await tab.page.check('input[name="period"][value="24h"]');
+  await tab.page.click('[data-testid="break-continue"]');
+  await tab.page.click('[data-testid="break-confirm-submit"]');
+  await tab.page.waitForSelector('[data-testid="form-message"]');
+  t.match(await tab.page.textContent('[data-testid="form-message"]'), /ขยายเวลาให้นานขึ้นเท่านั้น/);
+  t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), until, 'unchanged');
+  t.same(tab.consoleLog.problems().filter((line) => !/status of (403|409)/.test(line)), [], 'only the refusals the page expects');
+  await tab.context.close();
+});
+
+t.test('the account page with JavaScript: play sessions, then a break in two steps', async (t) => {
+  const player = await registerPlayer('Dao Player');
+  for (let index = 0; index < 2; index += 1) {
+    await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${player.token}`, 'user-agent': 'Bench/1' } });
+  }
+  const tab = await open('/', { token: player.token });
+  await tab.page.click('[data-nav="account"]');
+  await tab.page.waitForURL(`${base}/account`);
+  await tab.page.waitForSelector('[data-testid="play-sessions"]');
+  t.equal(await tab.page.locator('[data-testid="play-sessions"] tbody tr').count(), 2, 'the play sessions');
+  t.equal(await tab.page.locator('[data-testid="break-status"]').count(), 0, 'no break yet');
+
+  await tab.page.check('input[name="period"][value="30d"]');
+  await tab.page.click('[data-testid="break-continue"]');
+  await tab.page.waitForSelector('[data-testid="break-confirm"]');
+  t.match(await tab.page.textContent('[data-testid="break-confirm"]'), /30 days.*cannot be undone/s, 'explains it cannot be undone');
+  await tab.page.click('[data-testid="break-cancel"]');
+  await tab.page.waitForSelector('[data-testid="break-form"]');
+  t.equal((await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json().selfExclusion, null, 'cancel takes nothing');
+
+  await tab.page.check('input[name="period"][value="30d"]');
+  await tab.page.click('[data-testid="break-continue"]');
+  await tab.page.click('[data-testid="break-confirm-submit"]');
+  await tab.page.waitForSelector('[data-testid="break-status"]');
+  const { selfExclusion } = (await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json();
+  t.equal(selfExclusion.period, '30d');
+  t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), selfExclusion.until, 'the page shows the new break at once');
+  t.same(tab.documents, ['/'], 'without reloading');
+
+  await tab.page.click('[data-nav="play"]');
+  await tab.page.waitForSelector('[data-testid="play-message"][data-kind="self-excluded"]');
+  t.pass('and Play is refused');
+  t.same(tab.consoleLog.problems().filter((line) => !/status of 403/.test(line)), [], 'only the refusal the page expects');
+  await tab.context.close();
+});
+
+t.test('the account page without JavaScript: the same two steps as form posts', async (t) => {
+  const player = await registerPlayer('Eak Player');
+  const tab = await open('/account', { token: player.token, javaScript: false });
+  await tab.page.waitForSelector('[data-testid="no-play-sessions"]');
+  await tab.page.check('input[name="period"][value="24h"]');
+  await tab.page.click('[data-testid="break-continue"]');
+  await tab.page.waitForSelector('[data-testid="break-confirm"]');
+  await tab.page.click('[data-testid="break-confirm-submit"]');
+  await tab.page.waitForSelector('[data-testid="break-status"]');
+  t.equal(new URL(tab.page.url()).pathname, '/account', 'back on the account page (303)');
+  const { selfExclusion } = (await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json();
+  t.equal(selfExclusion.period, '24h');
+  t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), selfExclusion.until);
+  t.same(tab.documents, ['/account', '/account', '/account', '/account'], 'page, period (POST), confirmation (POST), result (GET after 303)');
+  await tab.context.close();
+});
