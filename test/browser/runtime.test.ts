@@ -19,7 +19,8 @@ import { collectConsole, launchBrowser } from '../helpers/browser.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const playOrigin = 'https://play.example';
-const testUser: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
+// A UUID like real user ids: the account page's data (prefetched from the header) queries by it.
+const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
 
 /** The service on the build in dist/, where a request with `x-test-user` is logged in (until accounts exist). */
 async function startApp() {
@@ -207,7 +208,7 @@ t.test('a new build: the next navigation is a full load that lands on the new bu
 
   await viaPlay.page.click('[data-nav="play"]');
   await viaPlay.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
-  t.same(viaPlay.documents, [`${origin}/bonus`, `${origin}/login?redirect=%2Fbonus`], 'navigateTo: the whole target, query included');
+  t.same(viaPlay.documents, [`${origin}/bonus`, `${origin}/login?redirect=%2Fplay`], 'navigateTo: the whole target, query included');
 
   await viaBack.page.goBack();
   await viaBack.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
@@ -403,35 +404,39 @@ t.test('navigateTo in Chromium: external and script-protocol targets are refused
 // ---------------------------------------------------------------------------------------------
 // Route middleware, with the way back
 
-t.test('Play when logged out: login with the way back; once logged in, guest sends the visitor back', async (t) => {
+t.test('Play when logged out: login with the way back to Play; once logged in, guest sends the visitor on', async (t) => {
   const tab = await open('/asdas?page=1');
   await markWindow(tab.page);
   await tab.page.click('[data-nav="play"]');
-  await tab.page.waitForURL(`${base}/login?redirect=%2Fasdas%3Fpage%3D1`);
+  await tab.page.waitForURL(`${base}/login?redirect=%2Fplay`);
   t.ok(await sameWindow(tab.page), 'a client navigation (navigateTo in the router)');
 
-  // Logged in now (what a successful login does): the login page sends the visitor back.
+  // Logged in now (what a successful login does): the login page sends the visitor on to Play.
+  // The stand-in user has no account row, so Play itself is answered here (test/browser/play.test.ts plays for real).
+  await tab.context.route('**/api/play', (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, code: 'UNAVAILABLE', message: 'stub' }) }),
+  );
   await tab.context.setExtraHTTPHeaders({ 'x-test-user': '1' });
   await tab.page.reload();
-  await tab.page.waitForURL(`${base}/asdas?page=1`);
+  await tab.page.waitForURL(`${base}/play`);
   await tab.page.waitForSelector('[data-testid="signed-in"]');
-  t.pass('the server guest middleware redirected back');
+  t.pass('the server guest middleware sent the visitor on');
   await tab.context.close();
 });
 
-t.test('guest in the browser router: a logged-in user pressing Play comes straight back', async (t) => {
-  const tab = await open('/bonus', { loggedIn: true });
+t.test('guest in the browser router: a logged-in user following a link to registration stays where they are', async (t) => {
+  const tab = await open('/', { loggedIn: true });
   await markWindow(tab.page);
   const requested: string[] = [];
   tab.page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-  const backToBonus = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/bonus/_payload.json');
-  await tab.page.click('[data-nav="play"]');
-  await backToBonus;
+  const backHome = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/_payload.json');
+  await tab.page.click('[data-entry="registration"]');
+  await backHome;
   await tab.page.waitForTimeout(300);
-  t.equal(tab.page.url(), `${base}/bonus`, 'back on the page');
+  t.equal(tab.page.url(), `${base}/`, 'back on the page');
   t.ok(await sameWindow(tab.page), 'all in the client router');
-  t.notOk(requested.includes('/login/_payload.json'), 'the client middleware decided without asking the server');
-  t.same(tab.documents, [`${base}/bonus`]);
+  t.notOk(requested.includes('/registration/_payload.json'), 'the client middleware decided without asking the server');
+  t.same(tab.documents, [`${base}/`]);
   t.same(tab.consoleLog.problems(), []);
   await tab.context.close();
 });
