@@ -8,6 +8,7 @@
 // (default 50), BENCH_ROUTES (comma-separated names or paths to run only those).
 // Results: a table on stdout, and JSON in bench/results/{timestamp}.json (git-ignored).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -23,11 +24,35 @@ interface BenchRoute {
   headers?: Record<string, string>;
   /** The constant-cost route the others are compared with. Exactly one. */
   baseline?: boolean;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Runs once against the started server; returns headers to add (e.g. a logged-in user's Bearer token). */
+  setup?: (base: string) => Promise<Record<string, string>>;
 }
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const page = { 'user-agent': browser, accept: 'text/html,application/xhtml+xml', 'accept-language': 'en' };
 const json = { 'user-agent': browser, accept: 'application/json' };
+
+/** Registers a player through the API and answers its Bearer header (each request then plays as it). */
+async function loggedInPlayer(base: string): Promise<Record<string, string>> {
+  const response = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { ...json, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench.${Date.now()}.${process.pid}@example.com`,
+      password: 'correct horse battery staple',
+      displayName: 'Bench Player',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    }),
+  });
+  const token = /(?:^|[;,]\s*)token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (response.status !== 201 || !token) throw new Error(`bench setup: registration answered ${response.status}`);
+  return { authorization: `Bearer ${token}` };
+}
 
 /** Add a route here to benchmark it. */
 const routes: BenchRoute[] = [
@@ -39,6 +64,15 @@ const routes: BenchRoute[] = [
   { name: '404 page', path: '/no/such/page', status: 404, headers: page },
   { name: 'icons (local set)', path: '/api/_nuxt_icon/mdi.json?icons=home,account', headers: json },
   { path: '/asdas/_payload.json', headers: json },
+  // Each request records a play session and a launch token (two inserts in a transaction) and signs it.
+  {
+    name: 'POST /api/play',
+    path: '/api/play',
+    method: 'POST',
+    body: JSON.stringify({ locale: 'en' }),
+    headers: { ...json, 'content-type': 'application/json' },
+    setup: loggedInPlayer,
+  },
 ];
 
 const root = resolve(import.meta.dirname, '..');
@@ -83,7 +117,16 @@ async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
   const child = spawn(process.execPath, [join(root, 'dist/node/server.js')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      // Set, so the start does not warn about a random launch-token key.
+      PLAY_SECRET: process.env.PLAY_SECRET ?? randomBytes(32).toString('base64url'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -132,7 +175,13 @@ interface RouteResult {
 }
 
 async function measure(base: string, route: BenchRoute): Promise<RouteResult> {
-  const options = { url: base + route.path, connections, headers: route.headers ?? {} };
+  const options = {
+    url: base + route.path,
+    connections,
+    headers: route.headers ?? {},
+    method: route.method ?? 'GET',
+    ...(route.body === undefined ? {} : { body: route.body }),
+  };
   // The first seconds fill caches and let V8 optimise; their figures are thrown away.
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
   const result = await autocannon({ ...options, duration });
@@ -211,9 +260,17 @@ async function main() {
   process.once('SIGTERM', stopOnSignal);
   const results: RouteResult[] = [];
   try {
-    for (const route of selected) {
+    for (const selectedRoute of selected) {
+      const route = selectedRoute.setup
+        ? { ...selectedRoute, headers: { ...selectedRoute.headers, ...(await selectedRoute.setup(server.base)) } }
+        : selectedRoute;
       // Fail fast on a route that does not answer as expected, rather than benchmarking errors.
-      const probe = await fetch(server.base + route.path, { headers: route.headers ?? {}, redirect: 'manual' });
+      const probe = await fetch(server.base + route.path, {
+        method: route.method ?? 'GET',
+        headers: route.headers ?? {},
+        ...(route.body === undefined ? {} : { body: route.body }),
+        redirect: 'manual',
+      });
       await probe.arrayBuffer();
       if (probe.status !== (route.status ?? 200)) {
         console.warn(`warning: ${route.path} answered ${probe.status}, expected ${route.status ?? 200}`);
