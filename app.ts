@@ -3,9 +3,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
+import accountForms from './plugins/account-forms.ts';
+import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import builds from './plugins/builds.ts';
 import configPlugin from './plugins/config.ts';
 import content from './plugins/content.ts';
+import database, { type DatabasePluginOptions } from './plugins/database.ts';
 import errors from './plugins/errors.ts';
 import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
@@ -14,14 +17,19 @@ import pageData from './plugins/page-data.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
+import authRoutes from './routes/api/auth.ts';
 
 export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
+  /** Tests hand in an already migrated database. */
+  database?: DatabasePluginOptions;
+  /** Tests lower the password hashing cost or the rate limits. */
+  accounts?: AccountsPluginOptions;
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
-export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, ...options }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -38,7 +46,10 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   await app.register(health);
   await app.register(pageData);
   await app.register(formActions);
-  // Feature plugins register here (database, accounts, content, icons, builds ...).
+  await app.register(database, options.database ?? {});
+  await app.register(accounts, options.accounts ?? {});
+  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(accountForms);
   await app.register(content);
   await app.register(icons);
   await app.register(builds);
