@@ -18,7 +18,9 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   const page = await context.newPage();
   const consoleLog = collectConsole(page);
   const documents: string[] = [];
+  const meRequests: string[] = [];
   page.on('request', (request) => {
+    if (request.url().includes('/api/auth/me')) meRequests.push(request.url());
     if (request.resourceType() === 'document') documents.push(`${request.method()} ${new URL(request.url()).pathname}`);
   });
   const hydrated = async () => {
@@ -53,6 +55,8 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await page.reload();
   await hydrated();
   t.equal(await signedIn(page).textContent(), 'Signed in as Nok', 'still logged in after a reload');
+  await page.waitForTimeout(800);
+  t.same(meRequests, [], 'the server-rendered user seeds SWR: nothing is fetched again after hydration');
 
   await page.click('[data-testid="logout"]');
   await page.waitForURL(`${base}/`);
