@@ -47,7 +47,14 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
   await app.register(pageData);
   await app.register(formActions);
   await app.register(database, options.database ?? {});
-  await app.register(accounts, options.accounts ?? {});
+  await app.register(accounts, {
+    ...options.accounts,
+    rateLimits: {
+      loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: 60_000 },
+      registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: 60_000 },
+      ...options.accounts?.rateLimits,
+    },
+  });
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(accountForms);
   await app.register(content);

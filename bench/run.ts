@@ -23,7 +23,16 @@ interface BenchRoute {
   headers?: Record<string, string>;
   /** The constant-cost route the others are compared with. Exactly one. */
   baseline?: boolean;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Send the bench user's `Authorization: Bearer` token (registered before the run). */
+  authenticated?: boolean;
+  /** Override BENCH_CONNECTIONS: CPU-bound routes (argon2) only queue up behind 50 connections. */
+  connections?: number;
 }
+
+/** Registered through the API before the run; login and `me` use it. */
+const benchUser = { email: 'bench@example.com', password: 'bench passphrase 2026', displayName: 'Bench' };
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const page = { 'user-agent': browser, accept: 'text/html,application/xhtml+xml', 'accept-language': 'en' };
@@ -39,6 +48,18 @@ const routes: BenchRoute[] = [
   { name: '404 page', path: '/no/such/page', status: 404, headers: page },
   { name: 'icons (local set)', path: '/api/_nuxt_icon/mdi.json?icons=home,account', headers: json },
   { path: '/asdas/_payload.json', headers: json },
+  { name: 'article payload', path: '/asdas/rtp-explained/_payload.json', headers: json },
+  { name: '/th/asdas/{slug}', path: '/th/asdas/rtp-explained', headers: page },
+  { name: 'author page', path: '/author/nicha-srisuk', headers: page },
+  { name: 'GET /api/auth/me', path: '/api/auth/me', headers: json, authenticated: true },
+  {
+    name: 'POST /api/auth/login',
+    path: '/api/auth/login',
+    method: 'POST',
+    connections: 8,
+    headers: { ...json, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
+  },
 ];
 
 const root = resolve(import.meta.dirname, '..');
@@ -83,7 +104,9 @@ async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
   const child = spawn(process.execPath, [join(root, 'dist/node/server.js')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir,
+      // The load comes from one address: lift the per-address login limit so login is measured, not 429s.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -131,8 +154,26 @@ interface RouteResult {
   ratioToBaseline?: number;
 }
 
-async function measure(base: string, route: BenchRoute): Promise<RouteResult> {
-  const options = { url: base + route.path, connections, headers: route.headers ?? {} };
+/** Creates the bench user and returns its session token. */
+async function registerBenchUser(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...benchUser, locale: 'en', acceptTerms: true, confirmAge: true }),
+  });
+  const token = /(?:^|,\s*)token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (response.status !== 201 || !token) throw new Error(`could not register the bench user: ${response.status}`);
+  return token;
+}
+
+async function measure(base: string, route: BenchRoute, token: string): Promise<RouteResult> {
+  const options = {
+    url: base + route.path,
+    connections: route.connections ?? connections,
+    method: route.method ?? 'GET',
+    headers: { ...route.headers, ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}) },
+    ...(route.body ? { body: route.body } : {}),
+  };
   // The first seconds fill caches and let V8 optimise; their figures are thrown away.
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
   const result = await autocannon({ ...options, duration });
@@ -211,15 +252,21 @@ async function main() {
   process.once('SIGTERM', stopOnSignal);
   const results: RouteResult[] = [];
   try {
+    const token = await registerBenchUser(server.base);
     for (const route of selected) {
       // Fail fast on a route that does not answer as expected, rather than benchmarking errors.
-      const probe = await fetch(server.base + route.path, { headers: route.headers ?? {}, redirect: 'manual' });
+      const probe = await fetch(server.base + route.path, {
+        method: route.method ?? 'GET',
+        headers: { ...route.headers, ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}) },
+        ...(route.body ? { body: route.body } : {}),
+        redirect: 'manual',
+      });
       await probe.arrayBuffer();
       if (probe.status !== (route.status ?? 200)) {
         console.warn(`warning: ${route.path} answered ${probe.status}, expected ${route.status ?? 200}`);
       }
       process.stdout.write(`  ${route.name ?? route.path} ...`);
-      const result = await measure(server.base, route);
+      const result = await measure(server.base, route, token);
       results.push(result);
       process.stdout.write(` ${Math.round(result.requestsPerSecond)} req/s\n`);
     }
