@@ -1,15 +1,9 @@
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
-import { browserUserAgent, startTestApp } from '../helpers/app.ts';
-import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { browserUserAgent } from '../helpers/app.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
-const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
-const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const browser = await launchBrowser();
-t.teardown(async () => {
-  await browser.close();
-  await close();
-});
+const { base, browser } = await startBrowserTest(t);
 
 const signedIn = (page: Page) => page.locator('[data-testid="signed-in"]');
 
