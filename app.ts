@@ -3,17 +3,18 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
+import accountForms from './plugins/account-forms.ts';
+import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import builds from './plugins/builds.ts';
 import configPlugin from './plugins/config.ts';
 import content from './plugins/content.ts';
+import database, { type DatabasePluginOptions } from './plugins/database.ts';
 import errors from './plugins/errors.ts';
-import accounts from './plugins/accounts.ts';
-import database from './plugins/database.ts';
 import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import icons from './plugins/icons.ts';
 import pageData from './plugins/page-data.ts';
-import play from './plugins/play.ts';
+import play, { type PlayPluginOptions } from './plugins/play.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
@@ -22,10 +23,16 @@ import authRoutes from './routes/api/auth.ts';
 export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
+  /** Tests hand in an already migrated database. */
+  database?: DatabasePluginOptions;
+  /** Tests lower the password hashing cost or the rate limits. */
+  accounts?: AccountsPluginOptions;
+  /** Tests move Play's clock or change its limits. */
+  play?: PlayPluginOptions;
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
-export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, ...options }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -42,11 +49,18 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   await app.register(health);
   await app.register(pageData);
   await app.register(formActions);
-  // Feature plugins register here (database, accounts, content, icons, builds ...).
-  await app.register(database);
-  await app.register(accounts);
+  await app.register(database, options.database ?? {});
+  await app.register(accounts, {
+    ...options.accounts,
+    rateLimits: {
+      loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: 60_000 },
+      registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: 60_000 },
+      ...options.accounts?.rateLimits,
+    },
+  });
   await app.register(authRoutes, { prefix: '/api/auth' });
-  await app.register(play);
+  await app.register(accountForms);
+  await app.register(play, options.play ?? {});
   await app.register(content);
   await app.register(icons);
   await app.register(builds);

@@ -24,35 +24,20 @@ interface BenchRoute {
   headers?: Record<string, string>;
   /** The constant-cost route the others are compared with. Exactly one. */
   baseline?: boolean;
-  /** Default GET. */
   method?: 'GET' | 'POST';
   body?: string;
-  /** Runs once against the started server; returns headers to add (e.g. a logged-in user's Bearer token). */
-  setup?: (base: string) => Promise<Record<string, string>>;
+  /** Send the bench user's `Authorization: Bearer` token (registered before the run). */
+  authenticated?: boolean;
+  /** Override BENCH_CONNECTIONS: CPU-bound routes (argon2) only queue up behind 50 connections. */
+  connections?: number;
 }
+
+/** Registered through the API before the run; login and `me` use it. */
+const benchUser = { email: 'bench@example.com', password: 'bench passphrase 2026', displayName: 'Bench' };
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const page = { 'user-agent': browser, accept: 'text/html,application/xhtml+xml', 'accept-language': 'en' };
 const json = { 'user-agent': browser, accept: 'application/json' };
-
-/** Registers a player through the API and answers its Bearer header (each request then plays as it). */
-async function loggedInPlayer(base: string): Promise<Record<string, string>> {
-  const response = await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { ...json, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `bench.${Date.now()}.${process.pid}@example.com`,
-      password: 'correct horse battery staple',
-      displayName: 'Bench Player',
-      locale: 'en',
-      acceptTerms: true,
-      confirmAge: true,
-    }),
-  });
-  const token = /(?:^|[;,]\s*)token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (response.status !== 201 || !token) throw new Error(`bench setup: registration answered ${response.status}`);
-  return { authorization: `Bearer ${token}` };
-}
 
 /** Add a route here to benchmark it. */
 const routes: BenchRoute[] = [
@@ -64,14 +49,26 @@ const routes: BenchRoute[] = [
   { name: '404 page', path: '/no/such/page', status: 404, headers: page },
   { name: 'icons (local set)', path: '/api/_nuxt_icon/mdi.json?icons=home,account', headers: json },
   { path: '/asdas/_payload.json', headers: json },
+  { name: 'article payload', path: '/asdas/rtp-explained/_payload.json', headers: json },
+  { name: '/th/asdas/{slug}', path: '/th/asdas/rtp-explained', headers: page },
+  { name: 'author page', path: '/author/nicha-srisuk', headers: page },
+  { name: 'GET /api/auth/me', path: '/api/auth/me', headers: json, authenticated: true },
+  {
+    name: 'POST /api/auth/login',
+    path: '/api/auth/login',
+    method: 'POST',
+    connections: 8,
+    headers: { ...json, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
+  },
   // Each request records a play session and a launch token (two inserts in a transaction) and signs it.
   {
     name: 'POST /api/play',
     path: '/api/play',
     method: 'POST',
-    body: JSON.stringify({ locale: 'en' }),
+    authenticated: true,
     headers: { ...json, 'content-type': 'application/json' },
-    setup: loggedInPlayer,
+    body: JSON.stringify({ locale: 'en' }),
   },
 ];
 
@@ -117,16 +114,11 @@ async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
   const child = spawn(process.execPath, [join(root, 'dist/node/server.js')], {
     cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir,
+      // The load comes from one address: lift the per-address login limit so login is measured, not 429s.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
       // Set, so the start does not warn about a random launch-token key.
-      PLAY_SECRET: process.env.PLAY_SECRET ?? randomBytes(32).toString('base64url'),
-    },
+      PLAY_SECRET: process.env.PLAY_SECRET ?? randomBytes(32).toString('base64url') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -174,13 +166,25 @@ interface RouteResult {
   ratioToBaseline?: number;
 }
 
-async function measure(base: string, route: BenchRoute): Promise<RouteResult> {
+/** Creates the bench user and returns its session token. */
+async function registerBenchUser(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...benchUser, locale: 'en', acceptTerms: true, confirmAge: true }),
+  });
+  const token = /(?:^|,\s*)token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (response.status !== 201 || !token) throw new Error(`could not register the bench user: ${response.status}`);
+  return token;
+}
+
+async function measure(base: string, route: BenchRoute, token: string): Promise<RouteResult> {
   const options = {
     url: base + route.path,
-    connections,
-    headers: route.headers ?? {},
+    connections: route.connections ?? connections,
     method: route.method ?? 'GET',
-    ...(route.body === undefined ? {} : { body: route.body }),
+    headers: { ...route.headers, ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}) },
+    ...(route.body ? { body: route.body } : {}),
   };
   // The first seconds fill caches and let V8 optimise; their figures are thrown away.
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
@@ -260,15 +264,13 @@ async function main() {
   process.once('SIGTERM', stopOnSignal);
   const results: RouteResult[] = [];
   try {
-    for (const selectedRoute of selected) {
-      const route = selectedRoute.setup
-        ? { ...selectedRoute, headers: { ...selectedRoute.headers, ...(await selectedRoute.setup(server.base)) } }
-        : selectedRoute;
+    const token = await registerBenchUser(server.base);
+    for (const route of selected) {
       // Fail fast on a route that does not answer as expected, rather than benchmarking errors.
       const probe = await fetch(server.base + route.path, {
         method: route.method ?? 'GET',
-        headers: route.headers ?? {},
-        ...(route.body === undefined ? {} : { body: route.body }),
+        headers: { ...route.headers, ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}) },
+        ...(route.body ? { body: route.body } : {}),
         redirect: 'manual',
       });
       await probe.arrayBuffer();
@@ -276,7 +278,7 @@ async function main() {
         console.warn(`warning: ${route.path} answered ${probe.status}, expected ${route.status ?? 200}`);
       }
       process.stdout.write(`  ${route.name ?? route.path} ...`);
-      const result = await measure(server.base, route);
+      const result = await measure(server.base, route, token);
       results.push(result);
       process.stdout.write(` ${Math.round(result.requestsPerSecond)} req/s\n`);
     }

@@ -1,6 +1,9 @@
+import useSWR from 'swr';
 import { useMatches, useRouteLoaderData } from 'react-router';
 import { defaultLocale, isLocale, type Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
+import { api, browserToken } from './lib/api-client.ts';
+import { statusOf } from './lib/swr-config.ts';
 
 /** The locale of the page being shown, from the locale route in the matches. */
 export function useLocale(): Locale {
@@ -16,6 +19,26 @@ export interface RootData {
   user: PublicUser | null;
 }
 
+/** SWR key of the current user; the root loader's data seeds it (client/components/root.tsx). */
+export const currentUserKey = '/auth/me';
+
+/** Who is logged in, asked of the API only when a token exists: no token means nobody. */
+export async function fetchCurrentUser(): Promise<RootData> {
+  if (!browserToken()) return { user: null };
+  try {
+    return await api<RootData>(currentUserKey);
+  } catch (error) {
+    if (statusOf(error) === 401) return { user: null };
+    throw error;
+  }
+}
+
+/**
+ * The logged-in user. Seeded from the server render (no request after hydration), then kept
+ * fresh by SWR: logging out in another tab shows here when this tab regains focus.
+ */
 export function useUser(): PublicUser | null {
-  return (useRouteLoaderData('root') as RootData | undefined)?.user ?? null;
+  const seeded = useRouteLoaderData('root') as RootData | undefined;
+  const { data } = useSWR<RootData>(currentUserKey, fetchCurrentUser);
+  return (data ?? seeded)?.user ?? null;
 }

@@ -24,6 +24,8 @@ const schema = {
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     SESSION_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
+    LOGIN_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 10 },
+    REGISTER_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5 },
     ICON_UPSTREAM_URL: { type: 'string', pattern: '^https?://[^\\s]+$', default: 'https://api.iconify.design' },
     BUILD_CHECK_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
     PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
@@ -50,6 +52,9 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   sessionTtlDays: number;
+  /** Login attempts per client address per minute (more behind a shared NAT, or for load tests). */
+  loginRateLimitPerMinute: number;
+  registerRateLimitPerMinute: number;
   iconUpstreamUrl: string;
   buildCheckIntervalMs: number;
   playUrl: string | undefined;
@@ -95,6 +100,8 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     databaseUrl: raw.DATABASE_URL as string | undefined,
     redisUrl: raw.REDIS_URL as string | undefined,
     sessionTtlDays: raw.SESSION_TTL_DAYS as number,
+    loginRateLimitPerMinute: raw.LOGIN_RATE_LIMIT_PER_MINUTE as number,
+    registerRateLimitPerMinute: raw.REGISTER_RATE_LIMIT_PER_MINUTE as number,
     iconUpstreamUrl: (raw.ICON_UPSTREAM_URL as string).replace(/\/$/, ''),
     buildCheckIntervalMs: raw.BUILD_CHECK_INTERVAL_MS as number,
     playUrl,

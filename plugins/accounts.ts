@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
@@ -46,13 +46,18 @@ export interface AccountsPluginOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** Prefix of the rate-limit keys in Redis (tests isolate themselves with it). */
   rateLimitNamespace?: string;
+  /** Paths under this prefix authenticate by the Bearer header only, never the cookie. Default `/api/`. */
+  bearerOnlyPrefix?: string;
 }
 
 /** What other plugins use: the JSON routes, the no-JavaScript form posts, the play action, SSR. */
 export interface Accounts {
   /** The user behind a token, or null (unknown, revoked, expired, malformed). */
   userFromToken(token: string | null | undefined): Promise<PublicUser | null>;
-  /** The request's token: the `Authorization: Bearer` header first, otherwise the `token` cookie. */
+  /**
+   * The request's token: the `Authorization: Bearer` header first, otherwise (pages and form
+   * posts, not /api/) the `token` cookie.
+   */
   tokenFrom(request: FastifyRequest): string | null;
   /** Creates the account and its first session. Throws HttpError 409 EMAIL_TAKEN. */
   register(request: FastifyRequest, registration: Registration): Promise<IssuedSession>;
@@ -65,11 +70,14 @@ export interface Accounts {
   logout(request: FastifyRequest): Promise<void>;
   setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
   clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void;
-  /** onRequest hooks: per-address limits, answering 429 RATE_LIMITED with Retry-After. */
-  limitRegisterPerIp: onRequestAsyncHookHandler;
-  limitLoginPerIp: onRequestAsyncHookHandler;
-  /** preHandler hook: 401 UNAUTHENTICATED unless `request.user` is set. */
-  requireUser: preHandlerAsyncHookHandler;
+  /**
+   * Per-address limits: throw HttpError 429 RATE_LIMITED (with Retry-After) when exceeded. Usable
+   * as `onRequest` hooks, or called directly (form posts), sharing one counter either way.
+   */
+  limitRegisterPerIp(request: FastifyRequest): Promise<void>;
+  limitLoginPerIp(request: FastifyRequest): Promise<void>;
+  /** Throws HttpError 401 UNAUTHENTICATED unless `request.user` is set; usable as a preHandler hook. */
+  requireUser(request: FastifyRequest): Promise<void>;
   readonly service: AccountService;
   readonly rateLimits: RateLimitSettings;
 }
@@ -79,7 +87,7 @@ declare module 'fastify' {
     accounts: Accounts;
   }
   interface FastifyRequest {
-    /** The logged-in user (from the Bearer header, otherwise the `token` cookie), or null. */
+    /** The logged-in user (from the Bearer header, otherwise, outside /api/, the `token` cookie), or null. */
     user: PublicUser | null;
   }
   interface FastifyContextConfig {
@@ -176,18 +184,21 @@ export default fp<AccountsPluginOptions>(
       }
     }
     const perIpHook =
-      (limiter: Limiter): onRequestAsyncHookHandler =>
-      async (request) => {
+      (limiter: Limiter) =>
+      async (request: FastifyRequest): Promise<void> => {
         const result = await consult(limiter, request);
         if (result && !result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
       };
 
+    const bearerOnlyPrefix = options.bearerOnlyPrefix ?? '/api/';
     function tokenFrom(request: FastifyRequest): string | null {
       const header = request.headers.authorization;
       if (typeof header === 'string' && header !== '') {
         const match = bearerPattern.exec(header);
         if (match) return match[1] ?? null;
       }
+      // The API takes the header only: no ambient credential, so no cross-site request forgery.
+      if (bearerOnlyPrefix && request.url.startsWith(bearerOnlyPrefix)) return null;
       const cookie = request.cookies?.[tokenCookieName];
       return typeof cookie === 'string' && cookie !== '' ? cookie : null;
     }

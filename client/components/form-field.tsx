@@ -1,7 +1,8 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, type InputHTMLAttributes, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  ref?: Ref<HTMLInputElement>;
   name: string;
   label: string;
   /** The error code for this field, if the last submission had one. */
@@ -46,4 +47,13 @@ export function FormMessage({ code }: { code?: string }) {
       {t(`form.messages.${code}`, { defaultValue: t('form.messages.UNKNOWN') })}
     </p>
   );
+}
+
+/** A password is never kept after a submission comes back, with or without JavaScript. */
+export function useClearedAfterSubmit(result: unknown) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (result && ref.current) ref.current.value = '';
+  }, [result]);
+  return ref;
 }

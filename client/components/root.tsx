@@ -1,19 +1,26 @@
 import { useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
-import { useLocale } from '../hooks.ts';
+import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
+import { SWRConfig, useSWRConfig } from 'swr';
+import { currentUserKey, useLocale, useUser, type RootData } from '../hooks.ts';
+import { session } from '../lib/session.ts';
+import { seedFallback, swrConfig } from '../lib/swr-config.ts';
 import { i18nFor } from '../i18n.ts';
 import { DocumentHead } from './document-head.tsx';
 
 /** The top of the page tree: the language every string is read in, the document head, scroll. */
 export function Root() {
   const locale = useLocale();
+  const rootData = useRouteLoaderData('root') as RootData;
   return (
     <I18nextProvider i18n={i18nFor(locale)}>
-      <DocumentHead />
-      <ScrollToTop />
-      <HydratedMarker />
-      <Outlet />
+      <SWRConfig value={{ ...swrConfig, fallback: seedFallback(currentUserKey, rootData) }}>
+        <CurrentUserSync rootData={rootData} />
+        <DocumentHead />
+        <ScrollToTop />
+        <HydratedMarker />
+        <Outlet />
+      </SWRConfig>
     </I18nextProvider>
   );
 }
@@ -32,5 +39,21 @@ function HydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
+  return null;
+}
+
+/**
+ * Keeps the three views of "who is logged in" in step: the root loader (changed by login and
+ * logout), SWR's cache (refreshed on focus) and the session store route middleware reads.
+ */
+function CurrentUserSync({ rootData }: { rootData: RootData }) {
+  const { mutate } = useSWRConfig();
+  const user = useUser();
+  useEffect(() => {
+    void mutate(currentUserKey, rootData, { revalidate: false });
+  }, [mutate, rootData]);
+  useEffect(() => {
+    session.set(user);
+  }, [user]);
   return null;
 }

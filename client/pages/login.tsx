@@ -3,7 +3,7 @@ import { Form, redirect, useActionData, useNavigation, useSearchParams, type Act
 import { localePath, splitLocale } from '../../lib/locales.ts';
 import type { FormState, PublicUser } from '../../lib/page-data.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { FormField, FormMessage } from '../components/form-field.tsx';
+import { FormField, FormMessage, useClearedAfterSubmit } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api-client.ts';
 import { formStateFromError } from '../lib/form-state.ts';
@@ -32,6 +32,7 @@ export default function LoginPage() {
   const locale = useLocale();
   const state = useActionData() as FormState | undefined;
   const busy = useNavigation().state === 'submitting';
+  const passwordRef = useClearedAfterSubmit(state);
   const [search] = useSearchParams();
   const redirectTo = search.get('redirect');
   return (
@@ -51,6 +52,7 @@ export default function LoginPage() {
         <FormField
           name="password"
           type="password"
+          ref={passwordRef}
           label={t('form.password')}
           autoComplete="current-password"
           error={state?.errors.password}

@@ -222,7 +222,11 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     return { root, pages: [], authors: [], issues: [issue], version: 'empty' };
   }
 
-  const texts = await Promise.all(files.map((file) => readFile(file.absolute, 'utf8')));
+  // A file can vanish between the walk and the read (an editor saving, a watcher racing a delete):
+  // it is simply not part of this load.
+  const read = await Promise.all(files.map((file) => readFile(file.absolute, 'utf8').catch(() => null)));
+  files = files.filter((_, index) => read[index] !== null);
+  const texts = read.filter((text): text is string => text !== null);
   const pages: PageEntry[] = [];
   const authors: AuthorEntry[] = [];
   const pending: { entry: PageEntry; source: SourceFile }[] = [];

@@ -74,7 +74,7 @@ for (const backend of testBackends()) {
       t.equal(tokenCookie(response)!.attributes.secure, true);
     });
 
-    t.test('me: Bearer first, otherwise the cookie; 401 without a session', async (t) => {
+    t.test('me: the API authenticates by the Bearer header; 401 without a session', async (t) => {
       const response = await register(validRegistration());
       const token = tokenCookie(response)!.value;
       const user = response.json().user;
@@ -83,13 +83,16 @@ for (const backend of testBackends()) {
       t.equal(withBearer.statusCode, 200);
       t.same(withBearer.json(), { user });
       t.equal((await me({ authorization: `bearer  ${token}` })).statusCode, 200, 'scheme is case-insensitive');
-      t.equal((await me({ cookie: `token=${token}` })).statusCode, 200, 'cookie alone works (page renders)');
+      t.equal((await me({ cookie: `token=${token}` })).statusCode, 401, 'the API ignores the cookie (no CSRF on the API)');
+      t.equal((await me({ ...bearer(token), cookie: 'token=stale' })).statusCode, 200);
 
       const anonymous = await me({});
       t.equal(anonymous.statusCode, 401);
       t.same(anonymous.json(), { statusCode: 401, code: 'UNAUTHENTICATED', message: 'Log in to continue.' });
-      const badBearer = await me({ ...bearer('x'.repeat(43)), cookie: `token=${token}` });
-      t.equal(badBearer.statusCode, 401, 'a Bearer header wins over the cookie, even a wrong one');
+      const probe = (headers: Record<string, string>) => app.inject({ url: '/probe', headers }).then((r) => r.json().user);
+      t.same(await probe({ cookie: `token=${token}` }), user, 'pages take the cookie');
+      t.same(await probe({ authorization: 'Basic eDp5', cookie: `token=${token}` }), user, 'another scheme: the cookie still counts');
+      t.equal(await probe({ ...bearer('x'.repeat(43)), cookie: `token=${token}` }), null, 'a Bearer header wins over the cookie, even a wrong one');
     });
 
     t.test('request.user is what any route (the SSR render) sees', async (t) => {
@@ -142,7 +145,7 @@ for (const backend of testBackends()) {
       t.equal(cleared?.attributes.path, '/');
 
       t.equal((await me(bearer(token))).statusCode, 401, 'the token no longer works');
-      t.equal((await me({ cookie: `token=${token}` })).statusCode, 401);
+      t.equal((await app.inject({ url: '/probe', headers: { cookie: `token=${token}` } })).json().user, null);
       const row = await db.selectFrom('sessions').select('revoked_at').where('token_hash', '=', createHash('sha256').update(token).digest('hex')).executeTakeFirstOrThrow();
       t.ok(row.revoked_at, 'revoked_at recorded');
 

@@ -1,16 +1,10 @@
 import t from 'tap';
 import type { Page, Request, Route } from 'playwright-core';
-import { browserUserAgent, startTestApp } from '../helpers/app.ts';
-import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { browserUserAgent } from '../helpers/app.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
 // Content pages in Chromium: client navigation by payload, the ToC, link prefetch and its limit.
-const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
-const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const browser = await launchBrowser();
-t.teardown(async () => {
-  await browser.close();
-  await close();
-});
+const { base, browser } = await startBrowserTest(t);
 
 // Headless Chromium calls itself HeadlessChrome, which isbot counts as a bot (and bots get no prefetch).
 async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>) {

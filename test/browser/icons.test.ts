@@ -2,17 +2,11 @@ import t from 'tap';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { backToTopIcon } from '../../client/components/back-to-top.tsx';
 import { navigationIcons } from '../../client/icons.ts';
-import { browserUserAgent, startTestApp } from '../helpers/app.ts';
-import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { browserUserAgent } from '../helpers/app.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
 // The production build in dist/ (run `node scripts/build.mjs` first).
-const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
-const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const browser = await launchBrowser();
-t.teardown(async () => {
-  await browser.close();
-  await close();
-});
+const { base, browser } = await startBrowserTest(t);
 
 const article = '/asdas/rtp-explained';
 const iconSelector = (name: string) => `svg[data-icon="${name}"]`;

@@ -1,21 +1,15 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
 import { formatDateTime } from '../../client/components/local-time.tsx';
-import { browserUserAgent, startTestApp } from '../helpers/app.ts';
-import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { browserUserAgent } from '../helpers/app.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
 // Play end to end in Chromium, on the production build with its own PGlite: log in, press Play,
 // land on the own /play page with a verified session; breaks refuse Play with their end date;
 // a launch URL to an origin that is not allowed goes nowhere; the account page takes a break
 // with and without JavaScript.
 
-const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
-const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const browser = await launchBrowser();
-t.teardown(async () => {
-  await browser.close();
-  await close();
-});
+const { app, base, browser } = await startBrowserTest(t);
 
 const timezoneId = 'Asia/Bangkok';
 const password = 'correct horse battery staple';

@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { createLogger } from '../../lib/logger.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { browserUserAgent } from '../helpers/app.ts';
 import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
 
 // The client runtime in Chromium, on the production build: new-build reload, chunk-failure
 // reload, navigateTo's refusals, route middleware redirects, start-up and render errors.
@@ -22,12 +23,14 @@ const playOrigin = 'https://play.example';
 // A UUID like real user ids: the account page's data (prefetched from the header) queries by it.
 const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
 
-/** The service on the build in dist/, where a request with `x-test-user` is logged in (until accounts exist). */
+/** The service on the build in dist/, where a request with `x-test-user` is logged in. */
 async function startApp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-runtime-'));
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin });
-  const app = await buildApp({ config, logger: createLogger('warn', { write: () => undefined }) });
-  app.addHook('onRequest', async (request) => {
+  const database = await createTestDatabase('pglite');
+  const app = await buildApp({ config, logger: createLogger('warn', { write: () => undefined }), database: { db: database.db } });
+  // After the accounts plugin's own preHandler, which resolves the real (absent) session.
+  app.addHook('preHandler', async (request) => {
     if (request.headers['x-test-user']) request.user = testUser;
   });
   await app.ready();
@@ -36,6 +39,7 @@ async function startApp() {
     base,
     close: async () => {
       await app.close();
+      await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -55,11 +59,17 @@ interface Opened {
   documents: string[];
 }
 
-async function newPage(options: { loggedIn?: boolean; storageThrows?: boolean } = {}) {
+async function newPage(options: { loggedIn?: boolean; storageThrows?: boolean; noPrefetch?: boolean } = {}) {
   const context = await browser.newContext({
     userAgent: browserUserAgent,
     ...(options.loggedIn ? { extraHTTPHeaders: { 'x-test-user': '1' } } : {}),
   });
+  if (options.noPrefetch) {
+    // A visitor asking to save data gets no link prefetch, so chunks load only when navigating.
+    await context.addInitScript(() => {
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true });
+    });
+  }
   if (options.storageThrows) {
     await context.addInitScript(() => {
       Object.defineProperty(window, 'sessionStorage', {
@@ -121,6 +131,8 @@ function copyProject(): { dir: string; buildA: string } {
 
 /** `node dist/node/server.js` in the copy, as operators run it; resolves once /healthz answers. */
 async function startServer(dir: string, port: number): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+  // A migrated embedded database from the template: creating one from scratch takes seconds.
+  if (!existsSync(join(dir, 'data'))) await seedPGliteDataDir(join(dir, 'data'));
   const child = spawn(process.execPath, [join(dir, 'dist/node/server.js')], {
     cwd: dir,
     env: {
@@ -237,7 +249,7 @@ async function readMarker(page: Page) {
 }
 
 t.test('a page chunk that cannot load: exactly one reload of the target, then the error screen', async (t) => {
-  const tab = await open('/');
+  const tab = await open('/', { noPrefetch: true });
   let aborted = 0;
   await tab.context.route(contentChunk, (route) => {
     aborted++;
@@ -278,7 +290,7 @@ t.test('a page chunk that cannot load: exactly one reload of the target, then th
 });
 
 t.test('storage that throws: navigation works, a chunk failure still reloads once and never loops', async (t) => {
-  const tab = await open('/', { storageThrows: true });
+  const tab = await open('/', { storageThrows: true, noPrefetch: true });
   await markWindow(tab.page);
   await tab.page.click('a[data-nav="login"]');
   await tab.page.waitForURL(`${base}/login`);
@@ -479,7 +491,7 @@ t.test('a start-up failure is logged as "error caught during app initialization"
 });
 
 t.test('a render failure: logged as "Произошла ошибка" with the error, then the error screen', async (t) => {
-  const tab = await open('/');
+  const tab = await open('/', { noPrefetch: true });
   await tab.context.route('**/bonus/_payload.json', (route) =>
     route.fulfill({ contentType: 'application/json', body: JSON.stringify({ buildId: 'x', data: null }) }),
   );

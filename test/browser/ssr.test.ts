@@ -1,15 +1,9 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
-import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { browserUserAgent, googlebot } from '../helpers/app.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
-const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
-const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const browser = await launchBrowser();
-t.teardown(async () => {
-  await browser.close();
-  await close();
-});
+const { base, browser } = await startBrowserTest(t);
 
 // Headless Chromium calls itself HeadlessChrome, which isbot rightly counts as a bot.
 async function open(path: string, userAgent = browserUserAgent, beforeLoad?: (page: Page) => Promise<unknown>) {

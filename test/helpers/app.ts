@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
+import type { AccountsPluginOptions } from '../../plugins/accounts.ts';
+import { createTestDatabase } from './database.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -18,7 +20,7 @@ export interface TestApp {
  * The whole service in production mode, on the build in dist/ (`npm test` builds first),
  * with its own empty data folder. Pass environment variables to change its configuration.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, accounts?: AccountsPluginOptions): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -28,13 +30,21 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   });
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, logger: createLogger(config.logLevel, sink) });
+  // A migrated embedded database copied from a template: starting PGlite from scratch takes seconds.
+  const database = await createTestDatabase('pglite');
+  const app = await buildApp({
+    config,
+    logger: createLogger(config.logLevel, sink),
+    database: { db: database.db },
+    ...(accounts ? { accounts } : {}),
+  });
   await app.ready();
   return {
     app,
     logs,
     close: async () => {
       await app.close();
+      await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -40,3 +40,19 @@ export function collectConsole(page: Page): { messages: ConsoleMessage[]; proble
     ],
   };
 }
+
+/**
+ * The usual browser test file: the whole app on a real port and one Chromium, both closed when
+ * the file's tests end. Use `app` for anything beyond pages (inject, decorators).
+ */
+export async function startBrowserTest(t: { teardown: (fn: () => Promise<void>) => void }, env: Record<string, string> = {}) {
+  const { startTestApp } = await import('./app.ts');
+  const { app, close } = await startTestApp({ LOG_LEVEL: 'warn', ...env });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await launchBrowser();
+  t.teardown(async () => {
+    await browser.close();
+    await close();
+  });
+  return { app, base, browser };
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { validateRegistration } from '../lib/auth/validation.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { localePath } from '../lib/locales.ts';
+import type { FormActionResult } from '../lib/page-data.ts';
+
+/** An API error as the form shows it; anything else is a server fault and propagates. */
+function failed(error: unknown, values: Record<string, string>): FormActionResult {
+  if (!(error instanceof HttpError)) throw error;
+  return {
+    ok: false,
+    status: error.statusCode,
+    values,
+    errors: error.fields ?? {},
+    ...(error.fields ? {} : { message: error.code }),
+  };
+}
+
+/**
+ * Login, registration and logout for browsers without JavaScript: plain form posts that end
+ * in the same account service calls and cookie as the JSON API, then a 303 to the next page.
+ */
+export default fp(
+  async (app: FastifyInstance) => {
+    const { accounts } = app;
+
+    app.formActions.define('login', async ({ locale, fields, redirectTo }, request, reply) => {
+      const values = { email: fields.email ?? '' };
+      try {
+        await accounts.limitLoginPerIp(request);
+        const session = await accounts.login(request, values.email, fields.password ?? '');
+        accounts.setSessionCookie(request, reply, session);
+        return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
+      } catch (error) {
+        return failed(error, values);
+      }
+    });
+
+    app.formActions.define('register', async ({ locale, fields, redirectTo }, request, reply) => {
+      const values = { email: fields.email ?? '', displayName: fields.displayName ?? '' };
+      try {
+        await accounts.limitRegisterPerIp(request);
+        const checked = validateRegistration({
+          email: fields.email ?? '',
+          password: fields.password ?? '',
+          displayName: fields.displayName ?? '',
+          locale,
+          // Unticked checkboxes are simply absent from a form post.
+          acceptTerms: fields.acceptTerms === 'on',
+          confirmAge: fields.confirmAge === 'on',
+        });
+        if (!checked.ok) return { ok: false, status: 400, values, errors: checked.fields };
+        const session = await accounts.register(request, checked.value);
+        accounts.setSessionCookie(request, reply, session);
+        return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
+      } catch (error) {
+        return failed(error, values);
+      }
+    });
+
+    app.formActions.define('logout', async ({ locale }, request, reply) => {
+      await accounts.logout(request);
+      accounts.clearSessionCookie(request, reply);
+      return { ok: true, redirect: localePath(locale, '/') };
+    });
+  },
+  { name: 'account-forms', dependencies: ['form-actions'] },
+);
