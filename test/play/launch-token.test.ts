@@ -90,7 +90,8 @@ t.test('malformed tokens are refused before anything is decoded', async (t) => {
     token.replace('.', '..'),
     ` ${token}`,
     `${token}\n`,
-    token.replace(/-/g, '+'),
+    `+${token.slice(1)}`,
+    `${token.slice(0, -1)}/`,
     `a${'b'.repeat(launchTokenMaxLength)}`,
     `${'A'.repeat(20)}.${'A'.repeat(43)}`,
   ];
