@@ -86,6 +86,10 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   if (playUrl && nodeEnv === 'production' && !raw.PLAY_SECRET) {
     throw new ConfigError('Invalid configuration: PLAY_SECRET is required when PLAY_URL is set (32 characters or more; it signs the launch tokens).');
   }
+  // Replicas share PostgreSQL; each one's random key could not verify the others' launch tokens.
+  if (raw.DATABASE_URL && nodeEnv === 'production' && !raw.PLAY_SECRET) {
+    throw new ConfigError('Invalid configuration: PLAY_SECRET is required when DATABASE_URL is set (replicas must share the key that signs launch tokens).');
+  }
   return {
     env: nodeEnv,
     dev: overrides.dev ?? false,

@@ -99,6 +99,8 @@ t.test('configuration errors name the variable', async (t) => {
       t.match((error as Error).message, pattern);
     }
   }
+  t.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/site' }), { message: /PLAY_SECRET is required when DATABASE_URL/ });
+  t.doesNotThrow(() => loadConfig({ DATABASE_URL: 'postgres://db/site', PLAY_SECRET: 'x'.repeat(32) }));
   const good = loadConfig({ PORT: '8080', TRUST_PROXY: '2', PUBLIC_URL: 'https://example.com/' });
   t.equal(good.port, 8080);
   t.equal(good.trustProxy, 2);
