@@ -1,13 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { validateRegistration } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { localePath } from '../lib/locales.ts';
 import type { FormActionResult } from '../lib/page-data.ts';
 
-/** An API error as the form shows it; anything else is a server fault and propagates. */
-function failed(error: unknown, values: Record<string, string>): FormActionResult {
+/** An API error as the form shows it (429 keeps its Retry-After); anything else propagates. */
+function failed(error: unknown, values: Record<string, string>, reply: FastifyReply): FormActionResult {
   if (!(error instanceof HttpError)) throw error;
+  if (error.headers) reply.headers(error.headers);
   return {
     ok: false,
     status: error.statusCode,
@@ -33,7 +34,7 @@ export default fp(
         accounts.setSessionCookie(request, reply, session);
         return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
       } catch (error) {
-        return failed(error, values);
+        return failed(error, values, reply);
       }
     });
 
@@ -55,7 +56,7 @@ export default fp(
         accounts.setSessionCookie(request, reply, session);
         return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
       } catch (error) {
-        return failed(error, values);
+        return failed(error, values, reply);
       }
     });
 

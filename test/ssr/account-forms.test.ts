@@ -115,3 +115,21 @@ t.test('form posts from another site are refused', async (t) => {
   });
   t.equal(response.statusCode, 403);
 });
+
+t.test('too many logins from one address: a 429 page with Retry-After', async (t) => {
+  const limited = await startTestApp({ PUBLIC_URL: origin, LOGIN_RATE_LIMIT_PER_MINUTE: '2' });
+  t.teardown(limited.close);
+  const attempt = () =>
+    limited.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { origin, host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40example.com&password=whatever+it+is',
+    });
+  await attempt();
+  await attempt();
+  const third = await attempt();
+  t.equal(third.statusCode, 429);
+  t.ok(Number(third.headers['retry-after']) > 0, 'Retry-After says when to come back');
+  t.match(third.body, /Too many attempts/);
+});
