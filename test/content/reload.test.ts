@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import type { ArticleData, SectionPageData } from '../../lib/content/types.ts';
@@ -83,8 +83,12 @@ t.test('a reload asked for during a load runs again after it', async (t) => {
     await cleanup();
   });
   const file = path.join(dir, 'en/bonus.md');
+  const edited = (await readFile(file, 'utf8')).replace('title: Bonus', 'title: Queued');
   const first = app.content.reload();
-  await writeFile(file, (await readFile(file, 'utf8')).replace('title: Bonus', 'title: Queued'));
+  // Write then rename, as editors save: the load in progress sees the old file or the new one,
+  // never a half-written one.
+  await writeFile(`${file}.tmp`, edited);
+  await rename(`${file}.tmp`, file);
   const second = app.content.reload();
   const third = app.content.reload();
   await first;
