@@ -5,8 +5,15 @@ import { defineConfig } from 'vite';
 
 const projectRoot = import.meta.dirname;
 
-export default defineConfig({
+// react-router's package exports only its development build (extra checks and warnings); production
+// builds use the production one, bundled into both the client and the SSR bundle.
+const reactRouterProduction = resolve(projectRoot, 'node_modules/react-router/dist/production/index.mjs');
+
+export default defineConfig(({ mode }) => ({
   root: resolve(projectRoot, 'client'),
+  ...(mode === 'production'
+    ? { resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] }, ssr: { noExternal: ['react-router'] } }
+    : {}),
   plugins: [viteReact(), viteFastify({ clientModule: '/entry-server.tsx' })],
   build: {
     outDir: resolve(projectRoot, 'dist'),
@@ -32,4 +39,4 @@ export default defineConfig({
   server: {
     fs: { allow: [projectRoot] },
   },
-});
+}));

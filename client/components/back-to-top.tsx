@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { Icon, useIconLoader } from './icon.tsx';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import type { ArticleSummary, SeoData } from '../../lib/content/types.ts';
 import type { Locale } from '../../lib/locales.ts';
 import { useLocale } from '../hooks.ts';

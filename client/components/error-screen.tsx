@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import type { PageErrorInfo } from '../router/page-error.ts';
 
 function headingKey(statusCode: number): string {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type InputHTMLAttributes, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   ref?: Ref<HTMLInputElement>;

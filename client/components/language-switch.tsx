@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { Link, useLocation } from 'react-router';
 import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
 import { useLocale } from '../hooks.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { Form, Outlet } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigationIcons } from '../icons.ts';

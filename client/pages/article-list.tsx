@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { useLoaderData, useLocation, useSearchParams } from 'react-router';
 import type { ArticleListData } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { useLoaderData } from 'react-router';
 import type { ArticleData, ArticleLink } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';

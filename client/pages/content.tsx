@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { useLoaderData } from 'react-router';
 import type {
   AuthorPageData,

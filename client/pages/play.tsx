@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n.ts';
 import { useLocation, useSearchParams } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
