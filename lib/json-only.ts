@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 /**
  * For an API route scope: JSON bodies only (anything else is 415 UNSUPPORTED_MEDIA_TYPE), and an
  * empty body with a JSON content type counts as no body. Malformed JSON is 400 MALFORMED_JSON.
- * (routes/api/auth.ts does the same inline.)
  */
 export function acceptJsonOnly(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type FieldCode, type FieldErrors, limits, validateRegistration } from '../../lib/auth/validation.ts';
 import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
+import { acceptJsonOnly } from '../../lib/json-only.ts';
 import { locales } from '../../lib/locales.ts';
 
 // Strict validation for these routes only: Fastify's shared Ajv removes unknown properties and
@@ -125,16 +126,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
   // no body, so `POST /logout` with a JSON content type and nothing in it is fine.
-  app.removeAllContentTypeParsers();
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const json = typeof body === 'string' ? body : body.toString('utf8');
-    if (json.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, json, done);
-  });
+  acceptJsonOnly(app);
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
