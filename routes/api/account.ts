@@ -1,12 +1,9 @@
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { errorResponseSchema } from '../../lib/http-error.ts';
-import { acceptJsonOnly } from '../../lib/json-only.ts';
+import { jsonApiScope } from '../../lib/json-api.ts';
 import { selfExclusionPeriods, type SelfExclusionPeriod } from '../../lib/play/types.ts';
 import { publicUserSchema } from './auth.ts';
 import { sendUntilError, untilErrorSchema } from './play.ts';
-
-const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true });
 
 const selfExclusionSchema = {
   type: 'object',
@@ -53,11 +50,7 @@ const errors = {
 
 /** `/api/account` (Bearer auth): the player's play sessions and the self-exclusion break. */
 export default async function accountRoutes(app: FastifyInstance) {
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
-  acceptJsonOnly(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
+  jsonApiScope(app);
   app.addHook('preHandler', app.accounts.requireUser);
 
   app.get('/', { schema: { response: { 200: accountSchema, ...errors } } }, async (request) => ({

@@ -1,14 +1,12 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type FieldCode, type FieldErrors, limits, validateRegistration } from '../../lib/auth/validation.ts';
 import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
-import { acceptJsonOnly } from '../../lib/json-only.ts';
+import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../lib/locales.ts';
 
 // Strict validation for these routes only: Fastify's shared Ajv removes unknown properties and
 // coerces types ("true" -> true), which would let extra fields and wrong types through silently.
-const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true });
-
 export const publicUserSchema = {
   type: 'object',
   additionalProperties: false,
@@ -122,15 +120,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * answer has a schema; errors are `{ statusCode, code, message, fields? }` with stable field codes.
  */
 export default async function authRoutes(app: FastifyInstance) {
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
-
   // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
   // no body, so `POST /logout` with a JSON content type and nothing in it is fine.
-  acceptJsonOnly(app);
-
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
+  jsonApiScope(app);
 
   app.post(
     '/register',

@@ -1,13 +1,10 @@
 import { normalizeIP } from '@fastify/rate-limit';
-import { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
-import { acceptJsonOnly } from '../../lib/json-only.ts';
+import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales, type Locale } from '../../lib/locales.ts';
 
 // Strict: unknown fields and wrong types are refused, never dropped or coerced.
-const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true, allowUnionTypes: true });
-
 export interface PlayRoutesOptions {
   /** Verifications per client address (the destination's server) and window. */
   verifyRateLimit: { max: number; windowMs: number };
@@ -84,11 +81,7 @@ export function sendUntilError(reply: FastifyReply, statusCode: number, code: st
  * Registered by plugins/play.ts, which owns the service.
  */
 export default async function playRoutes(app: FastifyInstance, options: PlayRoutesOptions) {
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
-  acceptJsonOnly(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
+  jsonApiScope(app);
 
   app.post(
     '/',
