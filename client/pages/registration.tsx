@@ -1,9 +1,10 @@
 import { useTranslation } from '../i18n.ts';
-import { Form, redirect, useActionData, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
+import { redirect, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
-import type { FormState, PublicUser } from '../../lib/page-data.ts';
+import type { PublicUser } from '../../lib/page-data.ts';
+import { AccountFormPage, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
-import { FormField, FormMessage, useClearedAfterSubmit } from '../components/form-field.tsx';
+import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api-client.ts';
 import { formStateFromError } from '../lib/form-state.ts';
@@ -37,59 +38,41 @@ export async function clientAction({ request }: ActionFunctionArgs) {
 export default function RegistrationPage() {
   const { t } = useTranslation();
   const locale = useLocale();
-  const state = useActionData() as FormState | undefined;
-  const busy = useNavigation().state === 'submitting';
-  const passwordRef = useClearedAfterSubmit(state);
-  const [search] = useSearchParams();
-  const redirectTo = search.get('redirect');
+  const { state, busy, passwordRef } = useAccountForm();
   return (
-    <section className="page form-page">
-      <h1>{t('nav.registration')}</h1>
-      <p className="lead">{t('form.registrationLead')}</p>
-      <Form method="post" noValidate className="account-form" aria-busy={busy}>
-        <FormMessage code={state?.message} />
-        <FormField
-          name="email"
-          type="email"
-          label={t('form.email')}
-          autoComplete="email"
-          defaultValue={state?.values.email ?? ''}
-          error={state?.errors.email}
-        />
-        <FormField
-          name="displayName"
-          label={t('form.displayName')}
-          autoComplete="nickname"
-          maxLength={50}
-          defaultValue={state?.values.displayName ?? ''}
-          error={state?.errors.displayName}
-        />
-        <FormField
-          name="password"
-          type="password"
-          ref={passwordRef}
-          label={t('form.password')}
-          hint={t('form.passwordHint')}
-          autoComplete="new-password"
-          error={state?.errors.password}
-        />
-        <FormField name="acceptTerms" type="checkbox" label={t('form.acceptTerms')} error={state?.errors.acceptTerms} />
-        <FormField name="confirmAge" type="checkbox" label={t('form.confirmAge')} error={state?.errors.confirmAge} />
-        <p className="field-hint">
-          <AppLink to={localePath(locale, '/terms-apply')}>{t('nav.terms_apply')}</AppLink>
-          {' · '}
-          <AppLink to={localePath(locale, '/play-responsibility')}>{t('nav.play_responsibility')}</AppLink>
-        </p>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {t('form.submitRegistration')}
-        </button>
-      </Form>
-      <p className="form-switch">
-        {t('form.haveAccount')}{' '}
-        <AppLink to={`${localePath(locale, '/login')}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}>
-          {t('nav.login')}
-        </AppLink>
+    <AccountFormPage page="registration" busy={busy} message={state?.message}>
+      <FormField
+        name="email"
+        type="email"
+        label={t('form.email')}
+        autoComplete="email"
+        defaultValue={state?.values.email ?? ''}
+        error={state?.errors.email}
+      />
+      <FormField
+        name="displayName"
+        label={t('form.displayName')}
+        autoComplete="nickname"
+        maxLength={50}
+        defaultValue={state?.values.displayName ?? ''}
+        error={state?.errors.displayName}
+      />
+      <FormField
+        name="password"
+        type="password"
+        ref={passwordRef}
+        label={t('form.password')}
+        hint={t('form.passwordHint')}
+        autoComplete="new-password"
+        error={state?.errors.password}
+      />
+      <FormField name="acceptTerms" type="checkbox" label={t('form.acceptTerms')} error={state?.errors.acceptTerms} />
+      <FormField name="confirmAge" type="checkbox" label={t('form.confirmAge')} error={state?.errors.confirmAge} />
+      <p className="field-hint">
+        <AppLink to={localePath(locale, '/terms-apply')}>{t('nav.terms_apply')}</AppLink>
+        {' · '}
+        <AppLink to={localePath(locale, '/play-responsibility')}>{t('nav.play_responsibility')}</AppLink>
       </p>
-    </section>
+    </AccountFormPage>
   );
 }

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { Form, useActionData, useNavigation, useSearchParams } from 'react-router';
+import { localePath } from '../../lib/locales.ts';
+import type { FormState } from '../../lib/page-data.ts';
+import { useLocale } from '../hooks.ts';
+import { useTranslation } from '../i18n.ts';
+import { AppLink } from './app-link.tsx';
+import { FormMessage, useClearedAfterSubmit } from './form-field.tsx';
+
+/** What a login or registration form needs from its last submission. */
+export function useAccountForm() {
+  const state = useActionData() as FormState | undefined;
+  const busy = useNavigation().state === 'submitting';
+  const passwordRef = useClearedAfterSubmit(state);
+  return { state, busy, passwordRef };
+}
+
+interface AccountFormPageProps {
+  /** The page this one is: the heading and the link to the other form follow from it. */
+  page: 'login' | 'registration';
+  busy: boolean;
+  message: string | undefined;
+  children: ReactNode;
+}
+
+const other = { login: 'registration', registration: 'login' } as const;
+const copy = {
+  login: { lead: 'form.loginLead', submit: 'form.submitLogin', switchPrompt: 'form.noAccount' },
+  registration: { lead: 'form.registrationLead', submit: 'form.submitRegistration', switchPrompt: 'form.haveAccount' },
+} as const;
+
+/** The frame both account forms share; the link to the other form keeps the way back (`?redirect=`). */
+export function AccountFormPage({ page, busy, message, children }: AccountFormPageProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const [search] = useSearchParams();
+  const redirectTo = search.get('redirect');
+  const switchTo = other[page];
+  return (
+    <section className="page form-page">
+      <h1>{t(`nav.${page}`)}</h1>
+      <p className="lead">{t(copy[page].lead)}</p>
+      <Form method="post" noValidate className="account-form" aria-busy={busy}>
+        <FormMessage code={message} />
+        {children}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {t(copy[page].submit)}
+        </button>
+      </Form>
+      <p className="form-switch">
+        {t(copy[page].switchPrompt)}{' '}
+        <AppLink to={`${localePath(locale, `/${switchTo}`)}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}>
+          {t(`nav.${switchTo}`)}
+        </AppLink>
+      </p>
+    </section>
+  );
+}
