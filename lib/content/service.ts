@@ -1,5 +1,5 @@
 import type { Locale } from '../locales.ts';
-import { ContentError, type ContentIssue, formatIssue, loadContent } from './loader.ts';
+import { ContentError, type ContentIssue, type ContentSnapshot, formatIssue, loadContent } from './loader.ts';
 import { ContentIndex } from './queries.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from './types.ts';
@@ -13,6 +13,8 @@ export interface ContentServiceOptions {
   publicUrl: string;
   /** Told about problems when they are kept instead of thrown. */
   onIssues?: (issues: readonly ContentIssue[]) => void;
+  /** Reads the folder; default `loadContent`. Tests wrap it to hold a load at a known point. */
+  read?: (root: string) => Promise<ContentSnapshot>;
 }
 
 /**
@@ -38,7 +40,7 @@ export class ContentService {
   }
 
   static async #build(options: ContentServiceOptions): Promise<ContentIndex> {
-    const snapshot = await loadContent(options.root);
+    const snapshot = await (options.read ?? loadContent)(options.root);
     if (snapshot.issues.length) {
       if (options.strict) throw new ContentError(snapshot.issues);
       options.onIssues?.(snapshot.issues);

@@ -1,8 +1,19 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
+import { loadContent, type ContentSnapshot } from '../../lib/content/loader.ts';
+import { ContentService } from '../../lib/content/service.ts';
 import type { ArticleData, SectionPageData } from '../../lib/content/types.ts';
-import { buildContentApp, callSource, copyFixture, eventually } from './helpers.ts';
+import { buildContentApp, callSource, copyFixture, eventually, publicUrl } from './helpers.ts';
+
+/** Saves as editors do (a new file renamed over the old): a load never reads half a file. */
+async function save(file: string, text: string): Promise<void> {
+  await writeFile(`${file}.tmp`, text);
+  await rename(`${file}.tmp`, file);
+}
+
+/** True once `read` resolves; false while it throws (a load between two saves may see a problem). */
+const settles = (read: () => Promise<boolean>) => () => read().catch(() => false);
 
 for (const poll of [false, true]) {
   t.test(`development reloads edits without a restart (${poll ? 'polling' : 'fs.watch'})`, async (t) => {
@@ -18,13 +29,13 @@ for (const poll of [false, true]) {
 
     const file = path.join(dir, 'en/bonus.md');
     const original = await readFile(file, 'utf8');
-    await writeFile(file, original.replace('title: Bonus', 'title: Bonus, edited'));
-    await eventually(async () => (await bonus()) === 'Bonus, edited');
+    await save(file, original.replace('title: Bonus', 'title: Bonus, edited'));
+    await eventually(settles(async () => (await bonus()) === 'Bonus, edited'));
     t.pass('an edit shows up');
     t.not(app.content.version, version, 'the content version changes');
 
     // A broken edit: the page shows the problem, the rest of the site keeps working.
-    await writeFile(file, original.replace('published: 2026-01-02', 'published: yesterday'));
+    await save(file, original.replace('published: 2026-01-02', 'published: yesterday'));
     await eventually(() => app.content.issues.length === 1);
     await t.rejects(callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' }), {
       name: 'ContentError',
@@ -34,18 +45,20 @@ for (const poll of [false, true]) {
     t.equal(first.article.title, 'First post', 'other pages still work');
 
     // Fixed again.
-    await writeFile(file, original);
+    await save(file, original);
     await eventually(() => app.content.issues.length === 0);
     t.equal(await bonus(), 'Bonus');
 
     // A new article appears, a deleted one disappears.
-    await writeFile(
+    await save(
       path.join(dir, 'en/asdas/fourth-post.md'),
       '---\ntitle: Fourth post\ndescription: New.\nauthor: bob-writer\npublished: 2026-05-01\n---\n\n## New\n',
     );
     await rm(path.join(dir, 'en/asdas/first-post.md'));
-    await eventually(() => app.content.listArticles('en')[0]?.slug === 'fourth-post');
-    t.notOk(app.content.listArticles('en').some((item) => item.slug === 'first-post'));
+    // A reload may run between the two changes: wait for the one that saw both.
+    const slugs = () => app.content.listArticles('en').map((item) => item.slug);
+    await eventually(() => slugs()[0] === 'fourth-post' && !slugs().includes('first-post'));
+    t.pass('the new article leads the list and the deleted one is gone');
     t.match(app.content.sitemapXml(), '/asdas/fourth-post', 'the sitemap follows');
   });
 }
@@ -77,23 +90,39 @@ t.test('a missing content folder is a clear start-up error', async (t) => {
 
 t.test('a reload asked for during a load runs again after it', async (t) => {
   const { dir, cleanup } = await copyFixture('content-basic');
-  const app = await buildContentApp({ root: dir, watch: false });
-  t.teardown(async () => {
-    await app.close();
-    await cleanup();
-  });
+  t.teardown(cleanup);
+  // The second load (the first reload) reads the folder, then waits here until the test has
+  // saved an edit and asked for two more reloads: they come during that load, whatever the disk.
+  let loads = 0;
+  let readDone!: () => void;
+  const firstReadDone = new Promise<void>((resolve) => (readDone = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const read = async (root: string): Promise<ContentSnapshot> => {
+    loads += 1;
+    const snapshot = await loadContent(root);
+    if (loads === 2) {
+      readDone();
+      await released;
+    }
+    return snapshot;
+  };
+  const content = await ContentService.load({ root: dir, strict: false, showDrafts: true, publicUrl, read });
   const file = path.join(dir, 'en/bonus.md');
   const edited = (await readFile(file, 'utf8')).replace('title: Bonus', 'title: Queued');
-  const first = app.content.reload();
-  // Write then rename, as editors save: the load in progress sees the old file or the new one,
-  // never a half-written one.
-  await writeFile(`${file}.tmp`, edited);
-  await rename(`${file}.tmp`, file);
-  const second = app.content.reload();
-  const third = app.content.reload();
-  await first;
+
+  const first = content.reload();
+  await firstReadDone;
+  await save(file, edited);
+  const second = content.reload();
+  const third = content.reload();
+  release();
+
+  const before = await first;
+  t.equal((before.getContentPage('en', 'bonus') as SectionPageData).page.title, 'Bonus', 'the running load read the old file');
   const [latest, same] = await Promise.all([second, third]);
   t.equal(latest, same, 'requests during a load share the next one');
-  t.equal((latest.getContentPage('en', 'bonus') as SectionPageData).page.title, 'Queued');
-  t.equal(app.content.index, latest);
+  t.equal(loads, 3, 'one more load, not two');
+  t.equal((latest.getContentPage('en', 'bonus') as SectionPageData).page.title, 'Queued', 'the queued load sees the edit');
+  t.equal(content.index, latest);
 });
