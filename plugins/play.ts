@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
 import { projectRoot } from '../lib/build-info.ts';
+import { deviceName } from '../lib/device-name.ts';
 import { localePath, locales, type Locale } from '../lib/locales.ts';
 import type { FormActionResult } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
-import { isSelfExclusionPeriod } from '../lib/play/types.ts';
+import { isSelfExclusionPeriod, type AccountPageData } from '../lib/play/types.ts';
 import accountRoutes from '../routes/api/account.ts';
 import playRoutes from '../routes/api/play.ts';
 
@@ -94,10 +95,15 @@ export default fp<PlayPluginOptions>(
         ];
       }),
     ) as Record<Locale, SeoData>;
-    app.pageData.define('account', async ({ user, locale }) => ({
-      ...(user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null }),
-      seo: seo[locale],
-    }));
+    // Devices are named in the page's language on the server: the parser stays out of the browser bundle.
+    app.pageData.define('account', async ({ user, locale }): Promise<AccountPageData & { seo: SeoData }> => {
+      const overview = user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null };
+      return {
+        ...overview,
+        playSessions: overview.playSessions.map((session) => ({ ...session, device: deviceName(session.userAgent, locale) })),
+        seo: seo[locale],
+      };
+    });
 
     // "Take a break" posted without JavaScript: first the period (the page then asks to confirm,
     // explaining it cannot be undone), then the confirmation; 303 back to the account page.

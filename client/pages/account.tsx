@@ -2,7 +2,7 @@ import { useTranslation } from '../i18n.ts';
 import { Form, redirect, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
 import type { FormState } from '../../lib/page-data.ts';
-import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountOverview } from '../../lib/play/types.ts';
+import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../lib/play/types.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLocale, useUser } from '../hooks.ts';
@@ -40,7 +40,7 @@ export async function clientAction({ request }: ActionFunctionArgs): Promise<For
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const data = useLoaderData() as AccountOverview;
+  const data = useLoaderData() as AccountPageData;
   return (
     <div className="page account-page">
       <h1>{t('accountPage.title')}</h1>
@@ -55,7 +55,7 @@ export default function AccountPage() {
   );
 }
 
-function TakeABreak({ selfExclusion }: { selfExclusion: AccountOverview['selfExclusion'] }) {
+function TakeABreak({ selfExclusion }: { selfExclusion: AccountPageData['selfExclusion'] }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { pathname } = useLocation();
@@ -128,7 +128,7 @@ function TakeABreak({ selfExclusion }: { selfExclusion: AccountOverview['selfExc
   );
 }
 
-function PlaySessions({ sessions }: { sessions: AccountOverview['playSessions'] }) {
+function PlaySessions({ sessions }: { sessions: AccountPageData['playSessions'] }) {
   const { t } = useTranslation();
   return (
     <section className="play-sessions" aria-labelledby="play-sessions-title">
@@ -154,8 +154,8 @@ function PlaySessions({ sessions }: { sessions: AccountOverview['playSessions'] 
                   <LocalDateTime iso={session.startedAt} />
                 </td>
                 <td>{t(`accountPage.languages.${session.locale}`)}</td>
-                <td className="user-agent" title={session.userAgent ?? undefined}>
-                  {session.userAgent ?? '—'}
+                <td className="device" data-testid="play-session-device">
+                  {session.device}
                 </td>
               </tr>
             ))}

@@ -74,6 +74,11 @@ export interface AccountOverview {
   selfExclusion: SelfExclusionView | null;
 }
 
+/** The `/account` page's data: the overview, each play session's device named in the page's language. */
+export interface AccountPageData extends AccountOverview {
+  playSessions: (PlaySessionView & { device: string })[];
+}
+
 /** What `POST /api/play/verify` answers for a good token. */
 export interface VerifiedLaunch {
   valid: true;

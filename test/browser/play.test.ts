@@ -199,14 +199,20 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
 
 t.test('the account page with JavaScript: play sessions, then a break in two steps', async (t) => {
   const player = await registerPlayer('Dao Player');
-  for (let index = 0; index < 2; index += 1) {
-    await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${player.token}`, 'user-agent': 'Bench/1' } });
+  const androidChrome = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
+  for (const userAgent of [androidChrome, 'Bench/1']) {
+    await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${player.token}`, 'user-agent': userAgent } });
   }
   const tab = await open('/', { token: player.token });
   await tab.page.click('[data-nav="account"]');
   await tab.page.waitForURL(`${base}/account`);
   await tab.page.waitForSelector('[data-testid="play-sessions"]');
   t.equal(await tab.page.locator('[data-testid="play-sessions"] tbody tr').count(), 2, 'the play sessions');
+  t.same(
+    (await tab.page.locator('[data-testid="play-session-device"]').allTextContents()).sort(),
+    ['Chrome on Android', 'Unknown device'],
+    'devices named in words, never the raw user agent',
+  );
   t.equal(await tab.page.locator('[data-testid="break-status"]').count(), 0, 'no break yet');
 
   await tab.page.check('input[name="period"][value="30d"]');
