@@ -15,7 +15,7 @@ async function main() {
     const logger = createLogger(config.logLevel);
     app = await buildApp({ config, logger });
     await app.listen({ host: config.host, port: config.port });
-    handleShutdown(app, config.shutdownTimeoutMs);
+    handleShutdown(app, { drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
   } catch (error) {
     (app?.log ?? bootLogger).fatal({ err: error }, `${initializationErrorLog}: ${(error as Error).message}`);
     await app?.close().catch(() => undefined);
@@ -23,12 +23,18 @@ async function main() {
   }
 }
 
-function handleShutdown(app: FastifyInstance, timeoutMs: number) {
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.shuttingDown = true;
+/**
+ * SIGTERM/SIGINT: first the drain (`/readyz` answers 503 while pages and the API are still served,
+ * for SHUTDOWN_DRAIN_MS, so load balancers and Kubernetes endpoints stop sending traffic), then
+ * the listener closes and requests in flight get SHUTDOWN_TIMEOUT_MS to finish; exit 0.
+ * A second signal during the drain ends it at once (Ctrl-C twice).
+ */
+function handleShutdown(app: FastifyInstance, { drainMs, timeoutMs }: { drainMs: number; timeoutMs: number }) {
+  let phase: 'serving' | 'draining' | 'closing' = 'serving';
+  let endDrain: (() => void) | undefined;
+
+  const close = (signal: string) => {
+    phase = 'closing';
     app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
       app.log.error({ timeoutMs }, 'requests still in flight after the shutdown timeout; exiting');
@@ -50,8 +56,26 @@ function handleShutdown(app: FastifyInstance, timeoutMs: number) {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+
+  const stop = (signal: string) => {
+    if (phase === 'closing') return;
+    if (phase === 'draining') {
+      app.log.info({ signal }, 'second signal: ending the drain now');
+      endDrain?.();
+      return;
+    }
+    phase = 'draining';
+    app.shuttingDown = true;
+    if (drainMs === 0) return close(signal);
+    app.log.info({ signal, drainMs }, 'draining: /readyz answers 503, requests are still served');
+    const timer = setTimeout(() => close(signal), drainMs);
+    endDrain = () => {
+      clearTimeout(timer);
+      close(signal);
+    };
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 void main();

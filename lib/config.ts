@@ -19,6 +19,8 @@ const schema = {
     TRUST_PROXY: { type: 'string', pattern: '^(true|false|\\d+|[0-9a-fA-F.:/,\\s]+)$', default: 'false' },
     PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s]+/?$' },
     SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
+    // No default here: it depends on NODE_ENV (see loadConfig).
+    SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 600000 },
     BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: 10485760, default: 65536 },
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
@@ -46,6 +48,9 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Origin the site is reached at from outside, without a trailing slash. */
   publicUrl: string;
+  /** After SIGTERM, how long /readyz answers 503 while requests are still served (load balancers notice). */
+  shutdownDrainMs: number;
+  /** Then, how long requests in flight may take once the listener is closed. */
   shutdownTimeoutMs: number;
   bodyLimitBytes: number;
   dataDir: string;
@@ -61,6 +66,13 @@ export interface Config {
   playSecret: string | undefined;
   /** Origins navigateTo may leave the site for: ALLOWED_EXTERNAL_ORIGINS plus PLAY_URL's origin. */
   allowedExternalOrigins: string[];
+  /** Settings that are valid but probably not what the operator meant; logged at start. */
+  warnings: ConfigWarning[];
+}
+
+export interface ConfigWarning {
+  variable: string;
+  message: string;
 }
 
 export class ConfigError extends Error {
@@ -90,14 +102,21 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   if (raw.DATABASE_URL && nodeEnv === 'production' && !raw.PLAY_SECRET) {
     throw new ConfigError('Invalid configuration: PLAY_SECRET is required when DATABASE_URL is set (replicas must share the key that signs launch tokens).');
   }
+  const dev = overrides.dev ?? false;
+  const production = nodeEnv === 'production' && !dev;
+  const host = raw.HOST as string;
+  const trustProxy = parseTrustProxy(raw.TRUST_PROXY as string);
+  const publicUrl = ((raw.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     env: nodeEnv,
-    dev: overrides.dev ?? false,
-    host: raw.HOST as string,
+    dev,
+    host,
     port,
     logLevel: raw.LOG_LEVEL as string,
-    trustProxy: parseTrustProxy(raw.TRUST_PROXY as string),
-    publicUrl: ((raw.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    trustProxy,
+    publicUrl,
+    // A load balancer needs a few seconds to see /readyz fail; a developer's Ctrl-C does not.
+    shutdownDrainMs: (raw.SHUTDOWN_DRAIN_MS as number | undefined) ?? (production ? 5000 : 0),
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS as number,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES as number,
     dataDir: raw.DATA_DIR as string,
@@ -119,7 +138,42 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
           .map((origin) => new URL(origin).origin),
       ),
     ],
+    warnings: configWarnings({ production, publicUrlSet: raw.PUBLIC_URL !== undefined, publicUrl, host, trustProxy }),
   };
+}
+
+const allInterfaces = new Set(['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0', '*']);
+
+function configWarnings(settings: {
+  production: boolean;
+  publicUrlSet: boolean;
+  publicUrl: string;
+  host: string;
+  trustProxy: TrustProxy;
+}): ConfigWarning[] {
+  const warnings: ConfigWarning[] = [];
+  if (settings.production && !settings.publicUrlSet) {
+    warnings.push({
+      variable: 'PUBLIC_URL',
+      message:
+        `PUBLIC_URL is not set: canonical links, hreflang alternates, the sitemap and robots.txt name ${settings.publicUrl}. ` +
+        'Set it to the origin visitors use (https://example.com).',
+    });
+  }
+  // Trusting by position (a hop count, or everything) cannot tell the proxy from a client that
+  // connects directly: such a client writes its own X-Forwarded-For and picks the address the rate
+  // limits count. An address list only believes the proxy.
+  const trustsAnyPeer = settings.trustProxy === true || typeof settings.trustProxy === 'number';
+  if (trustsAnyPeer && allInterfaces.has(settings.host)) {
+    warnings.push({
+      variable: 'TRUST_PROXY',
+      message:
+        `TRUST_PROXY=${String(settings.trustProxy)} believes X-Forwarded-* from any peer, and HOST=${settings.host} listens on every interface: ` +
+        'a client that reaches the service directly, not through the proxy, can choose its own address and step around per-address rate limits. ' +
+        "Set TRUST_PROXY to the proxy's addresses or CIDR (10.0.0.0/8), or listen only where the proxy connects from.",
+    });
+  }
+  return warnings;
 }
 
 function parseTrustProxy(value: string): TrustProxy {

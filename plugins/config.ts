@@ -7,10 +7,11 @@ declare module 'fastify' {
   }
 }
 
-/** Shares the validated configuration with every plugin as `app.config`. */
+/** Shares the validated configuration with every plugin as `app.config`, and says at start what looks wrong in it. */
 export default fp<{ config: Config }>(
   async (app, { config }) => {
     app.decorate('config', config);
+    for (const warning of config.warnings) app.log.warn({ variable: warning.variable }, warning.message);
   },
   { name: 'config' },
 );

@@ -6,7 +6,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Checks `/readyz` runs (a database ping, say); a plugin adds its own. */
     readinessChecks: Map<string, ReadinessCheck>;
-    /** Set when shutdown begins, so load balancers stop sending traffic. */
+    /** Set when shutdown begins (the drain): /readyz answers 503 so load balancers stop sending traffic. */
     shuttingDown: boolean;
   }
 }
@@ -25,6 +25,12 @@ export default fp(
   async (app) => {
     app.decorate('readinessChecks', new Map<string, ReadinessCheck>());
     app.decorate('shuttingDown', false);
+
+    // While draining, every answer closes its connection: a client or proxy holding a keep-alive
+    // connection to this process opens its next one elsewhere instead of finding it closed later.
+    app.addHook('onSend', async (_request, reply) => {
+      if (app.shuttingDown) reply.header('connection', 'close');
+    });
 
     app.get('/healthz', { schema: { response: { 200: statusSchema } }, logLevel: 'warn' }, async (_request, reply) => {
       reply.header('cache-control', 'no-store');

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, request } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,16 +34,35 @@ function startServer(env: Record<string, string>) {
   return { child, exited, listening, output: () => output };
 }
 
-function get(url: string): Promise<{ status: number; body: string }> {
+function get(url: string): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((done, fail) => {
     request(url, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => done({ status: response.statusCode ?? 0, body }));
+      response.on('end', () => done({ status: response.statusCode ?? 0, body, headers: response.headers }));
     })
       .on('error', fail)
       .end();
   });
+}
+
+/** Asks again until `check` holds: waits for the event, not for a length of time. */
+async function until(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+}
+
+const refused = (url: string) => get(url).then(() => false, () => true);
+
+/** The pino lines a server wrote, parsed (other lines skipped). */
+function logLines(output: string): { time: number; msg: string; level: number }[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { time: number; msg: string; level: number });
 }
 
 t.test('a bad configuration value stops the start, logged with the variable, exit code 1', async (t) => {
@@ -55,30 +74,112 @@ t.test('a bad configuration value stops the start, logged with the variable, exi
 });
 
 t.test('SIGTERM: stops accepting, finishes the request in flight, exits 0', async (t) => {
-  // A slow upstream makes a real in-flight request: the icon endpoint waits for it.
+  // A slow upstream makes a real in-flight request: the icon endpoint waits for it, and the
+  // upstream answers only when the test says so.
+  let arrived: () => void = () => {};
+  const requestArrived = new Promise<void>((done) => (arrived = done));
+  let held: ServerResponse | undefined;
   const upstream = createServer((_request, response) => {
-    setTimeout(() => {
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ prefix: 'slowset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));
-    }, 900);
+    held = response;
+    arrived();
   });
   await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
   t.teardown(() => upstream.close());
   const { port } = upstream.address() as { port: number };
 
-  const server = startServer({ PORT: '0', ICON_UPSTREAM_URL: `http://127.0.0.1:${port}`, SHUTDOWN_TIMEOUT_MS: '5000' });
+  const server = startServer({ PORT: '0', ICON_UPSTREAM_URL: `http://127.0.0.1:${port}`, SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '30000' });
   t.teardown(() => (server.child as ChildProcess).kill('SIGKILL'));
   const address = await server.listening;
 
   const inFlight = get(`${address}/api/_nuxt_icon/slowset.json?icons=dot`);
-  await new Promise((done) => setTimeout(done, 250));
+  await requestArrived;
   server.child.kill('SIGTERM');
-  await new Promise((done) => setTimeout(done, 150));
+  await until(() => refused(`${address}/healthz`), 'new connections refused once shutdown begins');
+  t.pass('new connections are refused once shutdown begins, with a request still in flight');
 
-  await t.rejects(get(`${address}/healthz`), 'new connections are refused once shutdown begins');
+  held!.setHeader('content-type', 'application/json');
+  held!.end(JSON.stringify({ prefix: 'slowset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));
   const finished = await inFlight;
   t.equal(finished.status, 200, 'the request in flight completed');
   t.match(finished.body, /"prefix":"slowset"/);
   t.equal(await server.exited, 0, 'a clean exit');
   t.match(server.output(), /shutting down/);
+});
+
+t.test('SIGTERM drains first: /readyz answers 503 while pages and the API are still served', async (t) => {
+  // A drain that only a second signal ends, so nothing here races a clock.
+  const server = startServer({ PORT: '0', SHUTDOWN_DRAIN_MS: '600000' });
+  t.teardown(() => (server.child as ChildProcess).kill('SIGKILL'));
+  const address = await server.listening;
+  t.equal((await get(`${address}/readyz`)).status, 200, 'ready before');
+
+  server.child.kill('SIGTERM');
+  await until(async () => (await get(`${address}/readyz`)).status === 503, '/readyz to answer 503');
+  const ready = await get(`${address}/readyz`);
+  t.same(JSON.parse(ready.body), { status: 'shutting-down' });
+
+  const page = await get(`${address}/bonus`);
+  t.equal(page.status, 200, 'a page is still served');
+  t.match(page.body, /<html lang="en"/);
+  t.equal(page.headers.connection, 'close', 'and closes its connection, so the next request opens one elsewhere');
+  const api = await get(`${address}/api/auth/me`);
+  t.equal(api.status, 401, 'the API still answers');
+  t.equal(JSON.parse(api.body).code, 'UNAUTHENTICATED');
+  t.equal((await get(`${address}/healthz`)).status, 200, 'alive while draining');
+  t.match(server.output(), /draining: \/readyz answers 503/);
+
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0, 'a second signal ends the drain; a clean exit');
+  t.match(server.output(), /second signal: ending the drain now/);
+  t.match(server.output(), /"msg":"stopped"/);
+});
+
+t.test('the drain lasts SHUTDOWN_DRAIN_MS, then the server closes by itself', async (t) => {
+  const server = startServer({ PORT: '0', SHUTDOWN_DRAIN_MS: '400' });
+  t.teardown(() => (server.child as ChildProcess).kill('SIGKILL'));
+  await server.listening;
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0);
+  const lines = logLines(server.output());
+  const draining = lines.find((line) => line.msg.startsWith('draining'));
+  const closing = lines.find((line) => line.msg.startsWith('shutting down'));
+  t.ok(draining && closing, 'both phases logged');
+  t.ok(closing!.time - draining!.time >= 400, `closed ${closing!.time - draining!.time} ms after the drain began`);
+});
+
+t.test('stopping `npm start` stops the site: npm passes SIGTERM on to the server', async (t) => {
+  // npm runs scripts through `sh -c`, which does not pass signals on; the script execs node.
+  const npm = spawn('npm', ['start'], {
+    cwd: resolve(import.meta.dirname, '../..'),
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SHUTDOWN_DRAIN_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-npm-')) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  npm.stdout.on('data', (chunk) => (output += chunk));
+  npm.stderr.on('data', (chunk) => (output += chunk));
+  const npmExited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));
+  let serverPid: number | undefined;
+  t.teardown(() => {
+    npm.kill('SIGKILL');
+    if (serverPid) {
+      try {
+        process.kill(serverPid, 'SIGKILL');
+      } catch {
+        // already gone, as it should be
+      }
+    }
+  });
+
+  await until(async () => /listening at http:\/\/127\.0\.0\.1:\d+/.test(output), 'npm start to listen', 300_000);
+  const listening = logLines(output).find((line) => line.msg.includes('listening at')) as { pid?: number } | undefined;
+  serverPid = listening?.pid;
+  t.ok(serverPid, 'the server logged its pid');
+  const address = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+  t.equal((await get(`${address}/readyz`)).status, 200);
+
+  npm.kill('SIGTERM');
+  t.equal(await npmExited, 0, 'npm exits 0');
+  t.match(output, /shutting down/, 'the server got the signal');
+  t.match(output, /"msg":"stopped"/, 'and stopped gracefully');
+  t.throws(() => process.kill(serverPid!, 0), { code: 'ESRCH' }, 'no server process is left behind');
 });
