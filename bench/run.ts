@@ -117,6 +117,8 @@ async function startServer(): Promise<Server> {
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir,
       // The load comes from one address: lift the per-address login limit so login is measured, not 429s.
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
+      // No load balancer to drain for, and no start-up warning about the public origin.
+      SHUTDOWN_DRAIN_MS: '0', PUBLIC_URL: `http://127.0.0.1:${port}`,
       // Set, so the start does not warn about a random launch-token key.
       PLAY_SECRET: process.env.PLAY_SECRET ?? randomBytes(32).toString('base64url') },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -143,6 +143,8 @@ async function startServer(dir: string, port: number): Promise<{ child: ChildPro
       LOG_LEVEL: 'warn',
       DATA_DIR: join(dir, 'data'),
       BUILD_CHECK_INTERVAL_MS: '1000',
+      // Restarted on the same port: no load balancer to drain for.
+      SHUTDOWN_DRAIN_MS: '0',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
