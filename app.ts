@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 import accountForms from './plugins/account-forms.ts';
+import accountLinks from './plugins/account-links.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
+import backgroundJobs from './plugins/background-jobs.ts';
 import builds from './plugins/builds.ts';
 import configPlugin from './plugins/config.ts';
 import content from './plugins/content.ts';
@@ -13,7 +15,9 @@ import errors from './plugins/errors.ts';
 import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import icons from './plugins/icons.ts';
+import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import pageData from './plugins/page-data.ts';
+import passwordReset from './plugins/password-reset.ts';
 import play, { type PlayPluginOptions } from './plugins/play.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
@@ -29,6 +33,8 @@ export interface BuildAppOptions {
   accounts?: AccountsPluginOptions;
   /** Tests move Play's clock or change its limits. */
   play?: PlayPluginOptions;
+  /** Tests shorten the waits between email send attempts. */
+  mail?: MailPluginOptions;
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
@@ -49,6 +55,8 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
   await app.register(health);
   await app.register(pageData);
   await app.register(formActions);
+  await app.register(backgroundJobs);
+  await app.register(mail, options.mail ?? {});
   await app.register(database, options.database ?? {});
   await app.register(accounts, {
     ...options.accounts,
@@ -60,6 +68,8 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
   });
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(accountForms);
+  await app.register(accountLinks);
+  await app.register(passwordReset);
   await app.register(play, options.play ?? {});
   await app.register(content);
   await app.register(icons);

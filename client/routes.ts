@@ -61,6 +61,20 @@ export const pageRoutes: readonly PageRoute[] = [
     page: () => import('./pages/registration.tsx'),
   },
   { id: 'logout', path: 'logout', action: 'logout', page: () => import('./pages/logout.tsx') },
+  // Accounts people can keep (issue 13): the pages emailed links open never embed data of their
+  // own; the server checks the token before they render (plugins/account-links.ts).
+  {
+    id: 'forgot-password',
+    path: 'forgot-password',
+    action: 'forgotPassword',
+    page: () => import('./pages/forgot-password.tsx'),
+  },
+  {
+    id: 'reset-password',
+    path: 'reset-password',
+    action: 'resetPassword',
+    page: () => import('./pages/reset-password.tsx'),
+  },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
   { id: 'play', path: 'play', middleware: ['auth'], page: () => import('./pages/play.tsx') },
   {

@@ -33,6 +33,9 @@ const schema = {
     PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     PLAY_SECRET: { type: 'string', minLength: 32 },
     ALLOWED_EXTERNAL_ORIGINS: { type: 'string', pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$', default: '' },
+    SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$' },
+    MAIL_FROM: { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$' },
+    REQUIRE_VERIFIED_EMAIL_FOR_PLAY: { type: 'string', enum: ['true', 'false'], default: 'false' },
   },
 } as const;
 
@@ -68,6 +71,12 @@ export interface Config {
   allowedExternalOrigins: string[];
   /** Settings that are valid but probably not what the operator meant; logged at start. */
   warnings: ConfigWarning[];
+  /** `smtp://` or `smtps://` server for account emails; unset: written as .eml files to `DATA_DIR/outbox/`. */
+  smtpUrl: string | undefined;
+  /** The From of account emails. Default `Asdas <no-reply@{PUBLIC_URL's host}>`. */
+  mailFrom: string;
+  /** Play refuses players whose email address is not verified yet. */
+  requireVerifiedEmailForPlay: boolean;
 }
 
 export interface ConfigWarning {
@@ -106,6 +115,8 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   const production = nodeEnv === 'production' && !dev;
   const host = raw.HOST as string;
   const trustProxy = parseTrustProxy(raw.TRUST_PROXY as string);
+  const smtpUrl = raw.SMTP_URL as string | undefined;
+  if (smtpUrl && !URL.canParse(smtpUrl)) throw new ConfigError('Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL.');
   const publicUrl = ((raw.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     env: nodeEnv,
@@ -139,6 +150,9 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
       ),
     ],
     warnings: configWarnings({ production, publicUrlSet: raw.PUBLIC_URL !== undefined, publicUrl, host, trustProxy }),
+    smtpUrl,
+    mailFrom: (raw.MAIL_FROM as string | undefined) ?? `Asdas <no-reply@${new URL(publicUrl).hostname}>`,
+    requireVerifiedEmailForPlay: raw.REQUIRE_VERIFIED_EMAIL_FOR_PLAY === 'true',
   };
 }
 

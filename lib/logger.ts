@@ -9,6 +9,15 @@ export const redactedPaths = [
   'headers.cookie',
 ];
 
+// Secrets that travel in a query string (account links from emails, Play launch tokens): their
+// values never reach a log line, whatever else of the URL does.
+const secretQueryParameter = /([?&](?:token|launch)=)[^&#]*/gi;
+
+/** The URL as logs show it: secret query values replaced by `[redacted]`. */
+export function redactUrl(url: string): string {
+  return url.includes('=') ? url.replace(secretQueryParameter, '$1[redacted]') : url;
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
@@ -17,7 +26,7 @@ export function loggerOptions(level: string): LoggerOptions {
       req(req: { method: string; url: string; headers: Record<string, unknown>; ip?: string; id?: string }) {
         return {
           method: req.method,
-          url: req.url,
+          url: redactUrl(req.url),
           ip: req.ip,
           headers: {
             host: req.headers.host,

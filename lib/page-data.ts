@@ -7,6 +7,8 @@ export interface PublicUser {
   displayName: string;
   locale: Locale;
   createdAt: string;
+  /** The address was proven by a link sent to it. */
+  emailVerified: boolean;
 }
 
 /** What a page's server-side data source receives. The query string is deliberately absent:

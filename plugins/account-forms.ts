@@ -6,7 +6,7 @@ import { localePath } from '../lib/locales.ts';
 import type { FormActionResult } from '../lib/page-data.ts';
 
 /** An API error as the form shows it (429 keeps its Retry-After); anything else propagates. */
-function failed(error: unknown, values: Record<string, string>, reply: FastifyReply): FormActionResult {
+export function formFailure(error: unknown, values: Record<string, string>, reply: FastifyReply): FormActionResult {
   if (!(error instanceof HttpError)) throw error;
   if (error.headers) reply.headers(error.headers);
   return {
@@ -34,7 +34,7 @@ export default fp(
         accounts.setSessionCookie(request, reply, session);
         return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
       } catch (error) {
-        return failed(error, values, reply);
+        return formFailure(error, values, reply);
       }
     });
 
@@ -56,7 +56,7 @@ export default fp(
         accounts.setSessionCookie(request, reply, session);
         return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
       } catch (error) {
-        return failed(error, values, reply);
+        return formFailure(error, values, reply);
       }
     });
 

@@ -24,13 +24,28 @@ export interface RateLimitSettings {
   loginPerIp: RateLimitRule;
   /** Failed logins per account (normalized email), whatever address they come from. */
   loginFailuresPerAccount: RateLimitRule;
+  /** Password reset requests per client address. */
+  passwordResetPerIp: RateLimitRule;
+  /** Password reset requests per email address (known or not, so the limit reveals nothing). */
+  passwordResetPerAddress: RateLimitRule;
+  /** Uses of emailed links (reset, verification, email change) per client address. */
+  linkUsePerIp: RateLimitRule;
+  /** Emails a logged-in user can have sent (verification resends, email change links). */
+  accountEmailsPerUser: RateLimitRule;
 }
 
 export const defaultRateLimits: RateLimitSettings = {
   registerPerIp: { max: 5, windowMs: 60_000 },
   loginPerIp: { max: 10, windowMs: 60_000 },
   loginFailuresPerAccount: { max: 5, windowMs: 15 * 60_000 },
+  passwordResetPerIp: { max: 10, windowMs: 15 * 60_000 },
+  passwordResetPerAddress: { max: 3, windowMs: 60 * 60_000 },
+  linkUsePerIp: { max: 20, windowMs: 15 * 60_000 },
+  accountEmailsPerUser: { max: 3, windowMs: 15 * 60_000 },
 };
+
+/** Checks one named limit for one key; throws HttpError 429 RATE_LIMITED (with Retry-After) when exceeded. */
+export type KeyedLimit = (request: FastifyRequest, key: string) => Promise<void>;
 
 export interface AccountsPluginOptions {
   /** argon2id cost; production-grade by default. Tests pass `testHashing`. */
@@ -76,10 +91,28 @@ export interface Accounts {
    */
   limitRegisterPerIp(request: FastifyRequest): Promise<void>;
   limitLoginPerIp(request: FastifyRequest): Promise<void>;
+  /**
+   * A limit of another feature on the same store (memory or Redis), keyed by what the caller
+   * passes (hash personal keys such as emails with `limitKey`). Create at registration time.
+   */
+  createLimit(name: string, rule: RateLimitRule): KeyedLimit;
+  /**
+   * The per-account limit of failed logins, for a logged-in user retyping the password (changing
+   * details, deleting the account): call before verifying (throws 429 once the limit is reached),
+   * and with `failed` after a wrong password (counts it).
+   */
+  limitPasswordChecks(request: FastifyRequest, email: string, failed?: boolean): Promise<void>;
   /** Throws HttpError 401 UNAUTHENTICATED unless `request.user` is set; usable as a preHandler hook. */
   requireUser(request: FastifyRequest): Promise<void>;
   readonly service: AccountService;
   readonly rateLimits: RateLimitSettings;
+  /** The time source of sessions and emailed links (tests move it). */
+  readonly clock: () => Date;
+}
+
+/** A rate-limit key for personal data: the store never holds the value itself. */
+export function limitKey(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 32);
 }
 
 declare module 'fastify' {
@@ -89,6 +122,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user (from the Bearer header, otherwise, outside /api/, the `token` cookie), or null. */
     user: PublicUser | null;
+    /** The id of the session behind `request.user` (the sessions list marks it), or null. */
+    sessionId: string | null;
   }
   interface FastifyContextConfig {
     /** `false` skips resolving `request.user` on this route (health checks, static files). */
@@ -241,7 +276,7 @@ export default fp<AccountsPluginOptions>(
       },
       async login(request, rawEmail, password) {
         const email = normalizeEmail(rawEmail);
-        (request as Keyed)[accountKey] = createHash('sha256').update(email).digest('hex').slice(0, 32);
+        (request as Keyed)[accountKey] = limitKey(email);
         const before = await consult(loginFailures, request, false);
         // Read without counting: only failures count against the account.
         if (before && !before.isAllowed && before.remaining === 0) throw rateLimited(before.ttlInSeconds);
@@ -258,6 +293,27 @@ export default fp<AccountsPluginOptions>(
       },
       limitRegisterPerIp: perIpHook(registerPerIp),
       limitLoginPerIp: perIpHook(loginPerIp),
+      createLimit(name, rule) {
+        const key = Symbol(name);
+        type WithKey = FastifyRequest & { [key]?: string };
+        const limiter = app.createRateLimit({
+          max: rule.max,
+          timeWindow: rule.windowMs,
+          keyGenerator: (request) => `${name}:${(request as WithKey)[key] ?? ''}`,
+        });
+        return async (request, value) => {
+          (request as WithKey)[key] = value;
+          const result = await consult(limiter, request);
+          if (result && !result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
+        };
+      },
+      async limitPasswordChecks(request, email, failed = false) {
+        (request as Keyed)[accountKey] = limitKey(email);
+        // As for logins: read before verifying, count only a failure.
+        const result = await consult(loginFailures, request, failed);
+        if (!failed && result && !result.isAllowed && result.remaining === 0) throw rateLimited(result.ttlInSeconds);
+      },
+      clock,
       async requireUser(request) {
         if (!request.user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
       },
@@ -268,6 +324,7 @@ export default fp<AccountsPluginOptions>(
     // otherwise one indexed query. When the expiry slides and the token came in the cookie, the
     // cookie's Max-Age follows, so an active visitor stays logged in.
     app.decorateRequest('user', null);
+    app.decorateRequest('sessionId', null);
     app.addHook('preHandler', async (request, reply) => {
       if (request.routeOptions.config?.auth === false) return;
       const token = tokenFrom(request);
@@ -275,6 +332,7 @@ export default fp<AccountsPluginOptions>(
       const session = await service.resolve(token);
       if (!session) return;
       request.user = session.user;
+      request.sessionId = session.sessionId;
       if (session.extended && request.cookies?.[tokenCookieName] === token) {
         setSessionCookie(request, reply, { token, expiresAt: session.expiresAt });
       }

@@ -29,6 +29,33 @@ const copy = {
   registration: { lead: 'form.registrationLead', submit: 'form.submitRegistration', switchPrompt: 'form.haveAccount' },
 } as const;
 
+interface AccountFormProps {
+  busy: boolean;
+  /** The form-wide message code of the last submission (translated under `form.messages`). */
+  message: string | undefined;
+  submitLabel: string;
+  children: ReactNode;
+  className?: string;
+  testId?: string;
+}
+
+/**
+ * Every account form (login, registration, password reset, the account page's forms): posted to
+ * the page's action (the API through `clientAction` with JavaScript, a form post without), with
+ * the form-wide message on top and one submit button.
+ */
+export function AccountForm({ busy, message, submitLabel, children, className, testId }: AccountFormProps) {
+  return (
+    <Form method="post" noValidate className={`account-form${className ? ` ${className}` : ''}`} aria-busy={busy} data-testid={testId}>
+      <FormMessage code={message} />
+      {children}
+      <button type="submit" className="button button-primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </Form>
+  );
+}
+
 /** The frame both account forms share; the link to the other form keeps the way back (`?redirect=`). */
 export function AccountFormPage({ page, busy, message, children }: AccountFormPageProps) {
   const { t } = useTranslation();
@@ -40,13 +67,9 @@ export function AccountFormPage({ page, busy, message, children }: AccountFormPa
     <section className="page form-page">
       <h1>{t(`nav.${page}`)}</h1>
       <p className="lead">{t(copy[page].lead)}</p>
-      <Form method="post" noValidate className="account-form" aria-busy={busy}>
-        <FormMessage code={message} />
+      <AccountForm busy={busy} message={message} submitLabel={t(copy[page].submit)}>
         {children}
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {t(copy[page].submit)}
-        </button>
-      </Form>
+      </AccountForm>
       <p className="form-switch">
         {t(copy[page].switchPrompt)}{' '}
         <AppLink to={`${localePath(locale, `/${switchTo}`)}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}>

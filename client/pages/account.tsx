@@ -1,5 +1,5 @@
 import { useTranslation } from '../i18n.ts';
-import { Form, redirect, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs } from 'react-router';
+import { Form, redirect, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../lib/play/types.ts';
@@ -49,9 +49,25 @@ export default function AccountPage() {
           {t('account.signedInAs', { name: user.displayName })} · {user.email}
         </p>
       ) : null}
+      <DoneNotice />
       <TakeABreak selfExclusion={data.selfExclusion} />
       <PlaySessions sessions={data.playSessions} />
     </div>
+  );
+}
+
+/** What the last change did (`?done=password-reset` ...), said once at the top of the page. */
+function DoneNotice() {
+  const { t } = useTranslation();
+  const [search] = useSearchParams();
+  const done = search.get('done');
+  if (!done || !/^[a-z-]{1,40}$/.test(done)) return null;
+  const text = t(`accountPage.done.${done}`, { defaultValue: '' });
+  if (!text) return null;
+  return (
+    <p className="form-notice" role="status" data-testid="account-done">
+      {text}
+    </p>
   );
 }
 

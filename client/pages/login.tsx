@@ -3,7 +3,9 @@ import { redirect, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { AccountFormPage, useAccountForm } from '../components/account-form.tsx';
+import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api-client.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../lib/navigation-guard.ts';
@@ -28,6 +30,7 @@ export async function clientAction({ request }: ActionFunctionArgs) {
 
 export default function LoginPage() {
   const { t } = useTranslation();
+  const locale = useLocale();
   const { state, busy, passwordRef } = useAccountForm();
   return (
     <AccountFormPage page="login" busy={busy} message={state?.message}>
@@ -47,6 +50,11 @@ export default function LoginPage() {
         autoComplete="current-password"
         error={state?.errors.password}
       />
+      <p className="field-hint">
+        <AppLink to={localePath(locale, '/forgot-password')} data-testid="forgot-password">
+          {t('passwordReset.forgotLink')}
+        </AppLink>
+      </p>
     </AccountFormPage>
   );
 }

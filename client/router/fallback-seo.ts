@@ -10,7 +10,8 @@ export function fallbackSeo(pathname: string, locale: Locale, error?: PageErrorI
   const { t } = i18nFor(locale);
   const isFormPage = pageRoutes.some((route) => !route.data && `/${route.path}` === path);
   return {
-    title: error ? String(error.statusCode) : isFormPage ? t(`nav.${path.slice(1)}`) : '',
+    // Navigation pages are titled by their label; others (password reset ...) under `pageTitles`.
+    title: error ? String(error.statusCode) : isFormPage ? t(`pageTitles.${path.slice(1)}`, { defaultValue: t(`nav.${path.slice(1)}`) }) : '',
     description: error ? error.message : t('site.tagline'),
     path,
     alternates: ['en', 'th'],

@@ -39,7 +39,10 @@ export interface AccountServiceOptions {
 
 const userAgentMax = 512;
 
-type UserColumns = Pick<UserRow, 'id' | 'email' | 'display_name' | 'locale' | 'created_at'>;
+export type UserColumns = Pick<UserRow, 'id' | 'email' | 'display_name' | 'locale' | 'created_at' | 'email_verified_at'>;
+
+/** The columns a PublicUser is made of. */
+export const userColumns = ['id', 'email', 'display_name', 'locale', 'created_at', 'email_verified_at'] as const;
 
 export function toPublicUser(row: UserColumns): PublicUser {
   return {
@@ -48,6 +51,7 @@ export function toPublicUser(row: UserColumns): PublicUser {
     displayName: row.display_name,
     locale: row.locale,
     createdAt: new Date(row.created_at).toISOString(),
+    emailVerified: row.email_verified_at !== null,
   };
 }
 
@@ -88,6 +92,45 @@ export class AccountService {
     return this.#ttlMs;
   }
 
+  get hasher(): PasswordHasher {
+    return this.#hasher;
+  }
+
+  get clock(): () => Date {
+    return this.#clock;
+  }
+
+  /** The user as pages show them, or null when the account no longer exists. */
+  async findUser(userId: string): Promise<UserColumns | null> {
+    return (await this.#db.selectFrom('users').select([...userColumns]).where('id', '=', userId).executeTakeFirst()) ?? null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserColumns | null> {
+    return (await this.#db.selectFrom('users').select([...userColumns]).where('email', '=', email).executeTakeFirst()) ?? null;
+  }
+
+  /**
+   * Checks the password of a logged-in user (changing details, deleting the account): one argon2
+   * verification. False for a wrong password or an account that no longer exists.
+   */
+  async checkPassword(userId: string, password: string): Promise<boolean> {
+    const row = await this.#db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+    if (!row) return false;
+    return this.#hasher.verify(row.password_hash, password);
+  }
+
+  /** Revokes every live session of a user except `keep` (the one making the change). Returns how many. */
+  async revokeSessions(db: Kysely<Database>, userId: string, keep?: string): Promise<number> {
+    let query = db
+      .updateTable('sessions')
+      .set({ revoked_at: this.#clock() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (keep) query = query.where('id', '!=', keep);
+    const revoked = await query.returning('id').execute();
+    return revoked.length;
+  }
+
   /** Creates the user and a first session in one transaction. Throws EmailTakenError. */
   async register(registration: Registration, userAgent?: string): Promise<IssuedSession> {
     const passwordHash = await this.#hasher.hash(registration.password);
@@ -106,7 +149,7 @@ export class AccountService {
             age_confirmed_at: now,
             created_at: now,
           })
-          .returning(['id', 'email', 'display_name', 'locale', 'created_at'])
+          .returning([...userColumns])
           .executeTakeFirstOrThrow();
         const session = await this.#insertSession(trx, user.id, now, userAgent);
         return { user: toPublicUser(user), ...session };
@@ -126,7 +169,7 @@ export class AccountService {
     if (!this.#dummyHash) await this.init();
     const user = await this.#db
       .selectFrom('users')
-      .select(['id', 'email', 'display_name', 'locale', 'created_at', 'password_hash'])
+      .select([...userColumns, 'password_hash'])
       .where('email', '=', email)
       .executeTakeFirst();
     const matches = await this.#hasher.verify(user?.password_hash ?? (this.#dummyHash as string), password);
@@ -193,6 +236,7 @@ export class AccountService {
         'u.display_name',
         'u.locale',
         'u.created_at',
+        'u.email_verified_at',
       ])
       .where('s.token_hash', '=', hashSessionToken(token))
       .where('s.revoked_at', 'is', null)

@@ -102,4 +102,31 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('self_exclusions').execute();
     },
   },
+  // Accounts people can keep (issue 13): verified addresses, and the single-use links sent by
+  // email (password reset, address verification, email change), kept only as SHA-256 hashes.
+  // Types in lib/auth/account-tokens.ts.
+  '0005_account_tokens': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('users').addColumn('email_verified_at', 'timestamptz').execute();
+      await db.schema
+        .createTable('account_tokens')
+        .addColumn('id', 'uuid', (col) => col.primaryKey())
+        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('purpose', 'text', (col) => col.notNull())
+        .addColumn('token_hash', 'text', (col) => col.notNull())
+        .addColumn('email', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('used_at', 'timestamptz')
+        .addUniqueConstraint('account_tokens_token_hash_key', ['token_hash'])
+        .addCheckConstraint('account_tokens_purpose_check', sql`purpose in ('password_reset', 'email_verification', 'email_change')`)
+        .execute();
+      await db.schema.createIndex('account_tokens_user_purpose_idx').on('account_tokens').columns(['user_id', 'purpose']).execute();
+      await db.schema.createIndex('account_tokens_expires_at_idx').on('account_tokens').column('expires_at').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('account_tokens').execute();
+      await db.schema.alterTable('users').dropColumn('email_verified_at').execute();
+    },
+  },
 };

@@ -17,6 +17,8 @@ export interface UsersTable {
   accepted_terms_at: Timestamp;
   age_confirmed_at: Timestamp;
   created_at: GeneratedTimestamp;
+  /** When the current address was proven by a link sent to it (migration 0005); null: not yet. */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SessionsTable {

@@ -16,18 +16,19 @@ export const publicUserSchema = {
     displayName: { type: 'string' },
     locale: { type: 'string', enum: [...locales] },
     createdAt: { type: 'string', format: 'date-time' },
+    emailVerified: { type: 'boolean' },
   },
-  required: ['id', 'email', 'displayName', 'locale', 'createdAt'],
+  required: ['id', 'email', 'displayName', 'locale', 'createdAt', 'emailVerified'],
 } as const;
 
-const userResponseSchema = {
+export const userResponseSchema = {
   type: 'object',
   additionalProperties: false,
   properties: { user: publicUserSchema },
   required: ['user'],
 } as const;
 
-const text = { type: 'string', maxLength: limits.stringHardMax } as const;
+export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
 
 export const registerBodySchema = {
   type: 'object',
@@ -66,6 +67,9 @@ const errors = {
   500: errorResponseSchema,
 } as const;
 
+/** The error answers of the account API, for routes of other files under /api/auth. */
+export const authErrors = errors;
+
 /** Ajv's findings as the API's stable field codes. */
 export function fieldsFromSchemaErrors(issues: ErrorObject[], body: unknown): FieldErrors {
   const fields: FieldErrors = {};
@@ -102,11 +106,11 @@ export function fieldsFromSchemaErrors(issues: ErrorObject[], body: unknown): Fi
   return fields;
 }
 
-function validationFailed(fields: FieldErrors): HttpError {
+export function validationFailed(fields: FieldErrors): HttpError {
   return new HttpError(400, 'VALIDATION_FAILED', 'Some fields are missing or invalid.', fields);
 }
 
-function schemaErrorsOf(request: FastifyRequest): ErrorObject[] | null {
+export function schemaErrorsOf(request: FastifyRequest): ErrorObject[] | null {
   const error = request.validationError as (Error & { validation?: ErrorObject[] }) | undefined;
   return error ? (error.validation ?? []) : null;
 }

@@ -43,7 +43,8 @@ for (const backend of testBackends()) {
       t.equal(response.statusCode, 201);
       t.equal(response.headers['cache-control'], 'no-store');
       const { user } = response.json();
-      t.same(Object.keys(user).sort(), ['createdAt', 'displayName', 'email', 'id', 'locale']);
+      t.same(Object.keys(user).sort(), ['createdAt', 'displayName', 'email', 'emailVerified', 'id', 'locale']);
+      t.equal(user.emailVerified, false, 'not verified until the link in the email is used');
       t.equal(user.email, 'narong.k@example.com', 'email normalized');
       t.equal(user.displayName, 'นรงค์ กิตติ', 'display name trimmed');
       t.equal(user.locale, 'th');

@@ -1,13 +1,23 @@
 /** Builds the parts of the service the account tests need, the way app.ts assembles them. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../lib/config.ts';
 import { PasswordHasher, testHashing } from '../../lib/auth/passwords.ts';
+import { createLogger } from '../../lib/logger.ts';
+import accountLinks from '../../plugins/account-links.ts';
 import accounts, { type AccountsPluginOptions } from '../../plugins/accounts.ts';
+import backgroundJobs from '../../plugins/background-jobs.ts';
 import configPlugin from '../../plugins/config.ts';
 import database, { type DatabasePluginOptions } from '../../plugins/database.ts';
 import errors from '../../plugins/errors.ts';
+import formActions from '../../plugins/form-actions.ts';
 import health from '../../plugins/health.ts';
+import mail, { type MailPluginOptions } from '../../plugins/mail.ts';
+import passwordReset from '../../plugins/password-reset.ts';
 import authRoutes from '../../routes/api/auth.ts';
 import type { TestDatabase } from '../helpers/database.ts';
 
@@ -24,6 +34,10 @@ export interface TestAppOptions {
   databaseOptions?: DatabasePluginOptions;
   /** Registers more routes before the app is ready (e.g. a probe that shows `request.user`). */
   extraRoutes?: (app: FastifyInstance) => void;
+  /** Shorter waits between email send attempts, by default none (tests must not wait). */
+  mail?: MailPluginOptions;
+  /** Collects the app's log lines (parsed) here; without it the app logs nothing. */
+  logs?: Record<string, unknown>[];
 }
 
 /** Generous limits, so only the rate-limit tests meet them. */
@@ -31,10 +45,27 @@ export const relaxedRateLimits = {
   registerPerIp: { max: 10_000, windowMs: 60_000 },
   loginPerIp: { max: 10_000, windowMs: 60_000 },
   loginFailuresPerAccount: { max: 10_000, windowMs: 60_000 },
+  passwordResetPerIp: { max: 10_000, windowMs: 60_000 },
+  passwordResetPerAddress: { max: 10_000, windowMs: 60_000 },
+  linkUsePerIp: { max: 10_000, windowMs: 60_000 },
+  accountEmailsPerUser: { max: 10_000, windowMs: 60_000 },
 };
 
+/** A logger whose lines land, parsed, in `logs`. */
+export function collectingLogger(logs: Record<string, unknown>[], level = 'info'): FastifyBaseLogger {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return createLogger(level, sink) as FastifyBaseLogger;
+}
+
 export async function buildTestApp(options: TestAppOptions): Promise<FastifyInstance> {
-  const env: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env };
+  // Each app its own data folder: emails land in its outbox/ (when SMTP_URL is not set).
+  const dataDir = options.env?.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'asdas-accounts-'));
+  const env: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...options.env };
   const shared = options.database && !options.openFromConfig ? options.database.db : undefined;
   if (options.openFromConfig && options.database) {
     if (!options.database.url) throw new Error('openFromConfig with a database needs a PostgreSQL test database');
@@ -43,16 +74,20 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
   const config = loadConfig(env);
   const trustProxy = config.trustProxy;
   const app = Fastify({
-    logger: false,
+    ...(options.logs ? { loggerInstance: collectingLogger(options.logs) } : { logger: false }),
     // As app.ts does: a hop count becomes a function.
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: config.bodyLimitBytes,
   });
+  if (dataDir) app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
   try {
     await app.register(configPlugin, { config });
     await app.register(errors);
     await app.register(cookie);
     await app.register(health);
+    await app.register(formActions);
+    await app.register(backgroundJobs);
+    await app.register(mail, { retryDelaysMs: [], ...options.mail });
     await app.register(database, { ...(shared ? { db: shared } : {}), ...options.databaseOptions });
     await app.register(accounts, {
       passwordHasher: new PasswordHasher(testHashing),
@@ -61,6 +96,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
       rateLimits: { ...relaxedRateLimits, ...options.accounts?.rateLimits },
     });
     await app.register(authRoutes, { prefix: '/api/auth' });
+    await app.register(accountLinks);
+    await app.register(passwordReset);
     options.extraRoutes?.(app);
     await app.ready();
   } catch (error) {

@@ -29,7 +29,7 @@ for (const backend of testBackends()) {
       t.same(await tablesOf(database.db), []);
       const first = await migrateToLatest(database.db);
       t.same(first.applied, Object.keys(appMigrations).sort());
-      t.same(await tablesOf(database.db), ['kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users']);
+      t.same(await tablesOf(database.db), ['account_tokens', 'kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users']);
       t.same((await migrateToLatest(database.db)).applied, []);
       t.same(await executedMigrations(database.db), Object.keys(appMigrations).sort());
     });
@@ -55,7 +55,7 @@ for (const backend of testBackends()) {
       t.match((error as Error).message, /migrations this code does not know: 9001_play_sessions, 9002_self_exclusions/);
 
       await t.rejects(buildTestApp({ database }), { name: 'DatabaseNewerThanCodeError' }, 'the app refuses to start');
-      t.same(await tablesOf(db), ['kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users'], 'nothing touched');
+      t.same(await tablesOf(db), ['account_tokens', 'kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users'], 'nothing touched');
     });
 
     t.test('a failing migration is rolled back and named', async (t) => {

@@ -21,7 +21,7 @@ import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
 const root = resolve(import.meta.dirname, '../..');
 const playOrigin = 'https://play.example';
 // A UUID like real user ids: the account page's data (prefetched from the header) queries by it.
-const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
+const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
 
 /** The service on the build in dist/, where a request with `x-test-user` is logged in. */
 async function startApp() {

@@ -12,7 +12,7 @@ import builds, { META_CACHE_CONTROL } from '../../plugins/builds.ts';
 import errors from '../../plugins/errors.ts';
 import { startTestApp } from '../helpers/app.ts';
 
-const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
+const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
 
 function contextFor(who: PublicUser | null): ServerRequestContext {
   return {

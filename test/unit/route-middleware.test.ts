@@ -9,7 +9,7 @@ import type { PageRoute } from '../../client/routes.ts';
 // browser router's loaders), so these cover both; the routes are made here because no page of
 // the real table uses `auth` yet (the account page comes later).
 
-const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z' };
+const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
 
 function route(middleware: string[], extra: Partial<PageRoute> = {}): PageRoute {
   return { id: 'test', path: 'account', middleware, data: 'account', page: async () => ({ default: () => null }), ...extra };

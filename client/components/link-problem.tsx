@@ -1,0 +1,46 @@
+import { localePath } from '../../lib/locales.ts';
+import { useLocale } from '../hooks.ts';
+import { useTranslation } from '../i18n.ts';
+import { AppLink } from './app-link.tsx';
+
+export type LinkProblemCode = 'invalid' | 'used' | 'expired';
+const problems: readonly LinkProblemCode[] = ['invalid', 'used', 'expired'];
+
+/** `?problem=` of a link page, or null. Anything unexpected counts as an invalid link. */
+export function linkProblemOf(search: URLSearchParams): LinkProblemCode | null {
+  const value = search.get('problem');
+  if (value === null) return null;
+  return (problems as readonly string[]).includes(value) ? (value as LinkProblemCode) : 'invalid';
+}
+
+const codes: Record<string, LinkProblemCode> = { TOKEN_INVALID: 'invalid', TOKEN_USED: 'used', TOKEN_EXPIRED: 'expired' };
+
+/** The problem an API error names (TOKEN_INVALID, TOKEN_USED, TOKEN_EXPIRED), or null. */
+export function tokenProblemFromError(error: unknown): LinkProblemCode | null {
+  const code = (error as { data?: { code?: unknown } } | null)?.data?.code;
+  return typeof code === 'string' ? (codes[code] ?? null) : null;
+}
+
+/** Where each kind of link lets the visitor start again. */
+const retry = {
+  passwordReset: { path: '/forgot-password', label: 'links.retry.passwordReset' },
+  verifyEmail: { path: '/account', label: 'links.retry.verifyEmail' },
+  confirmEmail: { path: '/account', label: 'links.retry.confirmEmail' },
+} as const;
+
+/** The page an emailed link shows when it cannot be used: what happened, and the way to a new one. */
+export function LinkProblem({ kind, problem }: { kind: keyof typeof retry; problem: LinkProblemCode }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <section className="page form-page link-problem" data-testid="link-problem" data-problem={problem}>
+      <h1>{t(`links.${problem}.heading`)}</h1>
+      <p className="lead">{t(`links.${problem}.text`)}</p>
+      <p>
+        <AppLink to={localePath(locale, retry[kind].path)} className="button button-primary">
+          {t(retry[kind].label)}
+        </AppLink>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+import type { AccountService, IssuedSession, UserColumns } from './accounts.ts';
+import type { AccountTokens, TokenCheck, TokenProblem } from './account-tokens.ts';
+import { checkNewPassword, type FieldErrors } from './validation.ts';
+
+/** A reset link works once, for 30 minutes. */
+export const passwordResetTtlMs = 30 * 60 * 1000;
+
+export type ResetResult =
+  | { ok: true; session: IssuedSession }
+  | { ok: false; problem: TokenProblem }
+  | { ok: false; fields: FieldErrors };
+
+/**
+ * Forgotten passwords, free of HTTP: a reset link for a known address (nothing at all for an
+ * unknown one; the caller runs this off the request, so the answer cannot tell them apart), and
+ * the new password, which ends every session and opens a new one.
+ */
+export class PasswordResets {
+  readonly #db: Kysely<Database>;
+  readonly #accounts: AccountService;
+  readonly #tokens: AccountTokens;
+  readonly #ttlMs: number;
+
+  constructor(options: { db: Kysely<Database>; accounts: AccountService; tokens: AccountTokens; ttlMs?: number }) {
+    this.#db = options.db;
+    this.#accounts = options.accounts;
+    this.#tokens = options.tokens;
+    this.#ttlMs = options.ttlMs ?? passwordResetTtlMs;
+  }
+
+  get ttlMs(): number {
+    return this.#ttlMs;
+  }
+
+  /** The account and a new link for it, or null when no account uses this (normalized) address. */
+  async issue(email: string): Promise<{ user: UserColumns; token: string } | null> {
+    const user = await this.#accounts.findUserByEmail(email);
+    if (!user) return null;
+    const { token } = await this.#tokens.issue(this.#db, {
+      userId: user.id,
+      purpose: 'password_reset',
+      email: user.email,
+      ttlMs: this.#ttlMs,
+    });
+    return { user, token };
+  }
+
+  /** Whether a link can still be used (the page asks before showing the form). */
+  async check(token: unknown): Promise<TokenCheck> {
+    const checked = await this.#tokens.check(token, 'password_reset');
+    if (!checked.ok) return checked;
+    // A link sent to an address the account no longer has is void.
+    const user = await this.#accounts.findUser(checked.row.user_id);
+    return user && user.email === checked.row.email ? checked : { ok: false, problem: 'invalid' };
+  }
+
+  /**
+   * Sets the new password (the registration rules apply; a refused password leaves the link
+   * usable), uses the link (once, even under simultaneous tries), retires the user's other reset
+   * links, ends every session, marks the address verified (the link proved it), and logs in.
+   */
+  async reset(token: unknown, password: unknown, userAgent: string | undefined): Promise<ResetResult> {
+    const checked = await this.check(token);
+    if (!checked.ok) return checked;
+    const user = (await this.#accounts.findUser(checked.row.user_id))!;
+    const problem = checkNewPassword(password, user.email);
+    if (problem) return { ok: false, fields: { password: problem } };
+    const passwordHash = await this.#accounts.hasher.hash(password as string);
+
+    const used = await this.#db.transaction().execute(async (trx) => {
+      const consumed = await this.#tokens.consume(trx, token, 'password_reset');
+      if (!consumed.ok) return consumed;
+      const now = this.#accounts.clock();
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ password_hash: passwordHash, email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
+        .where('id', '=', user.id)
+        .execute();
+      await this.#tokens.retire(trx, user.id, ['password_reset']);
+      await this.#accounts.revokeSessions(trx, user.id);
+      return consumed;
+    });
+    if (!used.ok) return used;
+    const session = await this.#accounts.createSession({ ...user, email_verified_at: user.email_verified_at ?? this.#accounts.clock() }, userAgent);
+    return { ok: true, session };
+  }
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { createTransport, type Transporter } from 'nodemailer';
+import type { BackgroundJobs } from '../background-jobs.ts';
+import type { ComposedMail } from './messages.ts';
+
+export interface MailerOptions {
+  /** `smtp://` / `smtps://`: send through this server. Unset: write `.eml` files to `outboxDir`. */
+  smtpUrl: string | undefined;
+  outboxDir: string;
+  from: string;
+  log: FastifyBaseLogger;
+  jobs: BackgroundJobs;
+  /** Waits between attempts: one more attempt than delays. Default 2 s, 10 s, 60 s. */
+  retryDelaysMs?: readonly number[];
+}
+
+export const defaultRetryDelaysMs = [2_000, 10_000, 60_000] as const;
+
+/** `a***@example.com`: enough to tell messages apart in a log, not the address. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at <= 0 ? '***' : `${address[0]}***${address.slice(at)}`;
+}
+
+/**
+ * Account emails through nodemailer: SMTP when SMTP_URL is set, otherwise the same MIME message
+ * written as an `.eml` file (one per message) under DATA_DIR/outbox/, so a start with nothing
+ * configured still "sends" and the files can be opened in any mail program.
+ * Sending happens off the request: `send` queues the message and returns; a failure is retried
+ * with growing waits and logged, never reported to the visitor.
+ */
+export class Mailer {
+  readonly mode: 'smtp' | 'outbox';
+  readonly outboxDir: string;
+  readonly #transport: Transporter;
+  readonly #from: string;
+  readonly #log: FastifyBaseLogger;
+  readonly #jobs: BackgroundJobs;
+  readonly #delays: readonly number[];
+
+  constructor(options: MailerOptions) {
+    this.mode = options.smtpUrl ? 'smtp' : 'outbox';
+    this.outboxDir = options.outboxDir;
+    this.#from = options.from;
+    this.#log = options.log;
+    this.#jobs = options.jobs;
+    this.#delays = options.retryDelaysMs ?? defaultRetryDelaysMs;
+    this.#transport = options.smtpUrl
+      ? createTransport({
+          url: options.smtpUrl,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        })
+      : createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  }
+
+  /** Queues the message and returns at once; delivery (with retries) runs in the background. */
+  send(mail: ComposedMail): void {
+    this.#jobs.run(`mail:${mail.kind}`, (signal) => this.deliver(mail, signal));
+  }
+
+  /** Delivers now, retrying after each configured delay; false when every attempt failed. */
+  async deliver(mail: ComposedMail, signal?: AbortSignal): Promise<boolean> {
+    const context = { kind: mail.kind, to: maskAddress(mail.to) };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#attempt(mail, context);
+        return true;
+      } catch (error) {
+        const wait = this.#delays[attempt - 1];
+        if (wait === undefined || signal?.aborted) {
+          this.#log.error({ err: error, ...context, attempts: attempt }, 'email could not be sent; giving up');
+          return false;
+        }
+        this.#log.warn({ err: error, ...context, attempt, retryInMs: wait }, 'email could not be sent; retrying');
+        try {
+          await sleep(wait, undefined, signal ? { signal } : {});
+        } catch {
+          this.#log.error({ ...context, attempts: attempt }, 'email not sent: the server is shutting down');
+          return false;
+        }
+      }
+    }
+  }
+
+  async #attempt(mail: ComposedMail, context: { kind: string; to: string }): Promise<void> {
+    const message = {
+      from: this.#from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: { 'Content-Language': mail.locale },
+    };
+    if (this.mode === 'smtp') {
+      const info = (await this.#transport.sendMail(message)) as { messageId?: string };
+      this.#log.info({ ...context, messageId: info.messageId }, 'email sent');
+      return;
+    }
+    const info = (await this.#transport.sendMail(message)) as { message: Buffer };
+    await mkdir(this.outboxDir, { recursive: true });
+    // Sortable by time; written under another name first so a reader never sees half a file.
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.kind}-${randomBytes(4).toString('hex')}.eml`;
+    const file = join(this.outboxDir, name);
+    await writeFile(`${file}.tmp`, info.message);
+    await rename(`${file}.tmp`, file);
+    this.#log.info({ ...context, file }, 'email written to the outbox (SMTP_URL is not set)');
+  }
+
+  close(): void {
+    this.#transport.close();
+  }
+}

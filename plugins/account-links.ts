@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
+import { AccountTokens, type TokenCheck } from '../lib/auth/account-tokens.ts';
+import { splitLocale } from '../lib/locales.ts';
+
+/** Checks the token of an emailed link without using it. */
+export type LinkCheck = (token: string) => Promise<TokenCheck>;
+
+export interface AccountLinks {
+  /**
+   * Declares a page that emailed links open (`/reset-password?token=...`), in every language.
+   * Opening it with a token checks the token first: a link that cannot be used is sent on
+   * (303) to `?problem=invalid|used|expired`, a page with no secret in it.
+   */
+  define(path: string, check: LinkCheck): void;
+  /** Uses of emailed links per client address (an `onRequest` hook for the routes that use them). */
+  limitUse(request: FastifyRequest): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accountLinks: AccountLinks;
+  }
+}
+
+const tokenParameter = /[?&]token=/;
+
+/**
+ * The pages behind emailed links. Their address carries a secret, so whatever they answer is
+ * `Cache-Control: no-store` (no shared cache, browser cache or the site's page cache keeps a copy
+ * of a page made for one token, and a page that showed a form is never replayed after the link
+ * was used) and `Referrer-Policy: same-origin` (the address never travels to another site;
+ * `no-referrer` would make browsers post the form with `Origin: null`, which the CSRF check
+ * refuses). The page itself only shows what it reads from its own URL; whether the token works
+ * is decided here, before it renders, and again when the form is posted.
+ */
+export default fp(
+  async (app) => {
+    const pages = new Map<string, LinkCheck>();
+    const perIp = app.accounts.createLimit('link-use-ip', app.accounts.rateLimits.linkUsePerIp);
+    app.decorate('accountLinks', {
+      define(path, check) {
+        if (pages.has(path)) throw new Error(`Link page '${path}' is defined twice.`);
+        pages.set(path, check);
+      },
+      limitUse: (request) => perIp(request, normalizeIP(request.ip)),
+    } satisfies AccountLinks);
+
+    const pageOf = (request: FastifyRequest): { path: string; pathname: string } | null => {
+      if (pages.size === 0) return null;
+      const pathname = request.url.split('?')[0] ?? '';
+      const { path } = splitLocale(pathname.replace(/\/+$/, '') || '/');
+      return pages.has(path) ? { path, pathname } : null;
+    };
+    const carriesToken = (request: FastifyRequest) => tokenParameter.test(request.url);
+
+    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const page = pageOf(request);
+      if (!page || !carriesToken(request)) return;
+      const token = new URL(request.url, 'http://localhost').searchParams.get('token') ?? '';
+      const checked = await pages.get(page.path)!(token);
+      if (checked.ok) return;
+      return reply.header('cache-control', 'no-store').redirect(`${page.pathname}?problem=${checked.problem}`, 303);
+    });
+
+    // Links that expired more than a day ago are deleted, hourly.
+    const tokens = new AccountTokens(app.db, app.accounts.clock);
+    const timer = setInterval(() => {
+      tokens
+        .sweep()
+        .then((count) => count > 0 && app.log.info({ count }, 'deleted expired account links'))
+        .catch((error: unknown) => app.log.warn({ err: error }, 'account link sweep failed'));
+    }, 60 * 60 * 1000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+
+    app.addHook('onSend', async (request, reply) => {
+      if (!pageOf(request) || (!carriesToken(request) && request.method !== 'POST')) return;
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'same-origin');
+    });
+  },
+  { name: 'account-links', dependencies: ['accounts', 'database'] },
+);

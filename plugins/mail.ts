@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import fp from 'fastify-plugin';
+import { localePath, type Locale } from '../lib/locales.ts';
+import { Mailer } from '../lib/mail/mailer.ts';
+import { composeMail, type MailKind, type MailValues } from '../lib/mail/messages.ts';
+
+export interface MailPluginOptions {
+  /** Waits between send attempts (tests shorten them). */
+  retryDelaysMs?: readonly number[];
+}
+
+export interface Mail {
+  readonly mailer: Mailer;
+  /** Composes the message in the recipient's language and queues it (sent off the request, retried). */
+  send(kind: MailKind, locale: Locale, to: string, values: MailValues): void;
+  /** An absolute link to a page of the site from PUBLIC_URL, with `?token=`. */
+  link(locale: Locale, path: string, token: string): string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mail: Mail;
+  }
+}
+
+/**
+ * Account emails: nodemailer through SMTP_URL, or `.eml` files under DATA_DIR/outbox/ when it is
+ * unset (the embedded default: `npm start` needs nothing else; production gets a warning).
+ */
+export default fp<MailPluginOptions>(
+  async (app, options) => {
+    const { config } = app;
+    const outboxDir = resolve(config.dataDir, 'outbox');
+    const mailer = new Mailer({
+      smtpUrl: config.smtpUrl,
+      outboxDir,
+      from: config.mailFrom,
+      log: app.log.child({ component: 'mail' }),
+      jobs: app.jobs,
+      ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
+    });
+    if (mailer.mode === 'outbox') {
+      const message = `SMTP_URL is not set: account emails (password resets, address checks) are written as .eml files to ${outboxDir} instead of being sent`;
+      if (config.env === 'production') app.log.warn({ outboxDir }, message);
+      else app.log.info({ outboxDir }, message);
+    } else {
+      app.log.info({ smtp: new URL(config.smtpUrl!).host }, 'account emails are sent through SMTP_URL');
+    }
+
+    app.decorate('mail', {
+      mailer,
+      send(kind, locale, to, values) {
+        mailer.send(composeMail(kind, locale, to, values));
+      },
+      link(locale, path, token) {
+        return `${config.publicUrl}${localePath(locale, path)}?token=${encodeURIComponent(token)}`;
+      },
+    } satisfies Mail);
+    // Retry waits end early on shutdown; a message being sent gets to finish first.
+    app.addHook('onClose', async () => {
+      await app.jobs.stop();
+      mailer.close();
+    });
+  },
+  { name: 'mail', dependencies: ['config', 'background-jobs'] },
+);

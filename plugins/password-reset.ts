@@ -1,0 +1,107 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AccountTokens } from '../lib/auth/account-tokens.ts';
+import { PasswordResets } from '../lib/auth/password-reset.ts';
+import { checkEmail } from '../lib/auth/validation.ts';
+import { localePath } from '../lib/locales.ts';
+import type { FormActionResult } from '../lib/page-data.ts';
+import { limitKey } from './accounts.ts';
+import { formFailure } from './account-forms.ts';
+import passwordResetRoutes from '../routes/api/password-reset.ts';
+import { validationFailed } from '../routes/api/auth.ts';
+
+export interface PasswordResetFeature {
+  readonly service: PasswordResets;
+  /** Reset requests per client address (an `onRequest` hook). */
+  limitPerIp(request: FastifyRequest): Promise<void>;
+  /**
+   * A reset request: checks the address (400), both limits (429), then returns while the rest
+   * (looking the address up, the link, the email) runs in the background: the same answer and the
+   * same work on the request for every address.
+   */
+  request(request: FastifyRequest, rawEmail: unknown): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    passwordResets: PasswordResetFeature;
+  }
+}
+
+/**
+ * Forgotten passwords: `/forgot-password` (form action `forgotPassword`) and
+ * `POST /api/auth/password-reset` send a link valid 30 minutes; `/reset-password?token=`
+ * (form action `resetPassword`) and `POST /api/auth/password-reset/confirm` set the new password,
+ * end every session and log the visitor in.
+ */
+export default fp(
+  async (app) => {
+    const { accounts } = app;
+    const service = new PasswordResets({
+      db: app.db,
+      accounts: accounts.service,
+      tokens: new AccountTokens(app.db, accounts.clock),
+    });
+    const perIp = accounts.createLimit('password-reset-ip', accounts.rateLimits.passwordResetPerIp);
+    const perAddress = accounts.createLimit('password-reset-address', accounts.rateLimits.passwordResetPerAddress);
+    const limitPerIp = (request: FastifyRequest) => perIp(request, normalizeIP(request.ip));
+    const minutes = Math.round(service.ttlMs / 60_000);
+
+    const feature: PasswordResetFeature = {
+      service,
+      limitPerIp,
+      async request(request, rawEmail) {
+        const email = checkEmail(rawEmail);
+        if ('code' in email) throw validationFailed({ email: email.code });
+        // Unknown addresses count too, so the limit says nothing about which addresses exist.
+        await perAddress(request, limitKey(email.value));
+        app.jobs.run('password-reset', async () => {
+          const issued = await service.issue(email.value);
+          if (!issued) return;
+          const { user, token } = issued;
+          app.mail.send('passwordReset', user.locale, user.email, {
+            name: user.display_name,
+            link: app.mail.link(user.locale, '/reset-password', token),
+            minutes,
+          });
+        });
+      },
+    };
+    app.decorate('passwordResets', feature);
+    app.accountLinks.define('/reset-password', (token) => service.check(token));
+    await app.register(passwordResetRoutes, { prefix: '/api/auth/password-reset' });
+
+    app.formActions.define('forgotPassword', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
+      const values = { email: fields.email ?? '' };
+      try {
+        await limitPerIp(request);
+        await feature.request(request, values.email);
+        return { ok: true, redirect: `${localePath(locale, '/forgot-password')}?sent=1` };
+      } catch (error) {
+        return formFailure(error, values, reply);
+      }
+    });
+
+    app.formActions.define('resetPassword', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
+      const page = localePath(locale, '/reset-password');
+      try {
+        await app.accountLinks.limitUse(request);
+        const result = await service.reset(fields.token ?? '', fields.password ?? '', request.headers['user-agent']);
+        if (!result.ok && 'problem' in result) return { ok: true, redirect: `${page}?problem=${result.problem}` };
+        if (!result.ok) return { ok: false, status: 400, values: {}, errors: result.fields };
+        accounts.setSessionCookie(request, reply, result.session);
+        request.log.info({ user: result.session.user.id }, 'password reset; every other session ended');
+        return { ok: true, redirect: `${localePath(locale, '/account')}?done=password-reset` };
+      } catch (error) {
+        return formFailure(error, {}, reply);
+      }
+    });
+  },
+  {
+    name: 'password-reset',
+    dependencies: ['accounts', 'account-links', 'mail', 'background-jobs', 'form-actions'],
+  },
+);
+
+

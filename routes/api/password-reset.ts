@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { TokenProblem } from '../../lib/auth/account-tokens.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { jsonApiScope } from '../../lib/json-api.ts';
+import { authErrors, fieldsFromSchemaErrors, schemaErrorsOf, text, userResponseSchema, validationFailed } from './auth.ts';
+
+/** What an emailed link that cannot be used answers, the same for every kind of link. */
+export const tokenFailures: Record<TokenProblem, [number, string, string]> = {
+  invalid: [400, 'TOKEN_INVALID', 'This link is not valid: it may be incomplete or altered.'],
+  used: [409, 'TOKEN_USED', 'This link has already been used.'],
+  expired: [410, 'TOKEN_EXPIRED', 'This link has expired.'],
+};
+
+export function tokenFailed(problem: TokenProblem): HttpError {
+  const [status, code, message] = tokenFailures[problem];
+  return new HttpError(status, code, message);
+}
+
+export const tokenErrors = { ...authErrors, 410: authErrors[400] } as const;
+
+export const acceptedMessage = 'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
+
+/**
+ * `/api/auth/password-reset`: ask for a link (always the same 202, known address or not) and use
+ * it (answers like login: the user, and the session cookie).
+ */
+export default async function passwordResetRoutes(app: FastifyInstance) {
+  jsonApiScope(app);
+  const { passwordResets } = app;
+
+  app.post(
+    '/',
+    {
+      config: { auth: false },
+      onRequest: passwordResets.limitPerIp,
+      attachValidation: true,
+      schema: {
+        body: { type: 'object', additionalProperties: false, properties: { email: text }, required: ['email'] },
+        response: {
+          202: { type: 'object', additionalProperties: false, properties: { message: { type: 'string' } }, required: ['message'] },
+          ...authErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const schemaErrors = schemaErrorsOf(request);
+      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
+      await passwordResets.request(request, (request.body as { email: unknown }).email);
+      return reply.code(202).send({ message: acceptedMessage });
+    },
+  );
+
+  app.post(
+    '/confirm',
+    {
+      config: { auth: false },
+      onRequest: app.accountLinks.limitUse,
+      attachValidation: true,
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { token: text, password: text },
+          required: ['token', 'password'],
+        },
+        response: { 200: userResponseSchema, ...tokenErrors },
+      },
+    },
+    async (request, reply) => {
+      const schemaErrors = schemaErrorsOf(request);
+      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
+      const { token, password } = request.body as { token: string; password: string };
+      const result = await passwordResets.service.reset(token, password, request.headers['user-agent']);
+      if (!result.ok) throw 'problem' in result ? tokenFailed(result.problem) : validationFailed(result.fields);
+      request.log.info({ user: result.session.user.id }, 'password reset; every other session ended');
+      app.accounts.setSessionCookie(request, reply, result.session);
+      return { user: result.session.user };
+    },
+  );
+}
