@@ -149,7 +149,15 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
           .map((origin) => new URL(origin).origin),
       ),
     ],
-    warnings: configWarnings({ production, publicUrlSet: raw.PUBLIC_URL !== undefined, publicUrl, host, trustProxy }),
+    warnings: configWarnings({
+      production,
+      publicUrlSet: raw.PUBLIC_URL !== undefined,
+      publicUrl,
+      host,
+      trustProxy,
+      smtpUrlSet: smtpUrl !== undefined,
+      dataDir: raw.DATA_DIR as string,
+    }),
     smtpUrl,
     mailFrom: (raw.MAIL_FROM as string | undefined) ?? `Asdas <no-reply@${new URL(publicUrl).hostname}>`,
     requireVerifiedEmailForPlay: raw.REQUIRE_VERIFIED_EMAIL_FOR_PLAY === 'true',
@@ -164,8 +172,18 @@ function configWarnings(settings: {
   publicUrl: string;
   host: string;
   trustProxy: TrustProxy;
+  smtpUrlSet: boolean;
+  dataDir: string;
 }): ConfigWarning[] {
   const warnings: ConfigWarning[] = [];
+  if (settings.production && !settings.smtpUrlSet) {
+    warnings.push({
+      variable: 'SMTP_URL',
+      message:
+        `SMTP_URL is not set: account emails (password resets, address checks) are written as .eml files to ${settings.dataDir}/outbox/ instead of being sent. ` +
+        'Set SMTP_URL (smtp://user:password@host:587) so they reach people.',
+    });
+  }
   if (settings.production && !settings.publicUrlSet) {
     warnings.push({
       variable: 'PUBLIC_URL',

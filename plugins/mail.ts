@@ -39,10 +39,9 @@ export default fp<MailPluginOptions>(
       jobs: app.jobs,
       ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     });
+    // In production a missing SMTP_URL is also a start-up warning (lib/config.ts).
     if (mailer.mode === 'outbox') {
-      const message = `SMTP_URL is not set: account emails (password resets, address checks) are written as .eml files to ${outboxDir} instead of being sent`;
-      if (config.env === 'production') app.log.warn({ outboxDir }, message);
-      else app.log.info({ outboxDir }, message);
+      app.log.info({ outboxDir }, 'account emails are written as .eml files to the outbox folder (SMTP_URL is not set)');
     } else {
       app.log.info({ smtp: new URL(config.smtpUrl!).host }, 'account emails are sent through SMTP_URL');
     }

@@ -87,10 +87,12 @@ t.test('start-up warnings: PUBLIC_URL missing in production, a hop count on ever
   t.match(warned('TRUST_PROXY')?.msg, /TRUST_PROXY=1 .* can choose its own address and step around per-address rate limits/);
 
   const variables = (env: Record<string, string>, dev = false) => loadConfig(env, { dev }).warnings.map((warning) => warning.variable);
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8' }), [], 'a complete production setup');
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: 'true' }), ['TRUST_PROXY'], 'trusting everybody too');
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '1', HOST: '127.0.0.1' }), [], 'a hop count on loopback only');
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '2', HOST: '::' }), ['TRUST_PROXY']);
+  const smtp = { SMTP_URL: 'smtp://mail.example.com:587' };
+  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8', ...smtp }), [], 'a complete production setup');
+  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: 'true', ...smtp }), ['TRUST_PROXY'], 'trusting everybody too');
+  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '1', HOST: '127.0.0.1', ...smtp }), [], 'a hop count on loopback only');
+  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '2', HOST: '::', ...smtp }), ['TRUST_PROXY']);
+  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8' }), ['SMTP_URL'], 'production without a mail server');
   t.same(variables({ NODE_ENV: 'development' }), [], 'development needs no PUBLIC_URL');
   t.same(variables({ NODE_ENV: 'production' }, true), [], 'nor does the dev server');
 });
