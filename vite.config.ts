@@ -34,7 +34,13 @@ export default defineConfig(({ mode }) => ({
       },
     },
     // @fastify/vite looks the SSR bundle up by the entry's file name; rollup would call it index.js.
-    ssr: { build: { rollupOptions: { output: { entryFileNames: 'entry-server.js' } } } },
+    // SSR_MINIFY=0 keeps function names readable in CPU profiles (see README, Benchmark).
+    ssr: {
+      build: {
+        ...(process.env.SSR_MINIFY === '0' ? { minify: false } : {}),
+        rollupOptions: { output: { entryFileNames: 'entry-server.js' } },
+      },
+    },
   },
   server: {
     fs: { allow: [projectRoot] },

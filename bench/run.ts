@@ -1,237 +1,262 @@
-// `npm run bench`: load-tests the production build with autocannon, route by route.
-//
-//   npm run bench                                   # 50 connections, 2 s warm-up + 10 s per route
-//   BENCH_DURATION=3 BENCH_WARMUP=1 npm run bench   # a quick run
-//   npm run bench -- --build                        # rebuild first (otherwise only when dist/ is missing)
-//
-// Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
-// (default 50), BENCH_ROUTES (comma-separated names or paths to run only those).
-// Results: a table on stdout, and JSON in bench/results/{timestamp}.json (git-ignored).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// `npm run bench`: load-tests the site with autocannon, route by route (or a scenario, or a soak),
+// and compares every route with a constant page served by the same server in the same run.
+// `npm run bench -- --help` lists the options; README.md (Benchmark) explains the figures.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
-
-interface BenchRoute {
-  /** Short name for the table (defaults to the path). */
-  name?: string;
-  path: string;
-  /** The status every answer should have (default 200). */
-  status?: number;
-  headers?: Record<string, string>;
-  /** The constant-cost route the others are compared with. Exactly one. */
-  baseline?: boolean;
-  method?: 'GET' | 'POST';
-  body?: string;
-  /** Send the bench user's `Authorization: Bearer` token (registered before the run). */
-  authenticated?: boolean;
-  /** Override BENCH_CONNECTIONS: CPU-bound routes (argon2) only queue up behind 50 connections. */
-  connections?: number;
-}
-
-/** Registered through the API before the run; login and `me` use it. */
-const benchUser = { email: 'bench@example.com', password: 'bench passphrase 2026', displayName: 'Bench' };
-
-const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const page = { 'user-agent': browser, accept: 'text/html,application/xhtml+xml', 'accept-language': 'en' };
-const json = { 'user-agent': browser, accept: 'application/json' };
-
-/** Add a route here to benchmark it. */
-const routes: BenchRoute[] = [
-  { name: 'baseline /healthz', path: '/healthz', headers: json, baseline: true },
-  { path: '/', headers: page },
-  { path: '/th', headers: page },
-  { path: '/asdas', headers: page },
-  { path: '/asdas/rtp-explained', headers: page },
-  { name: '404 page', path: '/no/such/page', status: 404, headers: page },
-  { name: 'icons (local set)', path: '/api/_nuxt_icon/mdi.json?icons=home,account', headers: json },
-  { path: '/asdas/_payload.json', headers: json },
-  { name: 'article payload', path: '/asdas/rtp-explained/_payload.json', headers: json },
-  { name: '/th/asdas/{slug}', path: '/th/asdas/rtp-explained', headers: page },
-  { name: 'author page', path: '/author/nicha-srisuk', headers: page },
-  { name: 'GET /api/auth/me', path: '/api/auth/me', headers: json, authenticated: true },
-  {
-    name: 'POST /api/auth/login',
-    path: '/api/auth/login',
-    method: 'POST',
-    connections: 8,
-    headers: { ...json, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
-  },
-  // Each request records a play session and a launch token (two inserts in a transaction) and signs it.
-  {
-    name: 'POST /api/play',
-    path: '/api/play',
-    method: 'POST',
-    authenticated: true,
-    headers: { ...json, 'content-type': 'application/json' },
-    body: JSON.stringify({ locale: 'en' }),
-  },
-];
+import type { Request } from 'autocannon';
+import { join, relative, resolve } from 'node:path';
+import { buildIfNeeded, startLocalServer } from './local-server.ts';
+import { progress, readProcess, runLoad, type LoadResult, type LoadSpec } from './load.ts';
+import { parseOptions, usage, type BenchOptions } from './options.ts';
+import { compareToBaseline, table } from './report.ts';
+import {
+  baselinePath,
+  benchUser,
+  jsonBodyHeaders,
+  loginRequest,
+  readerSteps,
+  singleRoutes,
+  soakSteps,
+  type BenchRoute,
+} from './routes.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const seconds = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of seconds`);
-  return value;
-};
-const duration = seconds('BENCH_DURATION', 10);
-const warmup = seconds('BENCH_WARMUP', 2);
-const connections = Math.max(1, Math.trunc(Number(process.env.BENCH_CONNECTIONS ?? 50)) || 50);
-const only = process.env.BENCH_ROUTES?.split(',').map((entry) => entry.trim()).filter(Boolean);
 
-function buildIfNeeded() {
-  const built = existsSync(join(root, 'dist/build.json')) && existsSync(join(root, 'dist/node/server.js'));
-  if (built && !process.argv.includes('--build')) return;
-  console.log(built ? 'Rebuilding (--build)...' : 'No production build in dist/: building...');
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
+interface Target {
   base: string;
-  /** What the server wrote (warnings and errors at LOG_LEVEL=warn). */
+  /** Local mode: which page cache setting this server runs with. */
+  cache: 'on' | 'off' | 'deployment';
   output: string[];
-  stop: () => Promise<void>;
+  stop: () => Promise<string | undefined>;
 }
 
-async function startServer(): Promise<Server> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
-  const child = spawn(process.execPath, [join(root, 'dist/node/server.js')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir,
-      // The load comes from one address: lift the per-address login limit so login is measured, not 429s.
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
-      // No load balancer to drain for, and no start-up warning about the public origin.
-      SHUTDOWN_DRAIN_MS: '0', PUBLIC_URL: `http://127.0.0.1:${port}`,
-      // Set, so the start does not warn about a random launch-token key.
-      PLAY_SECRET: process.env.PLAY_SECRET ?? randomBytes(32).toString('base64url') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => output.push(...String(chunk).split('\n').filter(Boolean));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return { child, base, output, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  await stop();
-  throw new Error(`The server did not become ready:\n${output.slice(-20).join('\n')}`);
+interface RunReport {
+  cache: Target['cache'];
+  results: LoadResult[];
+  registrations?: { users: number; meanMs: number };
+  soak?: SoakSample[];
+  cpuProfile?: string;
+  serverWarnings: number;
 }
 
-interface RouteResult {
-  name: string;
-  path: string;
-  requestsPerSecond: number;
-  latencyMs: { p50: number; p99: number; average: number; max: number };
-  throughputBytesPerSecond: number;
+interface SoakSample {
+  seconds: number;
+  rssMiB: number;
+  heapUsedMiB: number;
   requests: number;
-  expectedStatus: number;
-  unexpectedStatus: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  ratioToBaseline?: number;
 }
 
-/** Creates the bench user and returns its session token. */
-async function registerBenchUser(base: string): Promise<string> {
+async function register(base: string, user: { email: string; password: string; displayName: string }): Promise<string> {
   const response = await fetch(`${base}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...benchUser, locale: 'en', acceptTerms: true, confirmAge: true }),
+    headers: jsonBodyHeaders,
+    body: JSON.stringify({ ...user, locale: 'en', acceptTerms: true, confirmAge: true }),
   });
+  await response.arrayBuffer();
   const token = /(?:^|,\s*)token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (response.status !== 201 || !token) throw new Error(`could not register the bench user: ${response.status}`);
+  if (response.status !== 201 || !token) {
+    const hint = response.status === 429 ? ' (rate limited: add this address to RATE_LIMIT_ALLOW_LIST on the server)' : '';
+    throw new Error(`could not register ${user.email}: HTTP ${response.status}${hint}`);
+  }
   return token;
 }
 
-async function measure(base: string, route: BenchRoute, token: string): Promise<RouteResult> {
-  const options = {
-    url: base + route.path,
-    connections: route.connections ?? connections,
-    method: route.method ?? 'GET',
-    headers: { ...route.headers, ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}) },
-    ...(route.body ? { body: route.body } : {}),
-  };
-  // The first seconds fill caches and let V8 optimise; their figures are thrown away.
-  if (warmup > 0) await autocannon({ ...options, duration: warmup });
-  const result = await autocannon({ ...options, duration });
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count?: number }).count ?? 0]),
-  );
-  const expectedStatus = route.status ?? 200;
-  const total = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
+function tokenFromSetCookie(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.join(', ') : (header ?? '');
+  return /(?:^|,\s*)token=([^;]+)/.exec(value)?.[1];
+}
+
+function specFor(target: Target, options: BenchOptions, token: string, route: BenchRoute): LoadSpec {
+  const name = route.name ?? route.path;
   return {
-    name: route.name ?? route.path,
-    path: route.path,
-    requestsPerSecond: result.requests.average,
-    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, average: result.latency.average, max: result.latency.max },
-    throughputBytesPerSecond: result.throughput.average,
-    requests: result.requests.total,
-    expectedStatus,
-    unexpectedStatus: total - (statusCodes[String(expectedStatus)] ?? 0),
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes,
+    name,
+    base: target.base,
+    requests: [route],
+    connections: route.connections ?? options.connections,
+    duration: options.duration,
+    warmup: options.warmup,
+    expectedStatus: route.status ?? 200,
+    encoding: options.encoding,
+    token,
+    onTick: progress(name, options.duration),
   };
 }
 
-function table(results: RouteResult[]): string {
-  const rows = [
-    ['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs baseline'],
-    ...results.map((r) => [
-      r.expectedStatus === 200 ? r.name : `${r.name} (${r.expectedStatus})`,
-      Math.round(r.requestsPerSecond).toLocaleString('en-US'),
-      String(r.latencyMs.p50),
-      String(r.latencyMs.p99),
-      String(r.non2xx) + (r.unexpectedStatus > 0 ? ` (${r.unexpectedStatus} unexpected)` : ''),
-      String(r.errors + r.timeouts),
-      r.ratioToBaseline === undefined ? '' : `${(r.ratioToBaseline * 100).toFixed(1)}%`,
-    ]),
-  ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row, index) => {
-      const line = row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
-      return index === 0 ? `${line}\n${'-'.repeat(line.length)}` : line;
-    })
-    .join('\n');
+async function probe(target: Target, route: BenchRoute, token: string, encoding: string): Promise<number> {
+  const response = await fetch(target.base + route.path, {
+    method: route.method ?? 'GET',
+    headers: {
+      ...route.headers,
+      ...(encoding ? { 'accept-encoding': encoding } : {}),
+      ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(route.body ? { body: route.body } : {}),
+    redirect: 'manual',
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+function done(result: LoadResult) {
+  const cpu = result.cpuMsPerRequest === undefined ? '' : `, ${result.cpuMsPerRequest.toFixed(3)} CPU ms/req`;
+  const line = `  ${result.name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms${cpu}`;
+  if (process.stdout.isTTY) process.stdout.write(`\r${line}\u001b[K\n`);
+  else console.log(line);
+}
+
+async function runRoutes(target: Target, options: BenchOptions, token: string, user: { email: string; password: string }) {
+  let routes = singleRoutes(user);
+  const baselineAnswers = (await probe(target, routes[0]!, token, options.encoding)) === 200;
+  if (!baselineAnswers) {
+    console.log(`  (no ${baselinePath} on this server: start it with BENCH_BASELINE=1 for ratios and CPU figures)`);
+    routes = routes.filter((route) => !route.baseline);
+  }
+  if (options.routes) {
+    const wanted = options.routes;
+    routes = routes.filter((route) => route.baseline || wanted.includes(route.path) || wanted.includes(route.name ?? ''));
+    if (routes.every((route) => route.baseline)) throw new Error(`--routes matched no route: ${wanted.join(', ')}`);
+  }
+  const results: LoadResult[] = [];
+  for (const route of routes) {
+    const status = await probe(target, route, token, options.encoding);
+    if (status !== (route.status ?? 200)) console.warn(`  warning: ${route.path} answered ${status}, expected ${route.status ?? 200}`);
+    const result = await runLoad(specFor(target, options, token, route));
+    done(result);
+    results.push(result);
+  }
+  compareToBaseline(results, baselineAnswers ? results[0] : undefined);
+  return results;
+}
+
+async function baselineResult(target: Target, options: BenchOptions, token: string): Promise<LoadResult | undefined> {
+  const [baseline] = singleRoutes({ email: '', password: '' });
+  if ((await probe(target, baseline!, token, options.encoding)) !== 200) return undefined;
+  const result = await runLoad(specFor(target, options, token, baseline!));
+  done(result);
+  return result;
+}
+
+async function runReader(target: Target, options: BenchOptions, token: string) {
+  const baseline = await baselineResult(target, options, token);
+  const result = await runLoad({
+    name: 'reader (6 steps)',
+    base: target.base,
+    requests: readerSteps,
+    connections: options.connections,
+    duration: options.duration,
+    warmup: options.warmup,
+    expectedStatus: 200,
+    encoding: options.encoding,
+    token,
+    onTick: progress('reader', options.duration),
+  });
+  done(result);
+  const results = baseline ? [baseline, result] : [result];
+  compareToBaseline(results, baseline);
+  return results;
+}
+
+/** Virtual users register (a few at a time: argon2 is CPU-bound), then each cycle logs in, asks `me`, plays. */
+async function runAccount(target: Target, options: BenchOptions, token: string, run: string) {
+  const connections = Math.min(options.connections, 8);
+  const users: { email: string; password: string; displayName: string }[] = [];
+  const started = Date.now();
+  for (let index = 0; index < connections; index += 4) {
+    const batch = Array.from({ length: Math.min(4, connections - index) }, (_, offset) => benchUser(`${run}-${index + offset}`));
+    await Promise.all(batch.map((user) => register(target.base, user)));
+    users.push(...batch);
+  }
+  const registrations = { users: users.length, meanMs: (Date.now() - started) / users.length };
+  console.log(`  registered ${users.length} virtual users (${Math.round(registrations.meanMs)} ms each, in fours)`);
+  const baseline = await baselineResult(target, options, token);
+  let next = 0;
+  type Context = { token?: string };
+  const bearer = (request: Request, context: Context) => ({
+    ...request,
+    headers: { ...request.headers, authorization: `Bearer ${context.token ?? ''}` },
+  });
+  const result = await runLoad({
+    name: 'account (login, me, play)',
+    base: target.base,
+    requests: [
+      loginRequest(users[0]!),
+      { path: '/api/auth/me', headers: jsonBodyHeaders },
+      { path: '/api/play', method: 'POST', headers: jsonBodyHeaders, body: JSON.stringify({ locale: 'en' }) },
+    ],
+    hooks: {
+      0: {
+        setupRequest: (request) => {
+          const user = users[next++ % users.length]!;
+          return { ...request, body: JSON.stringify({ email: user.email, password: user.password }) };
+        },
+        onResponse: (_status, _body, context, headers) => {
+          (context as Context).token = tokenFromSetCookie(headers?.['set-cookie'] as string | string[] | undefined);
+        },
+      },
+      1: { setupRequest: (request, context) => bearer(request, context as Context) },
+      2: { setupRequest: (request, context) => bearer(request, context as Context) },
+    },
+    connections,
+    duration: options.duration,
+    warmup: options.warmup,
+    expectedStatus: 200,
+    encoding: options.encoding,
+    token,
+    onTick: progress('account', options.duration),
+  });
+  done(result);
+  const results = baseline ? [baseline, result] : [result];
+  compareToBaseline(results, baseline);
+  return { results, registrations };
+}
+
+/** Mixed load for `--soak` seconds; the server's RSS every 30 s (and at the end). */
+async function runSoak(target: Target, options: BenchOptions, token: string, user: { email: string; password: string }) {
+  const samples: SoakSample[] = [];
+  const first = await readProcess(target.base);
+  if (!first) console.log('  (the server does not report its memory: start it with BENCH_BASELINE=1 for RSS figures)');
+  const sample = async (seconds: number, requests: number) => {
+    const figures = await readProcess(target.base);
+    if (!figures) return;
+    const entry = {
+      seconds,
+      rssMiB: Math.round((figures.memoryBytes.rss / 1048576) * 10) / 10,
+      heapUsedMiB: Math.round((figures.memoryBytes.heapUsed / 1048576) * 10) / 10,
+      requests,
+    };
+    samples.push(entry);
+    const line = `  ${String(seconds).padStart(5)} s  RSS ${entry.rssMiB.toFixed(1)} MiB  heap used ${entry.heapUsedMiB.toFixed(1)} MiB  ${requests} requests`;
+    if (process.stdout.isTTY) process.stdout.write(`\r${line}\u001b[K\n`);
+    else console.log(line);
+  };
+  if (first) await sample(0, 0);
+  let lastCount = 0;
+  const result = await runLoad({
+    name: `soak (${options.soak} s mixed)`,
+    base: target.base,
+    requests: soakSteps(user),
+    connections: options.connections,
+    duration: options.soak,
+    warmup: 0,
+    expectedStatus: 200,
+    encoding: options.encoding,
+    token,
+    onTick: (elapsed, count) => {
+      lastCount = count;
+      if (elapsed % 30 === 0 && elapsed < options.soak) void sample(elapsed, count);
+    },
+  });
+  await sample(options.soak, lastCount || result.requests);
+  done(result);
+  if (samples.length >= 3) {
+    const later = samples.filter((entry) => entry.seconds >= Math.min(60, options.soak / 2));
+    const low = Math.min(...later.map((entry) => entry.rssMiB));
+    const high = Math.max(...later.map((entry) => entry.rssMiB));
+    console.log(`  RSS after the first minute: ${low.toFixed(1)} to ${high.toFixed(1)} MiB (last ${samples.at(-1)!.rssMiB.toFixed(1)} MiB)`);
+  }
+  return { results: [result], samples };
 }
 
 function gitCommit(): string | undefined {
@@ -242,12 +267,37 @@ function gitCommit(): string | undefined {
   }
 }
 
+async function runOne(target: Target, options: BenchOptions): Promise<RunReport> {
+  const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const user = benchUser(run);
+  const token = await register(target.base, user);
+  const report: RunReport = { cache: target.cache, results: [], serverWarnings: 0 };
+  if (options.soak > 0) {
+    const { results, samples } = await runSoak(target, options, token, user);
+    report.results = results;
+    report.soak = samples;
+  } else if (options.scenario === 'reader') {
+    report.results = await runReader(target, options, token);
+  } else if (options.scenario === 'account') {
+    const { results, registrations } = await runAccount(target, options, token, run);
+    report.results = results;
+    report.registrations = registrations;
+  } else {
+    report.results = await runRoutes(target, options, token, user);
+  }
+  return report;
+}
+
 async function main() {
+  const parsed = parseOptions(process.argv.slice(2), process.env);
+  if (parsed === 'help') {
+    console.log(usage);
+    return;
+  }
+  const options = parsed;
   const startedAt = new Date();
-  const selected = only ? routes.filter((route) => only.includes(route.path) || only.includes(route.name ?? '')) : routes;
-  if (selected.length === 0) throw new Error(`BENCH_ROUTES matched no route: ${only?.join(', ')}`);
-  buildIfNeeded();
-  const build = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { id: string };
+  if (!options.url) buildIfNeeded(root, options.build);
+  const build = options.url ? undefined : (JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { id: string });
   const cpus = os.cpus();
   const machine = {
     cpuModel: cpus[0]?.model ?? 'unknown',
@@ -257,63 +307,64 @@ async function main() {
     totalMemoryMiB: Math.round(os.totalmem() / 1048576),
     loadAverageAtStart: os.loadavg(),
   };
-  console.log(`Machine: ${machine.cpuCount} x ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`Load: ${connections} connections, ${warmup} s warm-up + ${duration} s per route (autocannon runs in this process)\n`);
+  console.log(
+    `Machine: ${machine.cpuCount} x ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  const what = options.soak > 0 ? `soak ${options.soak} s` : options.scenario === 'routes' ? `${options.warmup} s warm-up + ${options.duration} s per route` : `scenario ${options.scenario}, ${options.duration} s`;
+  console.log(
+    `Target: ${options.url ?? 'local production build'}; ${options.connections} connections, ${what}; Accept-Encoding: ${options.encoding || '(none)'}\n`,
+  );
 
-  const server = await startServer();
-  const stopOnSignal = () => void server.stop().finally(() => process.exit(130));
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
-  const results: RouteResult[] = [];
-  try {
-    const token = await registerBenchUser(server.base);
-    for (const route of selected) {
-      // Fail fast on a route that does not answer as expected, rather than benchmarking errors.
-      const probe = await fetch(server.base + route.path, {
-        method: route.method ?? 'GET',
-        headers: { ...route.headers, ...(route.authenticated ? { authorization: `Bearer ${token}` } : {}) },
-        ...(route.body ? { body: route.body } : {}),
-        redirect: 'manual',
+  const modes: Target['cache'][] = options.url ? ['deployment'] : options.cache === 'both' ? ['off', 'on'] : [options.cache];
+  const reports: RunReport[] = [];
+  const resultsDir = join(root, 'bench/results');
+  for (const cache of modes) {
+    let target: Target;
+    if (options.url) {
+      target = { base: options.url, cache, output: [], stop: async () => undefined };
+    } else {
+      console.log(`Page cache ${cache}${cache === 'off' ? ' (PAGE_CACHE_TTL_MS=0: every page rendered)' : ''}:`);
+      const server = await startLocalServer(root, {
+        env: cache === 'off' ? { PAGE_CACHE_TTL_MS: '0' } : {},
+        cpuProfileDir: options.cpuProf ? join(resultsDir, 'profiles') : undefined,
       });
-      await probe.arrayBuffer();
-      if (probe.status !== (route.status ?? 200)) {
-        console.warn(`warning: ${route.path} answered ${probe.status}, expected ${route.status ?? 200}`);
-      }
-      process.stdout.write(`  ${route.name ?? route.path} ...`);
-      const result = await measure(server.base, route, token);
-      results.push(result);
-      process.stdout.write(` ${Math.round(result.requestsPerSecond)} req/s\n`);
+      target = { base: server.base, cache, output: server.output, stop: server.stop };
     }
-  } finally {
-    await server.stop();
+    const stopOnSignal = () => void target.stop().finally(() => process.exit(130));
+    process.once('SIGINT', stopOnSignal);
+    process.once('SIGTERM', stopOnSignal);
+    let report: RunReport;
+    try {
+      report = await runOne(target, options);
+    } finally {
+      const profile = await target.stop();
+      process.off('SIGINT', stopOnSignal);
+      process.off('SIGTERM', stopOnSignal);
+      if (profile) console.log(`  CPU profile: ${relative(root, profile)}`);
+    }
+    const problems = target.output.filter((line) => /"level":(40|50|60)/.test(line) || !line.startsWith('{'));
+    report.serverWarnings = problems.length;
+    console.log(`\n${table(report.results)}\n`);
+    if (problems.length > 0) console.log(`The server logged ${problems.length} warning/error lines; the last:\n${problems.slice(-5).join('\n')}\n`);
+    reports.push(report);
   }
 
-  const baseline = results.find((result) => selected.find((route) => route.path === result.path)?.baseline);
-  for (const result of results) {
-    if (baseline && baseline.requestsPerSecond > 0) result.ratioToBaseline = result.requestsPerSecond / baseline.requestsPerSecond;
-  }
-  console.log(`\n${table(results)}\n`);
-  const problems = server.output.filter((line) => /"level":(40|50|60)/.test(line) || !line.startsWith('{'));
-  if (problems.length > 0) console.log(`The server logged ${problems.length} warning/error lines; the last:\n${problems.slice(-5).join('\n')}\n`);
-
-  const report = {
+  const output = {
     date: startedAt.toISOString(),
     commit: gitCommit(),
-    buildId: build.id,
+    buildId: build?.id,
+    target: options.url ?? 'local',
     machine,
-    settings: { connections, warmupSeconds: warmup, durationSeconds: duration },
-    baseline: baseline?.path,
-    results,
-    serverWarnings: problems.length,
+    options,
+    runs: reports,
   };
-  const dir = join(root, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`Written to ${file.slice(root.length + 1)}`);
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+  console.log(`Written to ${relative(root, file)}`);
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 });

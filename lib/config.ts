@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { envSchema } from 'env-schema';
 
 /**
@@ -36,6 +37,10 @@ const schema = {
     SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$' },
     MAIL_FROM: { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$' },
     REQUIRE_VERIFIED_EMAIL_FOR_PLAY: { type: 'string', enum: ['true', 'false'], default: 'false' },
+    // Addresses or CIDRs exempt from the per-address rate limits (a load-testing aid), comma-separated.
+    RATE_LIMIT_ALLOW_LIST: { type: 'string', pattern: '^[0-9a-fA-F.:/,\\s]*$', default: '' },
+    // Only `npm run bench` sets it: a constant copy of the home page and the process's CPU and memory figures.
+    BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
   },
 } as const;
 
@@ -63,6 +68,8 @@ export interface Config {
   /** Login attempts per client address per minute (more behind a shared NAT, or for load tests). */
   loginRateLimitPerMinute: number;
   registerRateLimitPerMinute: number;
+  /** RATE_LIMIT_ALLOW_LIST: client addresses the per-address login and registration limits skip. */
+  rateLimitAllowList: string[];
   iconUpstreamUrl: string;
   buildCheckIntervalMs: number;
   playUrl: string | undefined;
@@ -77,6 +84,8 @@ export interface Config {
   mailFrom: string;
   /** Play refuses players whose email address is not verified yet. */
   requireVerifiedEmailForPlay: boolean;
+  /** BENCH_BASELINE: serve the bench's constant baseline page and process figures (never in a real deployment). */
+  benchBaseline: boolean;
 }
 
 export interface ConfigWarning {
@@ -136,6 +145,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     sessionTtlDays: raw.SESSION_TTL_DAYS as number,
     loginRateLimitPerMinute: raw.LOGIN_RATE_LIMIT_PER_MINUTE as number,
     registerRateLimitPerMinute: raw.REGISTER_RATE_LIMIT_PER_MINUTE as number,
+    rateLimitAllowList: parseAllowList(raw.RATE_LIMIT_ALLOW_LIST as string),
     iconUpstreamUrl: (raw.ICON_UPSTREAM_URL as string).replace(/\/$/, ''),
     buildCheckIntervalMs: raw.BUILD_CHECK_INTERVAL_MS as number,
     playUrl,
@@ -161,6 +171,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     smtpUrl,
     mailFrom: (raw.MAIL_FROM as string | undefined) ?? `Asdas <no-reply@${new URL(publicUrl).hostname}>`,
     requireVerifiedEmailForPlay: raw.REQUIRE_VERIFIED_EMAIL_FOR_PLAY === 'true',
+    benchBaseline: raw.BENCH_BASELINE === '1' || raw.BENCH_BASELINE === 'true',
   };
 }
 
@@ -206,6 +217,20 @@ function configWarnings(settings: {
     });
   }
   return warnings;
+}
+
+/** `10.0.0.0/8, 192.0.2.7, ::1`: every entry must be an address or a CIDR block of one. */
+function parseAllowList(value: string): string[] {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    if (family === 0 || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
+      throw new ConfigError(`Invalid configuration: RATE_LIMIT_ALLOW_LIST entry '${entry}' is not an address or a CIDR block.`);
+    }
+  }
+  return entries;
 }
 
 function parseTrustProxy(value: string): TrustProxy {

@@ -3,6 +3,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { addressMatcher } from '../lib/address-list.ts';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
@@ -189,12 +190,18 @@ export default fp<AccountsPluginOptions>(
     });
 
     const ipKey = (request: FastifyRequest) => normalizeIP(request.ip);
+    // RATE_LIMIT_ALLOW_LIST: an operator's load generator skips the per-address limits; the
+    // per-account failure limit still applies to it, and nothing changes for anyone else.
+    const allowListed = addressMatcher(app.config.rateLimitAllowList);
+    const allowList = (request: FastifyRequest) => allowListed(request.ip);
     const registerPerIp = app.createRateLimit({
+      allowList,
       max: limits.registerPerIp.max,
       timeWindow: limits.registerPerIp.windowMs,
       keyGenerator: (request) => `register-ip:${ipKey(request)}`,
     });
     const loginPerIp = app.createRateLimit({
+      allowList,
       max: limits.loginPerIp.max,
       timeWindow: limits.loginPerIp.windowMs,
       keyGenerator: (request) => `login-ip:${ipKey(request)}`,

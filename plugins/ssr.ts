@@ -8,6 +8,7 @@ import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
+import bench from './bench.ts';
 import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
@@ -111,6 +112,10 @@ export default async function ssr(app: FastifyInstance) {
 
     return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context));
   });
+
+  if (config.benchBaseline) {
+    await app.register(bench, { sendPage: (_request, reply, html) => reply.type('text/html; charset=utf-8').send(html) });
+  }
 
   // Forms posted without JavaScript (login, registration, logout). Only this scope parses
   // urlencoded bodies: the JSON API keeps answering 415 to them.

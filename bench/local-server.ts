@@ -1,0 +1,108 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+
+export interface LocalServer {
+  child: ChildProcess;
+  base: string;
+  /** What the server wrote (warnings and errors at LOG_LEVEL=warn). */
+  output: string[];
+  /** Stops the server; returns the CPU profile's path when it was started with one. */
+  stop: () => Promise<string | undefined>;
+}
+
+export function buildIfNeeded(root: string, force: boolean) {
+  const built = existsSync(join(root, 'dist/build.json')) && existsSync(join(root, 'dist/node/server.js'));
+  if (built && !force) return;
+  console.log(built ? 'Rebuilding (--build)...' : 'No production build in dist/: building...');
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts the production server (dist/node/server.js) on a free port with its own data folder,
+ * BENCH_BASELINE=1 (the baseline page and the process figures) and the load generator's address
+ * allowed past the rate limits, as an operator load-testing login would set it.
+ */
+export async function startLocalServer(
+  root: string,
+  { env = {}, cpuProfileDir }: { env?: Record<string, string>; cpuProfileDir?: string | undefined } = {},
+): Promise<LocalServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
+  const profileTmp = cpuProfileDir ? mkdtempSync(join(os.tmpdir(), 'asdas-bench-prof-')) : undefined;
+  const child = spawn(
+    process.execPath,
+    [...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []), join(root, 'dist/node/server.js')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        BENCH_BASELINE: '1',
+        // No load balancer to drain for, and no start-up warning about the public origin.
+        SHUTDOWN_DRAIN_MS: '0',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        RATE_LIMIT_ALLOW_LIST: '127.0.0.1,::1',
+        // Set, so the start does not warn about a random launch-token key.
+        PLAY_SECRET: process.env.PLAY_SECRET ?? randomBytes(32).toString('base64url'),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => output.push(...String(chunk).split('\n').filter(Boolean));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!profileTmp || !cpuProfileDir) return undefined;
+    const written = readdirSync(profileTmp).find((name) => name.endsWith('.cpuprofile'));
+    let saved: string | undefined;
+    if (written) {
+      mkdirSync(cpuProfileDir, { recursive: true });
+      saved = join(cpuProfileDir, written);
+      renameSync(join(profileTmp, written), saved);
+    }
+    rmSync(profileTmp, { recursive: true, force: true });
+    return saved;
+  };
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return { child, base, output, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  await stop();
+  throw new Error(`The server did not become ready:\n${output.slice(-20).join('\n')}`);
+}

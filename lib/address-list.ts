@@ -1,0 +1,21 @@
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Whether a client address is in a list of addresses and CIDR blocks (`10.0.0.0/8`, `::1`).
+ * An IPv4 client seen through an IPv6 socket (`::ffff:10.1.2.3`) matches its IPv4 entries.
+ */
+export function addressMatcher(entries: readonly string[]): (address: string) => boolean {
+  if (entries.length === 0) return () => false;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return (raw) => {
+    const address = /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(raw) ? raw.slice(7) : raw;
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  };
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
+export const benchPaths = { baseline: '/__bench/baseline', process: '/__bench/process' } as const;
+
+const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+/**
+ * What `npm run bench` compares the pages with, registered by the pages' plugin (plugins/ssr.ts)
+ * only when BENCH_BASELINE=1, so the baseline goes through exactly the hooks a page does:
+ *
+ * - `GET /__bench/baseline`: a constant copy of the English home page's HTML (rendered once, on
+ *   the first request), sent like a page: the floor of what serving a page can cost here.
+ * - `GET /__bench/process`: this process's CPU time and memory, read by the bench before and
+ *   after each route, so it reports server CPU per request rather than the load generator's.
+ */
+export default async function bench(app: FastifyInstance, options: { sendPage: SendPage }) {
+  let home: Promise<string> | undefined;
+  const homeHtml = () =>
+    (home ??= app
+      .inject({ url: '/', headers: { 'user-agent': browser, accept: 'text/html', 'accept-language': 'en' } })
+      .then((response) => {
+        if (response.statusCode !== 200) throw new Error(`the home page answered ${response.statusCode}`);
+        return response.body;
+      }));
+
+  app.get(benchPaths.baseline, { config: { auth: false } }, async (request, reply) => {
+    const html = await homeHtml().catch((error: unknown) => {
+      home = undefined;
+      throw error;
+    });
+    reply.header('cache-control', 'no-cache');
+    return options.sendPage(request, reply, html);
+  });
+
+  app.get(benchPaths.process, { config: { auth: false }, logLevel: 'warn' }, async (_request, reply) => {
+    const cpu = process.cpuUsage();
+    const memory = process.memoryUsage();
+    reply.header('cache-control', 'no-store');
+    return {
+      pid: process.pid,
+      uptimeSeconds: process.uptime(),
+      cpuMicros: { user: cpu.user, system: cpu.system },
+      memoryBytes: {
+        rss: memory.rss,
+        heapTotal: memory.heapTotal,
+        heapUsed: memory.heapUsed,
+        external: memory.external,
+        arrayBuffers: memory.arrayBuffers,
+      },
+    };
+  });
+}
+
+/** How the pages' plugin sends a page body (it compresses, and later caches, the same way). */
+export type SendPage = (request: FastifyRequest, reply: FastifyReply, html: string) => unknown;
