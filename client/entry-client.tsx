@@ -1,12 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { createBrowserRouter, createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import type { PublicUser } from '../lib/page-data.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
-import { i18nFor } from './i18n.ts';
+import { loadTranslations, TranslationProvider } from './i18n.ts';
 import { createIconLoader } from './lib/icon-loader.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
 import { hardNavigate, isLeavingPage, navigateTo, setNavigationRouter } from './lib/navigate.ts';
@@ -30,6 +29,7 @@ declare global {
 export const initializationErrorLog = 'error caught during app initialization';
 
 const routes = createRouteObjects({
+  loadLocale: loadTranslations,
   rootLoader: () => ({ user: session.user() }),
   // The root's data (who is logged in) changes only through form submissions (login, logout ...).
   shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
@@ -77,13 +77,14 @@ async function start() {
   const container = document.getElementById('root');
   if (!container || !snapshot) throw new Error('The page is missing its server-rendered state.');
 
+  await loadTranslations(snapshot.locale);
   if (snapshot.renderError) {
     const info = { ...snapshot.renderError, fatal: true };
     hydrateRoot(
       container,
-      <I18nextProvider i18n={i18nFor(snapshot.locale)}>
+      <TranslationProvider locale={snapshot.locale}>
         <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
-      </I18nextProvider>,
+      </TranslationProvider>,
     );
     return;
   }
@@ -137,12 +138,16 @@ function showStartupError(error: unknown) {
   const container = document.getElementById('root');
   if (!snapshot || !container || snapshot.isBot) return;
   const info = toPageErrorInfo(error, { exposeDetails: snapshot.dev });
-  container.replaceChildren();
-  createRoot(container).render(
-    <I18nextProvider i18n={i18nFor(snapshot.locale)}>
-      <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
-    </I18nextProvider>,
-  );
+  const show = () => {
+    container.replaceChildren();
+    createRoot(container).render(
+      <TranslationProvider locale={snapshot.locale}>
+        <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
+      </TranslationProvider>,
+    );
+  };
+  // The strings may be what failed to load: then the screen shows its keys rather than nothing.
+  loadTranslations(snapshot.locale).then(show, show);
 }
 
 start().catch((error: unknown) => {

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
 import {
   createStaticHandler,
   data,
@@ -12,13 +11,15 @@ import {
   type LoaderFunctionArgs,
   type StaticHandlerContext,
 } from 'react-router';
-import { splitLocale, type Locale } from '../lib/locales.ts';
+import { locales, splitLocale, type Locale } from '../lib/locales.ts';
 import { isPageNotFound, type FormActionArgs, type FormActionResult, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
-import { i18nFor } from './i18n.ts';
+import en from '../locales/en.json' with { type: 'json' };
+import th from '../locales/th.json' with { type: 'json' };
+import { registerTranslations, TranslationProvider } from './i18n.ts';
 import type { IconDataMap } from './lib/icon-loader.ts';
 import { encodeRedirectLocation } from './lib/navigation-guard.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
@@ -29,6 +30,10 @@ import { safeRedirectPath } from './lib/navigation-guard.ts';
 import { pageRoutes, type PageRoute } from './routes.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import { serializeForScript } from './serialize.ts';
+
+// Both languages' strings, compiled once (English first: Thai falls back to it).
+registerTranslations('en', en);
+registerTranslations('th', th);
 
 /** What the Fastify side hands the renderer for one request. */
 export interface ServerRequestContext {
@@ -55,7 +60,17 @@ export interface ServerRequestContext {
 
 export type DocumentOutcome =
   | { type: 'redirect'; status: number; location: string }
-  | { type: 'page'; status: number; locale: Locale; head: string; body: string; scripts: string; error?: PageErrorInfo };
+  | {
+      type: 'page';
+      status: number;
+      locale: Locale;
+      head: string;
+      body: string;
+      scripts: string;
+      /** The matched page's module (client/routes.ts `module`): the browser loads it before hydrating. */
+      pageModule?: string;
+      error?: PageErrorInfo;
+    };
 
 export interface PayloadOutcome {
   status: number;
@@ -134,6 +149,7 @@ const routes = createRouteObjects({
 
 // Built once at start: the handler holds the route tree every request is matched against.
 const handler = createStaticHandler(routes);
+const pageModules = new Map(locales.flatMap((locale) => pageRoutes.map((route) => [pageRouteId(locale, route), route.module] as const)));
 
 function requestFor(url: string, signal?: AbortSignal, form?: string): Request {
   return new Request(new URL(url, 'http://localhost'), {
@@ -208,7 +224,9 @@ export async function renderDocument(
     allowedExternalOrigins: context.allowedExternalOrigins,
     publicUrl: context.publicUrl,
   };
-  const leafData = state.loaderData[state.matches[state.matches.length - 1]?.route.id ?? ''] as { seo?: SeoData } | undefined;
+  const leafId = state.matches[state.matches.length - 1]?.route.id ?? '';
+  const leafData = state.loaderData[leafId] as { seo?: SeoData } | undefined;
+  const pageModule = pageModules.get(leafId);
   const error = firstError(state);
   const seo = leafData?.seo ?? fallbackSeo(new URL(url, 'http://localhost').pathname, locale, error);
   try {
@@ -229,6 +247,7 @@ export async function renderDocument(
       head: context.renderHead(seo, locale),
       body,
       scripts: scriptsFor(context, snapshotFor(context, locale), state),
+      ...(pageModule ? { pageModule } : {}),
       ...(error ? { error } : {}),
     };
   } catch (renderFailure) {
@@ -240,9 +259,9 @@ export async function renderDocument(
       locale,
       head: context.renderHead(fallbackSeo(new URL(url, 'http://localhost').pathname, locale, info), locale),
       body: renderToString(
-        <I18nextProvider i18n={i18nFor(locale)}>
+        <TranslationProvider locale={locale}>
           <ErrorScreen info={info} onClear={() => undefined} />
-        </I18nextProvider>,
+        </TranslationProvider>,
       ),
       scripts: scriptsFor(context, snapshotFor(context, locale, info)),
       error: info,

@@ -1,41 +1,64 @@
-import i18next, { type i18n, type TFunction } from 'i18next';
-import { useContext } from 'react';
-import { I18nContext, initReactI18next } from 'react-i18next';
-import en from '../locales/en.json' with { type: 'json' };
-import th from '../locales/th.json' with { type: 'json' };
-import { defaultLocale, locales, type Locale } from '../lib/locales.ts';
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { defaultLocale, type Locale } from '../lib/locales.ts';
+import { createTranslator, type Resources, type TFunction, type Translator } from './lib/translator.ts';
 
-const resources = { en: { translation: en }, th: { translation: th } };
-
-// One instance per language, made once: building one per request cost three quarters of SSR throughput.
-const instances = new Map<Locale, i18n>(
-  locales.map((locale) => {
-    const instance = i18next.createInstance();
-    void instance.use(initReactI18next).init({
-      resources,
-      lng: locale,
-      fallbackLng: defaultLocale,
-      initAsync: false,
-      interpolation: { escapeValue: false },
-      returnNull: false,
-    });
-    return [locale, instance];
-  }),
-);
-
-export function i18nFor(locale: Locale): i18n {
-  return instances.get(locale)!;
-}
-
-const fixedT = new Map<i18n, TFunction>([...instances.values()].map((instance) => [instance, instance.getFixedT(instance.language)]));
+export type { TFunction, TranslateOptions, Translator } from './lib/translator.ts';
 
 /**
- * The app's `useTranslation`: the `t` of the language the page renders in (from the provider at
- * the root). react-i18next's own hook copies the whole i18next instance for every call during a
- * server render, which cost a tenth of SSR CPU time; every string here is loaded at start, so a
- * fixed `t` per language is all a component needs.
+ * The site's strings: locales/{en,th}.json, compiled once per language into plain lookups
+ * (client/lib/translator.ts). The server registers both languages at start; the browser loads
+ * only the language of the page (its own chunk, preloaded by the page's HTML) and the other one
+ * when the visitor switches (see `loadTranslations`).
  */
+const translators = new Map<Locale, Translator & { hook: { t: TFunction } }>();
+
+/** Each language's strings as their own chunk: a page downloads only its language. */
+const sources: Record<Locale, () => Promise<{ default: Resources }>> = {
+  en: () => import('../locales/en.json'),
+  th: () => import('../locales/th.json'),
+};
+
+export function registerTranslations(locale: Locale, resources: Resources): Translator {
+  const fallback = locale === defaultLocale ? undefined : translators.get(defaultLocale);
+  const translator = createTranslator(locale, resources, fallback);
+  translators.set(locale, { ...translator, hook: { t: translator.t } });
+  return translator;
+}
+
+/** Makes a language's strings available (a no-op once they are). */
+export async function loadTranslations(locale: Locale): Promise<void> {
+  if (translators.has(locale)) return;
+  const { default: resources } = await sources[locale]();
+  if (!translators.has(locale)) registerTranslations(locale, resources);
+}
+
+export function hasTranslations(locale: Locale): boolean {
+  return translators.has(locale);
+}
+
+/** Until its strings are loaded a language answers keys (never the case where pages render). */
+const missing: Translator & { hook: { t: TFunction } } = (() => {
+  const t: TFunction = (key, options) => (options?.defaultValue as string | undefined) ?? key;
+  return { language: 'none', t, hook: { t } };
+})();
+
+function entryFor(locale: Locale) {
+  return translators.get(locale) ?? translators.get(defaultLocale) ?? missing;
+}
+
+/** The `t` of a language outside React (document head, error screens before the router). */
+export function translatorFor(locale: Locale): Translator {
+  return entryFor(locale);
+}
+
+const TranslationContext = createContext<Locale>(defaultLocale);
+
+/** The language every `useTranslation()` below reads its strings in. */
+export function TranslationProvider({ locale, children }: { locale: Locale; children: ReactNode }) {
+  return createElement(TranslationContext.Provider, { value: locale }, children);
+}
+
+/** `const { t } = useTranslation()`: i18next's keys, interpolation and plurals, as plain lookups. */
 export function useTranslation(): { t: TFunction } {
-  const instance = useContext(I18nContext)?.i18n ?? i18nFor(defaultLocale);
-  return { t: fixedT.get(instance) ?? instance.getFixedT(instance.language) };
+  return entryFor(useContext(TranslationContext)).hook;
 }

@@ -18,6 +18,8 @@ export interface PageRoute {
   /** '' is the locale's home; '*' is the catch-all and may span several segments. */
   path: string;
   page: () => Promise<PageModule>;
+  /** The page module's path under client/, as `page` imports it: the server preloads its chunk. */
+  module: string;
   /** Name of the server-side data source (see plugins/page-data.ts); none means the page needs no data. */
   data?: string;
   /** Route params check; failing it is the spec's fatal 404 `Page Not Found: {path}`. */
@@ -37,11 +39,12 @@ export interface PageRoute {
 export const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const pageRoutes: readonly PageRoute[] = [
-  { id: 'home', path: '', data: 'home', page: () => import('./pages/home.tsx') },
+  { id: 'home', path: '', data: 'home', module: 'pages/home.tsx', page: () => import('./pages/home.tsx') },
   {
     id: 'articles',
     path: 'asdas',
     data: 'articleList',
+    module: 'pages/article-list.tsx',
     page: () => import('./pages/article-list.tsx'),
     checkSearch: checkPageNumber,
   },
@@ -50,42 +53,54 @@ export const pageRoutes: readonly PageRoute[] = [
     path: 'asdas/:slug',
     data: 'article',
     validate: ({ slug }) => articleSlugPattern.test(slug ?? ''),
+    module: 'pages/article.tsx',
     page: () => import('./pages/article.tsx'),
   },
-  { id: 'login', path: 'login', middleware: ['guest'], action: 'login', page: () => import('./pages/login.tsx') },
+  {
+    id: 'login',
+    path: 'login',
+    middleware: ['guest'],
+    action: 'login',
+    module: 'pages/login.tsx',
+    page: () => import('./pages/login.tsx'),
+  },
   {
     id: 'registration',
     path: 'registration',
     middleware: ['guest'],
     action: 'register',
+    module: 'pages/registration.tsx',
     page: () => import('./pages/registration.tsx'),
   },
-  { id: 'logout', path: 'logout', action: 'logout', page: () => import('./pages/logout.tsx') },
+  { id: 'logout', path: 'logout', action: 'logout', module: 'pages/logout.tsx', page: () => import('./pages/logout.tsx') },
   // Accounts people can keep (issue 13): the pages emailed links open never embed data of their
   // own; the server checks the token before they render (plugins/account-links.ts).
   {
     id: 'forgot-password',
     path: 'forgot-password',
     action: 'forgotPassword',
+    module: 'pages/forgot-password.tsx',
     page: () => import('./pages/forgot-password.tsx'),
   },
   {
     id: 'reset-password',
     path: 'reset-password',
     action: 'resetPassword',
+    module: 'pages/reset-password.tsx',
     page: () => import('./pages/reset-password.tsx'),
   },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
-  { id: 'play', path: 'play', middleware: ['auth'], page: () => import('./pages/play.tsx') },
+  { id: 'play', path: 'play', middleware: ['auth'], module: 'pages/play.tsx', page: () => import('./pages/play.tsx') },
   {
     id: 'account',
     path: 'account',
     data: 'account',
     middleware: ['auth'],
     action: 'selfExclusion',
+    module: 'pages/account.tsx',
     page: () => import('./pages/account.tsx'),
   },
-  { id: 'content', path: '*', data: 'contentPage', page: () => import('./pages/content.tsx') },
+  { id: 'content', path: '*', data: 'contentPage', module: 'pages/content.tsx', page: () => import('./pages/content.tsx') },
 ];
 
 /** `?page=N` on a paginated list: not a whole number is a 400 page, past the end a 404. */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
@@ -7,6 +8,7 @@ import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
+import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import bench from './bench.ts';
 import { scriptNonce } from './security-headers.ts';
@@ -38,6 +40,7 @@ const immutableAsset = 'public, max-age=31536000, immutable';
 export default async function ssr(app: FastifyInstance) {
   const { config } = app;
   const build = readBuildInfo(config.dev);
+  const assets = config.dev ? noClientAssets : loadClientAssets(resolve(projectRoot, 'dist/client'));
 
   await app.register(FastifyVite, {
     root: projectRoot,
@@ -148,7 +151,7 @@ export default async function ssr(app: FastifyInstance) {
     return reply.html({
       lang: outcome.locale,
       buildId: build.id,
-      head: outcome.head,
+      head: outcome.head + assets.preloadTags(outcome.locale, outcome.pageModule),
       element: outcome.body,
       scripts: outcome.scripts,
     });

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useLocale } from '../hooks.ts';
-import { i18nFor } from '../i18n.ts';
+import { TranslationProvider } from '../i18n.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
@@ -58,8 +57,8 @@ export function RootErrorBoundary() {
   const clear = useClearErrors();
   const locale = useLocale();
   return (
-    <I18nextProvider i18n={i18nFor(locale)}>
+    <TranslationProvider locale={locale}>
       <ErrorScreen info={info} onClear={clear} />
-    </I18nextProvider>
+    </TranslationProvider>
   );
 }

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
 import { SWRConfig, useSWRConfig } from 'swr';
 import { currentUserKey, useLocale, useUser, type RootData } from '../hooks.ts';
 import { session } from '../lib/session.ts';
 import { seedFallback, swrConfig } from '../lib/swr-config.ts';
-import { i18nFor } from '../i18n.ts';
+import { TranslationProvider } from '../i18n.ts';
 import { DocumentHead } from './document-head.tsx';
 
 /** The top of the page tree: the language every string is read in, the document head, scroll. */
@@ -13,7 +12,7 @@ export function Root() {
   const locale = useLocale();
   const rootData = useRouteLoaderData('root') as RootData;
   return (
-    <I18nextProvider i18n={i18nFor(locale)}>
+    <TranslationProvider locale={locale}>
       <SWRConfig value={{ ...swrConfig, fallback: seedFallback(currentUserKey, rootData) }}>
         <CurrentUserSync rootData={rootData} />
         <DocumentHead />
@@ -21,7 +20,7 @@ export function Root() {
         <HydratedMarker />
         <Outlet />
       </SWRConfig>
-    </I18nextProvider>
+    </TranslationProvider>
   );
 }
 

@@ -1,13 +1,13 @@
 import { splitLocale, type Locale } from '../../lib/locales.ts';
 import type { SeoData } from '../../lib/seo.ts';
-import { i18nFor } from '../i18n.ts';
+import { translatorFor } from '../i18n.ts';
 import { pageRoutes } from '../routes.ts';
 import type { PageErrorInfo } from './page-error.ts';
 
 /** The head of a page whose data carries no `seo` (forms, errors): titled by the page, errors never indexed. */
 export function fallbackSeo(pathname: string, locale: Locale, error?: PageErrorInfo): SeoData {
   const { path } = splitLocale(pathname);
-  const { t } = i18nFor(locale);
+  const { t } = translatorFor(locale);
   const isFormPage = pageRoutes.some((route) => !route.data && `/${route.path}` === path);
   return {
     // Navigation pages are titled by their label; others (password reset ...) under `pageTitles`.

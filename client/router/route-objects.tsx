@@ -12,6 +12,8 @@ export interface RouterSide {
   pageLoader: (route: PageRoute, locale: Locale) => LoaderFunction;
   /** Server only: a form posted without JavaScript. The browser uses the page module's `clientAction`. */
   pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
+  /** Browser only: loads a language's strings before its pages render (the server has both). */
+  loadLocale?: (locale: Locale) => Promise<void>;
 }
 
 export interface LocaleHandle {
@@ -32,6 +34,7 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
     id: locale,
     ...(locale === 'en' ? {} : { path: locale }),
     handle: { locale } satisfies LocaleHandle,
+    ...(side.loadLocale ? { lazy: async () => (await side.loadLocale!(locale), {}) } : {}),
     Component: Layout,
     ErrorBoundary: LocaleErrorBoundary,
     children: pageRoutes.map(

@@ -151,11 +151,15 @@ async function startServer(dir: string, port: number): Promise<{ child: ChildPro
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // A start takes seconds on a loaded machine: wait up to a minute, and never leave the child behind.
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
     if (ok) break;
-    if (attempt > 200) throw new Error(`server did not start: ${stderr}`);
+    if (attempt > 600) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${stderr}`);
+    }
     await new Promise((done) => setTimeout(done, 100));
   }
   return {

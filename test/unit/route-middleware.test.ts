@@ -12,7 +12,7 @@ import type { PageRoute } from '../../client/routes.ts';
 const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
 
 function route(middleware: string[], extra: Partial<PageRoute> = {}): PageRoute {
-  return { id: 'test', path: 'account', middleware, data: 'account', page: async () => ({ default: () => null }), ...extra };
+  return { id: 'test', path: 'account', middleware, data: 'account', module: 'pages/test.tsx', page: async () => ({ default: () => null }), ...extra };
 }
 
 async function run(pageRoute: PageRoute, href: string, who: PublicUser | null, locale: Locale = 'en') {
