@@ -109,3 +109,40 @@ for (const store of stores) {
 t.test('an unreachable Redis stops the start with an error', async (t) => {
   await t.rejects(buildTestApp({ database, env: { REDIS_URL: 'redis://127.0.0.1:1' } }), /Cannot reach Redis/);
 });
+
+t.test('RATE_LIMIT_ALLOW_LIST: listed load generators skip the per-address limits, nobody else does', async (t) => {
+  const app = await buildTestApp({
+    database,
+    env: { RATE_LIMIT_ALLOW_LIST: '10.9.0.0/16, 192.0.2.7' },
+    accounts: { rateLimits: limits, rateLimitNamespace: `test-allow-${process.pid}-${randomBytes(4).toString('hex')}:` },
+  });
+  t.teardown(() => app.close());
+  const login = (ip: string, email: string, password = 'wrong password') =>
+    app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip });
+  const register = (ip: string) => app.inject({ method: 'POST', url: '/api/auth/register', payload: validRegistration(), remoteAddress: ip });
+
+  for (const ip of ['10.9.3.4', '192.0.2.7', '::ffff:10.9.0.1']) {
+    for (let i = 0; i < 5; i += 1) t.equal((await login(ip, `user${i}-${ip}@example.com`)).statusCode, 401, `${ip} attempt ${i + 1}`);
+  }
+  for (let i = 0; i < 4; i += 1) t.equal((await register('10.9.7.7')).statusCode, 201, `registration ${i + 1} from a listed block`);
+
+  for (let i = 0; i < 3; i += 1) t.equal((await login('10.10.0.1', `other${i}@example.com`)).statusCode, 401);
+  t.equal((await login('10.10.0.1', 'other@example.com')).statusCode, 429, 'an address outside the list keeps its limit');
+  t.equal((await login('192.0.2.8', 'a@example.com')).statusCode, 401);
+
+  const account = validRegistration();
+  t.equal((await register('10.9.1.1')).statusCode, 201);
+  t.equal((await app.inject({ method: 'POST', url: '/api/auth/register', payload: account, remoteAddress: '10.9.1.1' })).statusCode, 201);
+  t.equal((await login('10.9.1.2', String(account.email))).statusCode, 401);
+  t.equal((await login('10.9.1.2', String(account.email))).statusCode, 401);
+  t.equal((await login('10.9.1.2', String(account.email), String(account.password))).statusCode, 429, 'the per-account failure limit still applies');
+});
+
+t.test('RATE_LIMIT_ALLOW_LIST: a value that is not an address or a block stops the start, naming the variable', async (t) => {
+  const { loadConfig } = await import('../../lib/config.ts');
+  for (const value of ['10.0.0.0/33', 'example.com', '10.0.0/8', '::1/129']) {
+    t.throws(() => loadConfig({ RATE_LIMIT_ALLOW_LIST: value }), /RATE_LIMIT_ALLOW_LIST/, value);
+  }
+  t.same(loadConfig({ RATE_LIMIT_ALLOW_LIST: ' 10.0.0.0/8 ,::1 ' }).rateLimitAllowList, ['10.0.0.0/8', '::1']);
+  t.same(loadConfig({}).rateLimitAllowList, [], 'empty by default');
+});
