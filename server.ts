@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { loadConfig } from './lib/config.ts';
+import { loadConfig, logLevels } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 
 export const initializationErrorLog = 'error caught during app initialization';
@@ -9,7 +9,10 @@ export const initializationErrorLog = 'error caught during app initialization';
 async function main() {
   const dev = process.argv.includes('--dev');
   let app: FastifyInstance | undefined;
-  const bootLogger = createLogger(process.env.LOG_LEVEL && /^[a-z]+$/.test(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info');
+  // Reports a failed start before the configuration is known: LOG_LEVEL is only used once it is
+  // one of pino's levels (an unknown one is reported by loadConfig, through this logger).
+  const requestedLevel = process.env.LOG_LEVEL;
+  const bootLogger = createLogger(logLevels.find((level) => level === requestedLevel) ?? 'info');
   try {
     const config = loadConfig(process.env, { dev });
     const logger = createLogger(config.logLevel);

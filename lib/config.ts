@@ -1,5 +1,12 @@
 import { isIP } from 'node:net';
+import type { ErrorObject } from 'ajv';
 import { envSchema } from 'env-schema';
+
+/** pino's levels, and `silent`. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Variables whose value is never repeated in an error message (keys, passwords in URLs). */
+const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PLAY_SECRET', 'PLAY_VERIFY_KEY']);
 
 /**
  * Every setting the service reads from its environment, checked once at start.
@@ -11,34 +18,50 @@ const schema = {
     NODE_ENV: { type: 'string', enum: ['production', 'development', 'test'], default: 'production' },
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
-    LOG_LEVEL: {
+    LOG_LEVEL: { type: 'string', enum: [...logLevels], default: 'info' },
+    // A `description` is what an error message says is expected, instead of the raw pattern.
+    TRUST_PROXY: {
       type: 'string',
-      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-      default: 'info',
+      pattern: '^(true|false|\\d+|[0-9a-fA-F.:/,\\s]+)$',
+      description: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.0/8,127.0.0.1)',
+      default: 'false',
     },
-    // "false", "true", a hop count, or a comma-separated list of proxy addresses/CIDRs.
-    TRUST_PROXY: { type: 'string', pattern: '^(true|false|\\d+|[0-9a-fA-F.:/,\\s]+)$', default: 'false' },
-    PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s]+/?$' },
+    PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s]+/?$', description: 'an origin such as https://example.com (no path)' },
     SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
     // No default here: it depends on NODE_ENV (see loadConfig).
     SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 600000 },
     BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: 10485760, default: 65536 },
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
-    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
-    REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', description: 'a postgres:// or postgresql:// URL' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
     SESSION_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
     LOGIN_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 10 },
     REGISTER_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5 },
-    ICON_UPSTREAM_URL: { type: 'string', pattern: '^https?://[^\\s]+$', default: 'https://api.iconify.design' },
+    ICON_UPSTREAM_URL: {
+      type: 'string',
+      pattern: '^https?://[^\\s]+$',
+      description: 'an http(s) URL',
+      default: 'https://api.iconify.design',
+    },
     BUILD_CHECK_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
-    PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' },
     PLAY_SECRET: { type: 'string', minLength: 32 },
-    ALLOWED_EXTERNAL_ORIGINS: { type: 'string', pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$', default: '' },
-    SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$' },
-    MAIL_FROM: { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$' },
+    ALLOWED_EXTERNAL_ORIGINS: {
+      type: 'string',
+      pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$',
+      description: 'comma-separated origins such as https://a.example,https://b.example',
+      default: '',
+    },
+    SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$', description: 'an smtp:// or smtps:// URL' },
+    MAIL_FROM: { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$', description: 'an address such as "Asdas <no-reply@example.com>" (one line)' },
     REQUIRE_VERIFIED_EMAIL_FOR_PLAY: { type: 'string', enum: ['true', 'false'], default: 'false' },
     // Addresses or CIDRs exempt from the per-address rate limits (a load-testing aid), comma-separated.
-    RATE_LIMIT_ALLOW_LIST: { type: 'string', pattern: '^[0-9a-fA-F.:/,\\s]*$', default: '' },
+    RATE_LIMIT_ALLOW_LIST: {
+      type: 'string',
+      pattern: '^[0-9a-fA-F.:/,\\s]*$',
+      description: 'comma-separated addresses or CIDRs such as 10.0.0.5,192.168.0.0/24',
+      default: '',
+    },
     // Only `npm run bench` sets it: a constant copy of the home page and the process's CPU and memory figures.
     BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
   },
@@ -104,9 +127,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   try {
     raw = envSchema({ schema: structuredClone(schema) as never, data: { ...env }, env: false }) as Record<string, unknown>;
   } catch (error) {
-    // ajv says "env/PORT must be <= 65535": keep the variable name, drop the prefix.
-    const detail = (error as Error).message.replace(/env\//g, '');
-    throw new ConfigError(`Invalid configuration: ${detail}`);
+    throw new ConfigError(`Invalid configuration: ${describeErrors((error as { errors?: ErrorObject[] }).errors ?? [], env, error as Error)}`);
   }
   const port = raw.PORT as number;
   const nodeEnv = raw.NODE_ENV as Config['env'];
@@ -238,4 +259,44 @@ function parseTrustProxy(value: string): TrustProxy {
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
+type PropertySchema = {
+  type: string;
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  description?: string;
+};
+
+/** What a variable must be, in words: the allowed values, the range, or its description. */
+export function expectation(name: string): string {
+  const property = (schema.properties as Record<string, PropertySchema>)[name];
+  if (!property) return 'a valid value';
+  if (property.enum) return `one of ${property.enum.join(', ')}`;
+  if (property.type === 'integer') {
+    if (property.minimum !== undefined && property.maximum !== undefined) return `an integer from ${property.minimum} to ${property.maximum}`;
+    if (property.minimum !== undefined) return `an integer of at least ${property.minimum}`;
+    return 'an integer';
+  }
+  if (property.description) return property.description;
+  if (property.minLength !== undefined && property.minLength > 1) return `at least ${property.minLength} characters`;
+  return 'a non-empty value';
+}
+
+/**
+ * One sentence per bad variable: "LOG_LEVEL must be one of fatal, error, ... (got "verbose")",
+ * never a raw pattern, never the value of a secret.
+ */
+function describeErrors(errors: ErrorObject[], env: Env, fallback: Error): string {
+  const names = [...new Set(errors.map((issue) => issue.instancePath.replace(/^\//, '')).filter(Boolean))];
+  if (names.length === 0) return fallback.message.replace(/env\//g, '');
+  return names
+    .map((name) => {
+      const value = env[name];
+      const got = value === undefined || secretVariables.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
+      return `${name} must be ${expectation(name)}${got}`;
+    })
+    .join('; ');
 }

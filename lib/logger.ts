@@ -18,23 +18,19 @@ export function redactUrl(url: string): string {
   return url.includes('=') ? url.replace(secretQueryParameter, '$1[redacted]') : url;
 }
 
+const loggedHeaders = ['host', 'user-agent', 'authorization', 'cookie'] as const;
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: {
+      // Only the headers a request has: redaction then marks the credentials it carried, and a
+      // request without them logs no `[redacted]` placeholder.
       req(req: { method: string; url: string; headers: Record<string, unknown>; ip?: string; id?: string }) {
-        return {
-          method: req.method,
-          url: redactUrl(req.url),
-          ip: req.ip,
-          headers: {
-            host: req.headers.host,
-            'user-agent': req.headers['user-agent'],
-            authorization: req.headers.authorization,
-            cookie: req.headers.cookie,
-          },
-        };
+        const headers: Record<string, unknown> = {};
+        for (const name of loggedHeaders) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+        return { method: req.method, url: redactUrl(req.url), ip: req.ip, headers };
       },
     },
   };

@@ -50,6 +50,21 @@ t.test('Authorization and Cookie headers never reach the logs', async (t) => {
   t.match(text, /\[redacted\]/, 'the headers are logged as redacted');
 });
 
+t.test('a request without credentials logs no redaction placeholder', async (t) => {
+  const before = logs.length;
+  await app.inject({ url: '/bonus', headers: { 'x-request-id': 'plain-request-1' } });
+  const lines = logs.slice(before).filter((line) => line.reqId === 'plain-request-1' && line.req);
+  t.ok(lines.length > 0, 'the request was logged');
+  for (const line of lines) {
+    const headers = (line.req as { headers: Record<string, unknown> }).headers;
+    t.notOk('authorization' in headers || 'cookie' in headers, 'no authorization or cookie key');
+  }
+  await app.inject({ url: '/bonus', headers: { 'x-request-id': 'cookie-request-1', cookie: 'lang=th' } });
+  const withCookie = logs.find((line) => line.reqId === 'cookie-request-1' && line.req) as { req: { headers: Record<string, unknown> } };
+  t.equal(withCookie.req.headers.cookie, '[redacted]', 'a cookie that is there is redacted');
+  t.notOk('authorization' in withCookie.req.headers);
+});
+
 t.test('health and readiness', async (t) => {
   const health = await app.inject({ url: '/healthz' });
   t.same(health.json(), { status: 'ok' });
@@ -86,10 +101,10 @@ t.test('configuration errors name the variable', async (t) => {
   const bad = [
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
-    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
-    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
-    [{ TRUST_PROXY: 'yes please' }, /TRUST_PROXY/],
-    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)/],
+    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an origin such as https:\/\/example.com/],
+    [{ TRUST_PROXY: 'yes please' }, /TRUST_PROXY must be true, false, a hop count/],
+    [{ DATABASE_URL: 'mysql://user:hunter2@x' }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/],
   ] as const;
   for (const [env, pattern] of bad) {
     t.throws(() => loadConfig(env), ConfigError, `${Object.keys(env)[0]} is refused`);
@@ -97,6 +112,8 @@ t.test('configuration errors name the variable', async (t) => {
       loadConfig(env);
     } catch (error) {
       t.match((error as Error).message, pattern);
+      t.notMatch((error as Error).message, /\^|\$|\\s|\[\^/, 'no raw pattern in the message');
+      t.notMatch((error as Error).message, /hunter2/, 'a secret is never repeated');
     }
   }
   t.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/site' }), { message: /PLAY_SECRET is required when DATABASE_URL/ });

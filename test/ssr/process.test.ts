@@ -70,7 +70,17 @@ t.test('a bad configuration value stops the start, logged with the variable, exi
   const code = await server.exited;
   t.equal(code, 1);
   t.match(server.output(), /error caught during app initialization/);
-  t.match(server.output(), /PORT must be <= 65535/);
+  t.match(server.output(), /PORT must be an integer from 0 to 65535/);
+});
+
+t.test('an unknown LOG_LEVEL stops the start the same way, listing the allowed levels', async (t) => {
+  const server = startServer({ PORT: '0', LOG_LEVEL: 'verbose' });
+  const code = await server.exited;
+  t.equal(code, 1);
+  const lines = server.output().split('\n').filter(Boolean);
+  t.ok(lines.every((line) => line.startsWith('{')), 'only JSON log lines, no raw stack on stderr');
+  const fatal = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.level === 60);
+  t.match(fatal?.msg, /^error caught during app initialization: Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/);
 });
 
 t.test('SIGTERM: stops accepting, finishes the request in flight, exits 0', async (t) => {
