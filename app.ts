@@ -43,6 +43,9 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
     loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
+    // A client that trickles its headers (or body) is cut off instead of holding a connection.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs) },
     genReqId: requestIdFrom,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });

@@ -31,6 +31,8 @@ const schema = {
     // No default here: it depends on NODE_ENV (see loadConfig).
     SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 600000 },
     BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: 10485760, default: 65536 },
+    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 10000 },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', description: 'a postgres:// or postgresql:// URL' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
@@ -46,6 +48,7 @@ const schema = {
     BUILD_CHECK_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
     PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' },
     PLAY_SECRET: { type: 'string', minLength: 32 },
+    PLAY_VERIFY_KEY: { type: 'string', minLength: 32 },
     ALLOWED_EXTERNAL_ORIGINS: {
       type: 'string',
       pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$',
@@ -84,6 +87,10 @@ export interface Config {
   /** Then, how long requests in flight may take once the listener is closed. */
   shutdownTimeoutMs: number;
   bodyLimitBytes: number;
+  /** A connection must have sent its request headers within this time (slow-header clients). */
+  headersTimeoutMs: number;
+  /** ... and the whole request within this time. */
+  requestTimeoutMs: number;
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -97,6 +104,8 @@ export interface Config {
   buildCheckIntervalMs: number;
   playUrl: string | undefined;
   playSecret: string | undefined;
+  /** What the play destination sends as `Authorization: Bearer` to verify launch tokens. */
+  playVerifyKey: string | undefined;
   /** Origins navigateTo may leave the site for: ALLOWED_EXTERNAL_ORIGINS plus PLAY_URL's origin. */
   allowedExternalOrigins: string[];
   /** Settings that are valid but probably not what the operator meant; logged at start. */
@@ -137,6 +146,13 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   if (playUrl && nodeEnv === 'production' && !raw.PLAY_SECRET) {
     throw new ConfigError('Invalid configuration: PLAY_SECRET is required when PLAY_URL is set (32 characters or more; it signs the launch tokens).');
   }
+  // The destination must prove itself to verify a token, or anyone holding one could spend it.
+  if (playUrl && nodeEnv === 'production' && !raw.PLAY_VERIFY_KEY) {
+    throw new ConfigError('Invalid configuration: PLAY_VERIFY_KEY is required when PLAY_URL is set (32 characters or more; the play destination sends it to verify launch tokens).');
+  }
+  if ((raw.HEADERS_TIMEOUT_MS as number) > (raw.REQUEST_TIMEOUT_MS as number)) {
+    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS.');
+  }
   // Replicas share PostgreSQL; each one's random key could not verify the others' launch tokens.
   if (raw.DATABASE_URL && nodeEnv === 'production' && !raw.PLAY_SECRET) {
     throw new ConfigError('Invalid configuration: PLAY_SECRET is required when DATABASE_URL is set (replicas must share the key that signs launch tokens).');
@@ -160,6 +176,8 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     shutdownDrainMs: (raw.SHUTDOWN_DRAIN_MS as number | undefined) ?? (production ? 5000 : 0),
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS as number,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES as number,
+    headersTimeoutMs: raw.HEADERS_TIMEOUT_MS as number,
+    requestTimeoutMs: raw.REQUEST_TIMEOUT_MS as number,
     dataDir: raw.DATA_DIR as string,
     databaseUrl: raw.DATABASE_URL as string | undefined,
     redisUrl: raw.REDIS_URL as string | undefined,
@@ -171,6 +189,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     buildCheckIntervalMs: raw.BUILD_CHECK_INTERVAL_MS as number,
     playUrl,
     playSecret: raw.PLAY_SECRET as string | undefined,
+    playVerifyKey: raw.PLAY_VERIFY_KEY as string | undefined,
     // PLAY_URL's origin is always allowed: Play sends the player there.
     allowedExternalOrigins: [
       ...new Set(

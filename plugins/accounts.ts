@@ -8,6 +8,7 @@ import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { fallbackStore } from '../lib/rate-limit/fallback-store.ts';
 import type { PublicUser } from '../lib/page-data.ts';
 
 /** The cookie the spec names: the client reads it and sends it back as `Authorization: Bearer`. */
@@ -82,7 +83,11 @@ export interface Accounts {
    * failures for this account, 401 INVALID_CREDENTIALS (the same for an unknown email and a wrong password).
    */
   login(request: FastifyRequest, email: string, password: string): Promise<IssuedSession>;
-  /** Revokes the request's session(s) (Bearer and cookie). Idempotent. */
+  /**
+   * Revokes the session the request names: the Bearer token (the API), or on a form post the
+   * cookie (form posts pass an Origin check first). A cookie alone never ends a session
+   * through the API, so another site cannot log a visitor out. Idempotent.
+   */
   logout(request: FastifyRequest): Promise<void>;
   setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
   clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void;
@@ -119,6 +124,8 @@ export function limitKey(value: string): string {
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: Accounts;
+    /** True while the rate-limit counters are kept in memory because Redis does not answer. */
+    rateLimitStoreDegraded: () => boolean;
   }
   interface FastifyRequest {
     /** The logged-in user (from the Bearer header, otherwise, outside /api/, the `token` cookie), or null. */
@@ -163,15 +170,21 @@ export default fp<AccountsPluginOptions>(
 
     // Rate limits: one store for the whole app (in Redis shared by every replica).
     let redis: Redis | undefined;
+    let store: ReturnType<typeof fallbackStore> | undefined;
     if (app.config.redisUrl) {
       redis = new Redis(app.config.redisUrl, {
         lazyConnect: true,
-        // Fail fast when Redis is away: the limiter then lets requests through (logged) rather than hang.
+        // Fail fast when Redis is away (no queue, one try, a short command timeout): the store
+        // then counts in memory until Redis answers again, and no request waits for it.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
+        commandTimeout: 1000,
         connectTimeout: 5000,
+        // Keep trying to reconnect, at most every 2 s.
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
       });
-      redis.on('error', (error) => app.log.warn({ err: error }, 'redis (rate limits) error'));
+      // ioredis reports every failed reconnection; the store logs the change of state once.
+      redis.on('error', (error) => app.log.debug({ err: error }, 'redis (rate limits) connection error'));
       try {
         await redis.connect();
       } catch (error) {
@@ -183,17 +196,29 @@ export default fp<AccountsPluginOptions>(
         await client.quit().catch(() => client.disconnect());
       });
     }
+    if (redis) {
+      store = fallbackStore(redis, options.rateLimitNamespace ?? 'rate-limit:', {
+        degraded: (error) =>
+          app.log.error({ err: error }, 'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)'),
+        recovered: () => app.log.info('rate limits: Redis answers again; counters are shared again'),
+      });
+      app.decorate('rateLimitStoreDegraded', store.isDegraded);
+    } else {
+      app.decorate('rateLimitStoreDegraded', () => false);
+    }
     await app.register(rateLimit, {
       global: false,
-      ...(redis ? { redis, nameSpace: options.rateLimitNamespace ?? 'rate-limit:' } : {}),
+      ...(store ? { store: store.Store as never } : {}),
       errorResponseBuilder: (_request, context) => rateLimited(context.ttl / 1000),
     });
 
-    const ipKey = (request: FastifyRequest) => normalizeIP(request.ip);
+    // The client address; a request whose connection is already gone has none (nothing will
+    // read the answer, but the limiter must not throw on it).
+    const ipKey = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'unknown');
     // RATE_LIMIT_ALLOW_LIST: an operator's load generator skips the per-address limits; the
     // per-account failure limit still applies to it, and nothing changes for anyone else.
     const allowListed = addressMatcher(app.config.rateLimitAllowList);
-    const allowList = (request: FastifyRequest) => allowListed(request.ip);
+    const allowList = (request: FastifyRequest) => allowListed(request.ip ?? '');
     const registerPerIp = app.createRateLimit({
       allowList,
       max: limits.registerPerIp.max,
@@ -216,12 +241,15 @@ export default fp<AccountsPluginOptions>(
     });
 
     type Limiter = typeof registerPerIp;
-    /** Runs a limiter; a store failure (Redis down) is logged and lets the request through. */
+    /**
+     * Runs a limiter. The store falls back to memory by itself when Redis fails; anything else
+     * thrown here is a bug, logged, and lets the request through rather than failing it.
+     */
     async function consult(limiter: Limiter, request: FastifyRequest, increment = true) {
       try {
         return await limiter(request, { increment });
       } catch (error) {
-        request.log.error({ err: error }, 'rate limit store failed; request allowed');
+        request.log.warn({ err: error }, 'rate limit check failed; request allowed');
         return null;
       }
     }
@@ -295,8 +323,8 @@ export default fp<AccountsPluginOptions>(
         return service.createSession(user, request.headers['user-agent']);
       },
       async logout(request) {
-        const tokens = new Set([tokenFrom(request), request.cookies?.[tokenCookieName]]);
-        for (const token of tokens) if (token) await service.revoke(token);
+        const token = tokenFrom(request);
+        if (token) await service.revoke(token);
       },
       limitRegisterPerIp: perIpHook(registerPerIp),
       limitLoginPerIp: perIpHook(loginPerIp),

@@ -11,6 +11,7 @@ import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import bench from './bench.ts';
+import { refusedCharset } from '../lib/json-api.ts';
 import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
@@ -122,8 +123,10 @@ export default async function ssr(app: FastifyInstance) {
 
   // Forms posted without JavaScript (login, registration, logout). Only this scope parses
   // urlencoded bodies: the JSON API keeps answering 415 to them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, body);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    const refused = refusedCharset(request.headers['content-type']);
+    if (refused) done(refused, undefined);
+    else done(null, body);
   });
   app.post('/*', async (request, reply) => {
     if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {

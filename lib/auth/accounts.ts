@@ -4,7 +4,7 @@ import type { Database, UserRow } from '../db/types.ts';
 import type { PublicUser } from '../page-data.ts';
 import type { PasswordHasher } from './passwords.ts';
 import { hashSessionToken, isWellFormedToken, newSessionToken } from './tokens.ts';
-import type { Registration } from './validation.ts';
+import { checkEmail, type Registration } from './validation.ts';
 
 export class EmailTakenError extends Error {
   override name = 'EmailTakenError';
@@ -38,6 +38,18 @@ export interface AccountServiceOptions {
 }
 
 const userAgentMax = 512;
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A User-Agent as stored: at most 512 characters, without NUL (PostgreSQL refuses it in text)
+ * or other control characters. Null when nothing is left.
+ */
+export function storableUserAgent(userAgent: string | undefined): string | null {
+  if (!userAgent) return null;
+  const clean = userAgent.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, userAgentMax).replace(loneSurrogate, '\ufffd');
+  return clean === '' ? null : clean;
+}
 
 export type UserColumns = Pick<UserRow, 'id' | 'email' | 'display_name' | 'locale' | 'created_at' | 'email_verified_at'>;
 
@@ -167,11 +179,16 @@ export class AccountService {
    */
   async verifyCredentials(email: string, password: string): Promise<UserColumns | null> {
     if (!this.#dummyHash) await this.init();
-    const user = await this.#db
-      .selectFrom('users')
-      .select([...userColumns, 'password_hash'])
-      .where('email', '=', email)
-      .executeTakeFirst();
+    // Only a well-formed address can belong to an account (registration stores nothing else):
+    // anything else (a NUL byte, a 10k-character string) is answered without reaching the query.
+    const storable = 'value' in checkEmail(email);
+    const user = storable
+      ? await this.#db
+          .selectFrom('users')
+          .select([...userColumns, 'password_hash'])
+          .where('email', '=', email)
+          .executeTakeFirst()
+      : undefined;
     const matches = await this.#hasher.verify(user?.password_hash ?? (this.#dummyHash as string), password);
     if (!user || !matches) return null;
     if (this.#hasher.needsRehash(user.password_hash)) {
@@ -211,7 +228,7 @@ export class AccountService {
         created_at: now,
         expires_at: expiresAt,
         last_seen_at: now,
-        user_agent: userAgent ? userAgent.slice(0, userAgentMax) : null,
+        user_agent: storableUserAgent(userAgent),
       })
       .execute();
     return { token, expiresAt };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import { storableUserAgent } from '../auth/accounts.ts';
 import type { Locale } from '../locales.ts';
 import { checkLaunchToken, newLaunchPayload, signLaunchToken } from './launch-token.ts';
 import { selfExclusionEnd } from './periods.ts';
@@ -22,13 +23,12 @@ export type StartPlayResult =
 
 export type VerifyResult =
   | { ok: true; launch: VerifiedLaunch }
-  | { ok: false; reason: 'invalid' | 'expired' | 'unknown' | 'used' };
+  | { ok: false; reason: 'invalid' | 'expired' | 'unknown' | 'used' | 'foreign' };
 
 export type SelfExcludeResult = { ok: true; selfExclusion: SelfExclusionView } | { ok: false; current: SelfExclusionView };
 
 /** How many play sessions the account shows. */
 export const recentPlaySessions = 20;
-const userAgentMax = 512;
 
 /**
  * Play and responsible play over the database, free of HTTP (plugins/play.ts wraps it): play
@@ -74,7 +74,7 @@ export class PlayService {
           user_id: input.userId,
           started_at: now,
           locale: input.locale,
-          user_agent: input.userAgent ? input.userAgent.slice(0, userAgentMax) : null,
+          user_agent: storableUserAgent(input.userAgent),
         })
         .execute();
       const payload = newLaunchPayload(input.userId, playSessionId, now, this.#ttlMs);
@@ -91,14 +91,17 @@ export class PlayService {
    * Verifies a launch token for the destination: the signature, the expiry, then marks it used
    * atomically (`UPDATE ... WHERE used_at IS NULL`), so of two simultaneous verifications exactly
    * one succeeds. Failures name why: invalid (malformed or not our signature), expired, unknown
-   * (well signed, but no such jti), used.
+   * (well signed, but no such jti), used, foreign (`player` given and not the token's player;
+   * nothing is spent).
    */
-  async verify(token: unknown): Promise<VerifyResult> {
+  async verify(token: unknown, options: { player?: string } = {}): Promise<VerifyResult> {
     const now = this.#now();
     const check = checkLaunchToken(token, this.#secret, now);
     if (!check.ok) return { ok: false, reason: 'invalid' };
     if (check.expired) return { ok: false, reason: 'expired' };
     const { jti, sub, sid } = check.payload;
+    // A player checking a token (the site's own /play page) may spend only their own.
+    if (options.player !== undefined && options.player !== sub) return { ok: false, reason: 'foreign' };
     const used = await this.#db
       .updateTable('launch_tokens')
       .set({ used_at: now })

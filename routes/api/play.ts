@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
@@ -69,7 +70,21 @@ const verifyFailures = {
   unknown: [404, 'LAUNCH_TOKEN_UNKNOWN', 'No such launch token was issued.'],
   used: [409, 'LAUNCH_TOKEN_USED', 'The launch token has already been used.'],
   expired: [410, 'LAUNCH_TOKEN_EXPIRED', 'The launch token has expired.'],
+  foreign: [403, 'LAUNCH_TOKEN_FORBIDDEN', 'This launch token belongs to another player.'],
 } as const;
+
+function sameSecret(presented: string, expected: string): boolean {
+  // Hashes have one length, so the comparison takes the same time whatever was sent.
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who verifies a launch token: the play destination (its key), or a player (their session). */
+    launchVerifier?: { kind: 'destination' } | { kind: 'player'; userId: string };
+  }
+}
 
 /** 403 PLAY_SELF_EXCLUDED and 409 SELF_EXCLUSION_ACTIVE carry the end of the break. */
 export function sendUntilError(reply: FastifyReply, statusCode: number, code: string, message: string, until: string) {
@@ -104,14 +119,14 @@ export default async function playRoutes(app: FastifyInstance, options: PlayRout
   const verifyLimiter = app.createRateLimit({
     max: options.verifyRateLimit.max,
     timeWindow: options.verifyRateLimit.windowMs,
-    keyGenerator: (request) => `play-verify-ip:${normalizeIP(request.ip)}`,
+    keyGenerator: (request) => `play-verify-ip:${request.ip ? normalizeIP(request.ip) : 'unknown'}`,
   });
   async function limitVerify(request: FastifyRequest) {
     let result;
     try {
       result = await verifyLimiter(request);
     } catch (error) {
-      request.log.error({ err: error }, 'rate limit store failed; request allowed');
+      request.log.warn({ err: error }, 'rate limit check failed; request allowed');
       return;
     }
     if (!result.isAllowed && result.isExceeded) {
@@ -122,16 +137,42 @@ export default async function playRoutes(app: FastifyInstance, options: PlayRout
     }
   }
 
+  /**
+   * Only the play destination (`Authorization: Bearer <PLAY_VERIFY_KEY>`) or the player the token
+   * was issued to (their session's Bearer token: the site's own /play page) may spend a token;
+   * anyone else holding one (it travels in a URL) is refused before it is looked at.
+   */
+  async function authorizeVerify(request: FastifyRequest) {
+    const presented = app.accounts.tokenFrom(request);
+    const key = app.config.playVerifyKey;
+    if (presented && key && sameSecret(presented, key)) {
+      request.launchVerifier = { kind: 'destination' };
+      return;
+    }
+    const player = presented ? await app.accounts.userFromToken(presented) : null;
+    if (!player) {
+      throw new HttpError(401, 'PLAY_VERIFY_UNAUTHORIZED', 'Send the play destination key (or your session) as a Bearer token.', undefined, {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    request.launchVerifier = { kind: 'player', userId: player.id };
+  }
+
   app.post(
     '/verify',
     {
-      // Server to server: no user behind it, so no session lookup.
+      // Authenticated by authorizeVerify (the destination's key or the player's session).
       config: { auth: false },
       onRequest: limitVerify,
-      schema: { body: verifyBodySchema, response: { 200: verifiedSchema, ...errors } },
+      preValidation: authorizeVerify,
+      schema: { body: verifyBodySchema, response: { 200: verifiedSchema, 403: errorResponseSchema, ...errors } },
     },
     async (request) => {
-      const result = await app.play.service.verify((request.body as { token: string }).token);
+      const verifier = request.launchVerifier;
+      const result = await app.play.service.verify(
+        (request.body as { token: string }).token,
+        verifier?.kind === 'player' ? { player: verifier.userId } : {},
+      );
       if (result.ok) return result.launch;
       const [status, code, message] = verifyFailures[result.reason];
       throw new HttpError(status, code, message);

@@ -158,9 +158,20 @@ for (const backend of testBackends()) {
         'an empty JSON body is no body',
       );
 
+      // The API names the session by the Bearer header only: a cookie alone (another site posting
+      // to /api/auth/logout with the visitor's cookies) must not end it.
       const viaCookie = tokenCookie(await register(validRegistration()))!.value;
-      t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: `token=${viaCookie}` } })).statusCode, 204);
-      t.equal((await me(bearer(viaCookie))).statusCode, 401, 'logout by cookie revokes too');
+      const crossSite = await app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie: `token=${viaCookie}`, origin: 'https://evil.example' },
+      });
+      t.equal(crossSite.statusCode, 204, 'answered as a logout without a session');
+      t.equal((await me(bearer(viaCookie))).statusCode, 200, 'a cookie alone does not end the session');
+      const other = tokenCookie(await register(validRegistration()))!.value;
+      t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...bearer(other), cookie: `token=${viaCookie}` } })).statusCode, 204);
+      t.equal((await me(bearer(other))).statusCode, 401, 'the Bearer-named session ends');
+      t.equal((await me(bearer(viaCookie))).statusCode, 200, 'the cookie sent alongside is left alone');
     });
 
     t.test('sessions expire, and slide while used (written at most once a minute)', async (t) => {

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { signLaunchToken } from '../../lib/play/launch-token.ts';
 import type { FormAction } from '../../plugins/form-actions.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
-import { bearer, buildPlayApp, launchOf, registerPlayer, testSecret } from './app.ts';
+import { bearer, buildPlayApp, destination, testVerifyKey, launchOf, registerPlayer, testSecret } from './app.ts';
 
 const second = 1000;
 const hour = 60 * 60 * second;
@@ -24,7 +24,8 @@ for (const backend of testBackends()) {
         headers: { ...(token ? bearer(token) : {}), 'user-agent': 'PlayTest/1.0', ...headers },
         ...(payload === undefined ? {} : { payload: payload as object }),
       });
-    const verify = (token: unknown) => app.inject({ method: 'POST', url: '/api/play/verify', payload: { token } as object });
+    const verify = (token: unknown, headers: Record<string, string> = destination) =>
+      app.inject({ method: 'POST', url: '/api/play/verify', headers, payload: { token } as object });
     const selfExclude = (token: string, period: unknown) =>
       app.inject({ method: 'POST', url: '/api/account/self-exclusion', headers: bearer(token), payload: { period } as object });
 
@@ -157,9 +158,9 @@ for (const backend of testBackends()) {
     });
 
     t.test('verify: bad bodies', async (t) => {
-      t.match((await app.inject({ method: 'POST', url: '/api/play/verify', payload: {} })).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
+      t.match((await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: {} })).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
       t.match((await verify(42)).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
-      t.match((await app.inject({ method: 'POST', url: '/api/play/verify', payload: { token: 'x', more: 1 } })).json(), { statusCode: 400 });
+      t.match((await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: 'x', more: 1 } })).json(), { statusCode: 400 });
       const form = await app.inject({
         method: 'POST',
         url: '/api/play/verify',
@@ -317,8 +318,44 @@ t.test('PLAY_URL: the destination gets the token in `launch`, its other paramete
   t.equal(url.pathname, '/start');
   t.equal(url.searchParams.get('brand'), 'asdas');
   t.equal(url.searchParams.getAll('launch').length, 1, 'one launch parameter');
-  t.equal((await app.inject({ method: 'POST', url: '/api/play/verify', payload: { token: url.searchParams.get('launch') } })).statusCode, 200);
+  t.equal((await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: url.searchParams.get('launch') } })).statusCode, 200);
   t.ok(app.config.allowedExternalOrigins.includes('https://play.example'), "PLAY_URL's origin is on the allow-list");
+});
+
+t.test('verify: only the destination (its key) or the token\'s own player may spend a token', async (t) => {
+  const database = await createTestDatabase('pglite');
+  t.teardown(() => database.close());
+  const { app } = await buildPlayApp(database);
+  t.teardown(() => app.close());
+  const verify = (token: string, headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/api/play/verify', headers, payload: { token } });
+  const ann = await registerPlayer(app, { displayName: 'Ann' });
+  const bob = await registerPlayer(app, { displayName: 'Bob' });
+  const launch = launchOf(await app.inject({ method: 'POST', url: '/api/play', headers: bearer(ann.token) }));
+
+  for (const [name, headers] of [
+    ['no credentials', {}],
+    ['a wrong key', { authorization: `Bearer ${'w'.repeat(40)}` }],
+    ['the key in another scheme', { authorization: `Basic ${testVerifyKey}` }],
+    ['the key as a cookie', { cookie: `token=${testVerifyKey}` }],
+    ["the player's session as a cookie only", { cookie: `token=${ann.token}` }],
+  ] as const) {
+    const refused = await verify(launch, headers);
+    t.equal(refused.statusCode, 401, `${name}: 401`);
+    t.match(refused.json(), { statusCode: 401, code: 'PLAY_VERIFY_UNAUTHORIZED' });
+    t.equal(refused.headers['www-authenticate'], 'Bearer');
+  }
+  const other = await verify(launch, bearer(bob.token));
+  t.equal(other.statusCode, 403, "another player's session: 403");
+  t.equal(other.json().code, 'LAUNCH_TOKEN_FORBIDDEN');
+
+  const own = await verify(launch, bearer(ann.token));
+  t.equal(own.statusCode, 200, 'none of that spent it: its own player verifies it (the own /play page)');
+  t.equal(own.json().user.displayName, 'Ann');
+  t.equal((await verify(launch, destination)).json().code, 'LAUNCH_TOKEN_USED', 'then it is used, for the destination too');
+
+  const second = launchOf(await app.inject({ method: 'POST', url: '/api/play', headers: bearer(bob.token) }));
+  t.equal((await verify(second, destination)).statusCode, 200, 'the destination verifies any player\'s token');
 });
 
 t.test('verify is rate-limited per address', async (t) => {
@@ -328,7 +365,7 @@ t.test('verify is rate-limited per address', async (t) => {
   t.teardown(() => app.close());
   const statuses: number[] = [];
   for (let index = 0; index < 5; index += 1) {
-    const response = await app.inject({ method: 'POST', url: '/api/play/verify', payload: { token: 'x' } });
+    const response = await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: 'x' } });
     statuses.push(response.statusCode);
     if (response.statusCode === 429) {
       t.match(response.json(), { statusCode: 429, code: 'RATE_LIMITED' });
@@ -336,7 +373,7 @@ t.test('verify is rate-limited per address', async (t) => {
     }
   }
   t.same(statuses, [400, 400, 400, 429, 429]);
-  const elsewhere = await app.inject({ method: 'POST', url: '/api/play/verify', remoteAddress: '10.0.0.9', payload: { token: 'x' } });
+  const elsewhere = await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, remoteAddress: '10.0.0.9', payload: { token: 'x' } });
   t.equal(elsewhere.statusCode, 400, 'another address has its own count');
 });
 
@@ -349,18 +386,25 @@ t.test('without PLAY_SECRET: a random key per process', async (t) => {
   const launch = launchOf(await one.app.inject({ method: 'POST', url: '/api/play', headers: bearer(token) }));
   const two = await buildPlayApp(database, { play: { secret: undefined } as never, clock: one.clock });
   t.teardown(() => two.app.close());
-  t.equal((await two.app.inject({ method: 'POST', url: '/api/play/verify', payload: { token: launch } })).statusCode, 400, 'another process cannot verify it');
-  t.equal((await one.app.inject({ method: 'POST', url: '/api/play/verify', payload: { token: launch } })).statusCode, 200, 'its own process can');
+  t.equal((await two.app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: launch } })).statusCode, 400, 'another process cannot verify it');
+  t.equal((await one.app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: launch } })).statusCode, 200, 'its own process can');
 });
 
 t.test('config: PLAY_URL in production needs PLAY_SECRET; its origin joins the allow-list', async (t) => {
   t.throws(() => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go' }), ConfigError);
   t.throws(() => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go' }), /PLAY_SECRET is required when PLAY_URL is set/);
   t.throws(() => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go', PLAY_SECRET: 'short' }), /PLAY_SECRET/);
+  t.throws(
+    () => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go', PLAY_SECRET: 'p'.repeat(32) }),
+    /PLAY_VERIFY_KEY is required when PLAY_URL is set/,
+    'the destination needs a key to verify tokens with',
+  );
+  t.throws(() => loadConfig({ PLAY_VERIFY_KEY: 'short' }), /PLAY_VERIFY_KEY must be at least 32 characters$/);
   const config = loadConfig({
     NODE_ENV: 'production',
     PLAY_URL: 'https://Play.Example:443/go?x=1',
     PLAY_SECRET: 'p'.repeat(32),
+    PLAY_VERIFY_KEY: 'k'.repeat(32),
     ALLOWED_EXTERNAL_ORIGINS: 'https://help.example, https://play.example',
   });
   t.same(config.allowedExternalOrigins, ['https://help.example', 'https://play.example'], 'normalised, once');

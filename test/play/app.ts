@@ -18,6 +18,10 @@ import type { TestDatabase } from '../helpers/database.ts';
 export { TestClock, validRegistration };
 
 export const testSecret = 'test-secret-that-is-at-least-32-characters-long';
+/** PLAY_VERIFY_KEY of the test apps: what the play destination sends to verify a token. */
+export const testVerifyKey = 'destination-key-that-is-at-least-32-characters';
+/** The play destination's credentials. */
+export const destination = { authorization: `Bearer ${testVerifyKey}` };
 
 export interface PlayTestApp {
   app: FastifyInstance;
@@ -28,7 +32,7 @@ export async function buildPlayApp(
   database: TestDatabase,
   options: { env?: Record<string, string>; play?: PlayPluginOptions; clock?: TestClock } = {},
 ): Promise<PlayTestApp> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PLAY_VERIFY_KEY: testVerifyKey, ...options.env });
   const clock = options.clock ?? new TestClock(Date.parse('2026-03-01T10:00:00Z'));
   const app = Fastify({ logger: false, bodyLimit: config.bodyLimitBytes });
   try {
