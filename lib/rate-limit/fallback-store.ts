@@ -25,7 +25,7 @@ export interface FallbackEvents {
 /**
  * The rate-limit store when REDIS_URL is set: the counters live in Redis, shared by every
  * replica; while Redis cannot answer, each replica counts in its own memory (fail open to
- * per-replica limits, docs/decisions/0008) and goes back to Redis as soon as it answers.
+ * per-replica limits, docs/decisions/0010) and goes back to Redis as soon as it answers.
  * `events` hears each change of state once, not once per request.
  */
 export function fallbackStore(redis: Redis, nameSpace: string, events: FallbackEvents) {
