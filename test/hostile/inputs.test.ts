@@ -69,6 +69,9 @@ function apiBodies(): Hostile[] {
     list.push({ name: `login email: ${label}`, request: { method: 'POST', url: '/api/auth/login', headers: json, payload: JSON.stringify({ email: value, password: 'x' }) } });
     list.push({ name: `login password: ${label}`, request: { method: 'POST', url: '/api/auth/login', headers: json, payload: JSON.stringify({ email: 'existing@example.com', password: value }) } });
     list.push({ name: `verify token: ${label}`, request: { method: 'POST', url: '/api/play/verify', headers: json, payload: JSON.stringify({ token: value }) } });
+    list.push({ name: `password reset email: ${label}`, request: { method: 'POST', url: '/api/auth/password-reset', headers: json, payload: JSON.stringify({ email: value }) } });
+    list.push({ name: `password reset token: ${label}`, request: { method: 'POST', url: '/api/auth/password-reset/confirm', headers: json, payload: JSON.stringify({ token: value, password: 'another long passphrase' }) } });
+    list.push({ name: `password reset password: ${label}`, request: { method: 'POST', url: '/api/auth/password-reset/confirm', headers: json, payload: JSON.stringify({ token: 'A'.repeat(43), password: value }) } });
     list.push({ name: `self-exclusion period: ${label}`, request: { method: 'POST', url: '/api/account/self-exclusion', headers: json, payload: JSON.stringify({ period: value }) } });
   }
   // The issue's exact reproduction.
@@ -76,7 +79,7 @@ function apiBodies(): Hostile[] {
   list.push({ name: 'register with a NUL in a JSON key', request: { method: 'POST', url: '/api/auth/register', headers: json, payload: '{"em\\u0000ail":"a@b.co"}' } });
   list.push({ name: 'lone surrogate escape', request: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":"\\ud800@example.com","password":"\\udc00"}' } });
 
-  const targets = ['/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/play', '/api/play/verify', '/api/account/self-exclusion'];
+  const targets = ['/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/play', '/api/play/verify', '/api/account/self-exclusion'];
   const malformed: Record<string, string> = {
     'unclosed object': '{',
     'half a pair': '{"email":',
@@ -239,6 +242,9 @@ function forms(): Hostile[] {
     list.push({ name: `form login: ${label}`, request: { method: 'POST', url: '/login', headers: form, payload: `email=${value}&password=${value}` } });
     list.push({ name: `form registration: ${label}`, request: { method: 'POST', url: '/registration', headers: form, payload: `email=${value}&password=${value}&displayName=${value}` } });
     list.push({ name: `form Thai registration: ${label}`, request: { method: 'POST', url: '/th/registration', headers: form, payload: `email=${value}&password=correct+horse+battery&displayName=${value}&acceptTerms=on` } });
+    list.push({ name: `form forgotten password: ${label}`, request: { method: 'POST', url: '/forgot-password', headers: form, payload: `email=${value}` } });
+    list.push({ name: `form new password: ${label}`, request: { method: 'POST', url: '/reset-password', headers: form, payload: `token=${value}&password=${value}` } });
+    list.push({ name: `reset link: ${label}`, request: { method: 'GET', url: `/reset-password?token=${value}` } });
     list.push({ name: `form take a break: ${label}`, request: { method: 'POST', url: '/account', headers: form, payload: `period=${value}&step=confirm` } });
   }
   const bodies = [
