@@ -17,6 +17,7 @@ import { toPageErrorInfo } from './router/page-error.ts';
 import { fetchPayload } from './router/payload.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
+import './fonts.css';
 import './styles.css';
 
 declare global {
@@ -104,6 +105,7 @@ async function start() {
     buildCheckIntervalMs: snapshot.buildCheckIntervalMs,
     allowedExternalOrigins: snapshot.allowedExternalOrigins,
     publicUrl: snapshot.publicUrl,
+    ...(snapshot.flash ? { flash: snapshot.flash } : {}),
   };
   const iconLoader = createIconLoader(snapshot.iconFallbackUrl ? { fallbackUrl: snapshot.iconFallbackUrl } : {});
   hydrateRoot(

@@ -56,10 +56,16 @@ export interface ServerRequestContext {
   icons?: IconDataMap;
   /** The browser's icon fallback when our endpoint fails (the configured upstream). */
   iconFallbackUrl?: string;
+  /** A one-shot message for this page (the `flash` cookie, already cleared): client/lib/flash.ts. */
+  flash?: string;
 }
 
+/** Marks a form action's redirect that leaves the site on purpose (Play to PLAY_URL). */
+const externalRedirectHeader = 'x-asdas-external-redirect';
+
 export type DocumentOutcome =
-  | { type: 'redirect'; status: number; location: string }
+  /** `external`: an absolute URL a form action chose (the server checks its origin against its allow-list). */
+  | { type: 'redirect'; status: number; location: string; external?: boolean }
   | {
       type: 'page';
       status: number;
@@ -122,7 +128,7 @@ const routes = createRouteObjects({
       redirectTo: redirectParam === null ? null : safeRedirectPath(redirectParam, '') || null,
     });
     // 303: the browser follows with a GET, so a reload never posts the form again.
-    if (result.ok) throw redirect(result.redirect, 303);
+    if (result.ok) throw redirect(result.redirect, { status: 303, headers: result.external ? { [externalRedirectHeader]: '1' } : {} });
     const { ok: _ok, status, ...state } = result;
     return data(state, { status });
   },
@@ -171,6 +177,7 @@ function snapshotFor(context: ServerRequestContext, locale: Locale, renderError?
     publicUrl: context.publicUrl,
     ...(context.icons ? { icons: context.icons } : {}),
     ...(context.iconFallbackUrl ? { iconFallbackUrl: context.iconFallbackUrl } : {}),
+    ...(context.flash ? { flash: context.flash } : {}),
     ...(renderError ? { renderError: { statusCode: renderError.statusCode, message: renderError.message } } : {}),
   };
 }
@@ -211,8 +218,10 @@ export async function renderDocument(
   const { locale } = splitLocale(new URL(url, 'http://localhost').pathname);
   const state = await handler.query(requestFor(url, options.signal, options.form), { requestContext: context });
   if (state instanceof Response) {
+    const raw = state.headers.get('location') ?? '/';
+    if (state.headers.get(externalRedirectHeader)) return { type: 'redirect', status: redirectStatus(state.status), location: raw, external: true };
     // The same guard as navigateTo: an encoded path on this site, never `//evil` or `/\evil`.
-    const location = encodeRedirectLocation(state.headers.get('location') ?? '/');
+    const location = encodeRedirectLocation(raw);
     return { type: 'redirect', status: redirectStatus(state.status), location };
   }
   const runtime: AppRuntime = {
@@ -223,6 +232,7 @@ export async function renderDocument(
     buildCheckIntervalMs: context.buildCheckIntervalMs,
     allowedExternalOrigins: context.allowedExternalOrigins,
     publicUrl: context.publicUrl,
+    ...(context.flash ? { flash: context.flash } : {}),
   };
   const leafId = state.matches[state.matches.length - 1]?.route.id ?? '';
   const leafData = state.loaderData[leafId] as { seo?: SeoData } | undefined;

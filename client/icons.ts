@@ -20,6 +20,9 @@ export const appIcons = [
   'mdi:file-document',
   'mdi:hand-heart',
   'mdi:play',
+  'mdi:menu',
+  'mdi:close',
+  'mdi:account-circle',
   'circle-flags:th',
   'circle-flags:gb',
 ] as const;

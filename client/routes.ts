@@ -90,7 +90,8 @@ export const pageRoutes: readonly PageRoute[] = [
     page: () => import('./pages/reset-password.tsx'),
   },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
-  { id: 'play', path: 'play', middleware: ['auth'], module: 'pages/play.tsx', page: () => import('./pages/play.tsx') },
+  // Play's form (the header's button without JavaScript) posts here: the `play` form action.
+  { id: 'play', path: 'play', middleware: ['auth'], action: 'play', module: 'pages/play.tsx', page: () => import('./pages/play.tsx') },
   {
     id: 'account',
     path: 'account',

@@ -14,6 +14,8 @@ export interface AppRuntime {
   allowedExternalOrigins: string[];
   /** The site's public origin, for canonical links written after client navigation. */
   publicUrl: string;
+  /** A one-shot message for this page view (client/lib/flash.ts), from the server's `flash` cookie. */
+  flash?: string;
 }
 
 /** The JSON the server writes into each page for the browser (`window.__ASDAS__`). */
@@ -31,6 +33,8 @@ export interface RuntimeSnapshot {
   icons?: IconDataMap;
   /** Where the browser asks for icons when our endpoint fails (the CSP allows this origin). */
   iconFallbackUrl?: string;
+  /** A one-shot message for this page view, read once from the `flash` cookie. */
+  flash?: string;
 }
 
 export const RuntimeContext = createContext<AppRuntime>({

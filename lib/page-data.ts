@@ -49,7 +49,10 @@ export interface FormState {
   message?: string;
 }
 
-export type FormActionResult = { ok: true; redirect: string } | ({ ok: false; status: number } & FormState);
+export type FormActionResult =
+  /** `external`: the redirect leaves the site (Play's configured PLAY_URL); only server code sets it. */
+  | { ok: true; redirect: string; external?: boolean }
+  | ({ ok: false; status: number } & FormState);
 
 export interface FormActionArgs {
   locale: Locale;

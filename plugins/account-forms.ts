@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { flashCookie, type FlashCode } from '../client/lib/flash.ts';
 import fp from 'fastify-plugin';
 import { validateRegistration } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
@@ -18,6 +19,11 @@ export function formFailure(error: unknown, values: Record<string, string>, repl
   };
 }
 
+/** The one-shot notice of the next page (plugins/ssr.ts reads and clears it): a minute is plenty for a redirect. */
+export function setFlash(request: FastifyRequest, reply: FastifyReply, code: FlashCode): void {
+  reply.setCookie(flashCookie, code, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 60 });
+}
+
 /**
  * Login, registration and logout for browsers without JavaScript: plain form posts that end
  * in the same account service calls and cookie as the JSON API, then a 303 to the next page.
@@ -32,6 +38,7 @@ export default fp(
         await accounts.limitLoginPerIp(request);
         const session = await accounts.login(request, values.email, fields.password ?? '');
         accounts.setSessionCookie(request, reply, session);
+        setFlash(request, reply, 'signedIn');
         return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
       } catch (error) {
         return formFailure(error, values, reply);
@@ -54,6 +61,7 @@ export default fp(
         if (!checked.ok) return { ok: false, status: 400, values, errors: checked.fields };
         const session = await accounts.register(request, checked.value);
         accounts.setSessionCookie(request, reply, session);
+        setFlash(request, reply, 'registered');
         return { ok: true, redirect: redirectTo ?? localePath(locale, '/') };
       } catch (error) {
         return formFailure(error, values, reply);
@@ -63,6 +71,7 @@ export default fp(
     app.formActions.define('logout', async ({ locale }, request, reply) => {
       await accounts.logout(request);
       accounts.clearSessionCookie(request, reply);
+      setFlash(request, reply, 'signedOut');
       return { ok: true, redirect: localePath(locale, '/') };
     });
   },

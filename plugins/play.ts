@@ -120,6 +120,21 @@ export default fp<PlayPluginOptions>(
       return { ok: true, redirect: accountPath };
     });
 
+    // Play pressed without JavaScript (the button is a form posted to /play): the same outcomes
+    // as POST /api/play in the browser. Logged out: to login, then back to Play. Logged in: a
+    // play session and a 303 to the launch URL (PLAY_URL's origin comes from the configuration,
+    // never from the request). On a break: the /play page with the translated refusal.
+    app.formActions.define('play', async ({ locale }, request): Promise<FormActionResult> => {
+      const playPath = localePath(locale, '/play');
+      if (!request.user) return { ok: true, redirect: `${localePath(locale, '/login')}?redirect=${encodeURIComponent(playPath)}` };
+      const started = await service.startPlay({ userId: request.user.id, locale, userAgent: request.headers['user-agent'] });
+      if (!started.ok) {
+        return { ok: false, status: 403, values: { until: started.selfExclusion.until }, errors: {}, message: 'PLAY_SELF_EXCLUDED' };
+      }
+      request.log.info({ playSession: started.playSessionId }, 'play session started');
+      return { ok: true, redirect: app.play.launchUrl(locale, started.token), ...(playUrl ? { external: true } : {}) };
+    });
+
     const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;
     if (sweepMs > 0) {
       const timer = setInterval(() => {

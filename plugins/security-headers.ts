@@ -34,6 +34,8 @@ export default fp(
               scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as WithNonce)[nonceKey]}'`],
               styleSrc: ["'self'", "'unsafe-inline'"],
               imgSrc: ["'self'", 'data:'],
+              // Web fonts are self-hosted (client/fonts.css): never another origin.
+              fontSrc: ["'self'"],
               // Icons fall back to the public Iconify API in the browser when our endpoint fails.
               connectSrc: ["'self'", iconApi],
               formAction: ["'self'"],

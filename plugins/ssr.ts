@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, ServerRequestContext } from '../client/entry-server.tsx';
 import { appIcons } from '../client/icons.ts';
+import { flashCookie, isFlashCode } from '../client/lib/flash.ts';
 import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
@@ -15,6 +16,7 @@ import { refusedCharset } from '../lib/json-api.ts';
 import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
+import { pageFontPreloads } from '../lib/page-fonts.ts';
 import { renderHeadTags } from '../lib/seo.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
@@ -72,6 +74,8 @@ export default async function ssr(app: FastifyInstance) {
   const unresolved = appIcons.filter((name) => !icons[name]);
   if (unresolved.length > 0) app.log.warn({ icons: unresolved }, 'icons listed in client/icons.ts are not in the installed sets');
 
+  const fontPreloads = pageFontPreloads(config.dev);
+
   function contextFor(request: FastifyRequest, reply: FastifyReply): ServerRequestContext {
     return {
       user: request.user ?? null,
@@ -88,7 +92,7 @@ export default async function ssr(app: FastifyInstance) {
         if (!action) throw new Error(`No form action named '${name}'.`);
         return action(args, request, reply);
       },
-      renderHead: (seo, locale) => renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),
+      renderHead: (seo, locale) => fontPreloads[locale] + renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),
       logError: (error, message) => request.log.error({ err: error }, message),
       icons,
       iconFallbackUrl: config.iconUpstreamUrl,
@@ -114,6 +118,12 @@ export default async function ssr(app: FastifyInstance) {
       return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
     }
 
+    // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
+    const flash = request.cookies[flashCookie];
+    if (flash !== undefined) {
+      reply.clearCookie(flashCookie, { path: '/' });
+      if (isFlashCode(flash)) context.flash = flash;
+    }
     return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context));
   });
 
@@ -141,9 +151,19 @@ export default async function ssr(app: FastifyInstance) {
     return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context, { form }));
   });
 
+  const allowedOrigins = new Set([...config.allowedExternalOrigins, ...(config.playUrl ? [config.playUrl] : [])].map((url) => originOf(url)));
+  function isAllowedExternal(location: string): boolean {
+    const origin = originOf(location);
+    return origin !== undefined && origin !== 'null' && allowedOrigins.has(origin);
+  }
+
   function sendDocument(request: FastifyRequest, reply: FastifyReply, outcome: DocumentOutcome) {
     // Same guard as navigateTo: the Location stays on this site (no `//evil`, `/\evil`) and is encoded.
-    if (outcome.type === 'redirect') return reply.redirect(encodeRedirectLocation(outcome.location), outcome.status);
+    // A form action may leave the site only for an origin the configuration allows (Play's PLAY_URL).
+    if (outcome.type === 'redirect') {
+      const location = outcome.external && isAllowedExternal(outcome.location) ? outcome.location : encodeRedirectLocation(outcome.location);
+      return reply.redirect(location, outcome.status);
+    }
     const pathname = request.url.split('?')[0];
     reply.code(outcome.status);
     reply.header('cache-control', request.user ? 'private, no-cache' : 'no-cache');

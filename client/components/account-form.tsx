@@ -5,7 +5,7 @@ import type { FormState } from '../../lib/page-data.ts';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { AppLink } from './app-link.tsx';
-import { FormMessage, useClearedAfterSubmit } from './form-field.tsx';
+import { ErrorSummary, useClearedAfterSubmit } from './form-field.tsx';
 
 /** What a login or registration form needs from its last submission. */
 export function useAccountForm() {
@@ -19,7 +19,10 @@ interface AccountFormPageProps {
   /** The page this one is: the heading and the link to the other form follow from it. */
   page: 'login' | 'registration';
   busy: boolean;
-  message: string | undefined;
+  /** The last submission's outcome: its message and field errors go into the error summary. */
+  state: FormState | undefined;
+  /** The label of each field, for the summary's links. */
+  labels: Record<string, string>;
   children: ReactNode;
 }
 
@@ -33,6 +36,9 @@ interface AccountFormProps {
   busy: boolean;
   /** The form-wide message code of the last submission (translated under `form.messages`). */
   message: string | undefined;
+  /** Field errors of the last submission, linked from the error summary by these labels. */
+  errors?: Record<string, string> | undefined;
+  labels?: Record<string, string>;
   submitLabel: string;
   children: ReactNode;
   className?: string;
@@ -42,12 +48,13 @@ interface AccountFormProps {
 /**
  * Every account form (login, registration, password reset, the account page's forms): posted to
  * the page's action (the API through `clientAction` with JavaScript, a form post without), with
- * the form-wide message on top and one submit button.
+ * an error summary on top (the form-wide message, and links to the fields in error when their
+ * labels are given; it takes focus) and one submit button.
  */
-export function AccountForm({ busy, message, submitLabel, children, className, testId }: AccountFormProps) {
+export function AccountForm({ busy, message, errors, labels, submitLabel, children, className, testId }: AccountFormProps) {
   return (
     <Form method="post" noValidate className={`account-form${className ? ` ${className}` : ''}`} aria-busy={busy} data-testid={testId}>
-      <FormMessage code={message} />
+      <ErrorSummary message={message} errors={labels ? (errors ?? {}) : {}} labels={labels ?? {}} />
       {children}
       <button type="submit" className="button button-primary" disabled={busy}>
         {submitLabel}
@@ -57,7 +64,7 @@ export function AccountForm({ busy, message, submitLabel, children, className, t
 }
 
 /** The frame both account forms share; the link to the other form keeps the way back (`?redirect=`). */
-export function AccountFormPage({ page, busy, message, children }: AccountFormPageProps) {
+export function AccountFormPage({ page, busy, state, labels, children }: AccountFormPageProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [search] = useSearchParams();
@@ -67,7 +74,7 @@ export function AccountFormPage({ page, busy, message, children }: AccountFormPa
     <section className="page form-page">
       <h1>{t(`nav.${page}`)}</h1>
       <p className="lead">{t(copy[page].lead)}</p>
-      <AccountForm busy={busy} message={message} submitLabel={t(copy[page].submit)}>
+      <AccountForm busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t(copy[page].submit)}>
         {children}
       </AccountForm>
       <p className="form-switch">

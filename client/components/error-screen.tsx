@@ -23,17 +23,30 @@ export function ErrorDetails({ info }: { info: PageErrorInfo }) {
   );
 }
 
-/** The full-screen error (fatal and unhandled errors): no layout, one way out. */
+/**
+ * The full-screen error (fatal and unhandled errors): no layout, one way out. "Clear errors" is a
+ * link to `/`, so it works before (or without) JavaScript; with it, `onClear` navigates in the app.
+ */
 export function ErrorScreen({ info, onClear }: { info: PageErrorInfo; onClear: () => void }) {
   const { t } = useTranslation();
   return (
-    <div className="error-screen" role="alert" data-testid="error-screen">
-      <div className="error-card">
+    <main className="error-screen" data-testid="error-screen">
+      <div className="error-card" role="alert">
         <ErrorDetails info={info} />
-        <button type="button" className="button button-primary" onClick={onClear}>
-          {t('error.clear')}
-        </button>
+        <p className="error-actions">
+          <a
+            href="/"
+            className="button button-primary"
+            data-testid="clear-errors"
+            onClick={(event) => {
+              event.preventDefault();
+              onClear();
+            }}
+          >
+            {t('error.clear')}
+          </a>
+        </p>
       </div>
-    </div>
+    </main>
   );
 }

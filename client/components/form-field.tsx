@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type InputHTMLAttributes, type Ref } from 'react';
+import { useEffect, useRef, type InputHTMLAttributes, type Ref } from 'react';
 import { useTranslation } from '../i18n.ts';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -10,10 +10,22 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: string;
 }
 
+export function fieldId(name: string): string {
+  return `field-${name}`;
+}
+
+/** A field's error code in words. */
+export function useFieldErrorText(): (code: string) => string {
+  const { t } = useTranslation();
+  return (code) => t(`form.errors.${code}`, { defaultValue: t('form.errors.invalid') });
+}
+
 /** A labelled input with its translated error tied to it for screen readers. */
 export function FormField({ name, label, error, hint, ...input }: FieldProps) {
   const { t } = useTranslation();
-  const id = useId();
+  // Named after the field: the error summary links to it (one account form per page).
+  const id = fieldId(name);
+  const errorText = useFieldErrorText();
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const checkbox = input.type === 'checkbox';
   const control = (
@@ -31,21 +43,72 @@ export function FormField({ name, label, error, hint, ...input }: FieldProps) {
       ) : null}
       {error ? (
         <p className="field-error" id={`${id}-error`} data-field-error={name}>
-          {t(`form.errors.${error}`, { defaultValue: t('form.errors.invalid') })}
+          {errorText(error)}
         </p>
       ) : null}
     </div>
   );
 }
 
-/** The form-wide message (wrong credentials, too many attempts ...), announced when it appears. */
-export function FormMessage({ code }: { code?: string }) {
+/** The form-wide message (wrong credentials, too many attempts ...). */
+export function FormMessage({ code }: { code?: string | undefined }) {
   const { t } = useTranslation();
   if (!code) return null;
   return (
-    <p className="form-message" role="alert" data-testid="form-message">
+    <p className="form-message" data-testid="form-message">
       {t(`form.messages.${code}`, { defaultValue: t('form.messages.UNKNOWN') })}
     </p>
+  );
+}
+
+/**
+ * What to fix after a submission with errors: the form-wide message and a link to each field in
+ * error. It takes focus when it appears (so the keyboard and the screen reader start there), and
+ * a link moves focus into its field. Without JavaScript the links are plain in-page anchors.
+ */
+export function ErrorSummary({
+  message,
+  errors,
+  labels,
+}: {
+  message?: string | undefined;
+  errors: Record<string, string>;
+  labels: Record<string, string>;
+}) {
+  const { t } = useTranslation();
+  const errorText = useFieldErrorText();
+  const ref = useRef<HTMLDivElement>(null);
+  const fields = Object.entries(errors);
+  const shown = Boolean(message) || fields.length > 0;
+  useEffect(() => {
+    if (shown) ref.current?.focus();
+  }, [shown, message, errors]);
+  if (!shown) return null;
+  return (
+    <div className="error-summary" role="alert" tabIndex={-1} ref={ref} aria-labelledby="error-summary-title" data-testid="error-summary">
+      <h2 id="error-summary-title">{t('form.errorSummary')}</h2>
+      <FormMessage code={message} />
+      {fields.length > 0 ? (
+        <ul>
+          {fields.map(([name, code]) => (
+            <li key={name}>
+              <a
+                href={`#${fieldId(name)}`}
+                data-summary-field={name}
+                onClick={(event) => {
+                  const input = document.getElementById(fieldId(name));
+                  if (!input) return;
+                  event.preventDefault();
+                  input.focus();
+                }}
+              >
+                {labels[name] ?? name}: {errorText(code)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 

@@ -25,7 +25,7 @@ export function LanguageSwitch() {
       className="language-switch"
       hrefLang={target}
       lang={target}
-      aria-label={t('language.switchToLabel')}
+      title={t('language.switchToLabel')}
       data-testid="language-switch"
       onClick={() => rememberLanguage(target)}
     >

@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { Form, Outlet } from 'react-router';
+import { Form, Outlet, useLocation } from 'react-router';
 import { localePath } from '../../lib/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigationIcons } from '../icons.ts';
@@ -9,6 +9,7 @@ import { BackToTop } from './back-to-top.tsx';
 import { Icon } from './icon.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { navigationItems } from './navigation.ts';
+import { NoticeArea } from './notices.tsx';
 import { PlayButton } from './play-button.tsx';
 
 /** The one default layout: header with the navigation and language switch, main area, footer. */
@@ -17,6 +18,43 @@ export function Layout() {
     <LayoutFrame>
       <Outlet />
     </LayoutFrame>
+  );
+}
+
+/**
+ * The menu control of narrow screens: a native disclosure, so it opens and closes without
+ * JavaScript, by keyboard, and tells screen readers whether it is expanded. The menu itself
+ * (`#site-menu`) follows it; the stylesheet hides the menu on narrow screens while the
+ * disclosure is closed, and hides the control on wide screens, where the menu is always shown.
+ * With JavaScript the menu also closes after a navigation and on Escape.
+ */
+function MenuToggle() {
+  const { t } = useTranslation();
+  const details = useRef<HTMLDetailsElement>(null);
+  const { key } = useLocation();
+
+  useEffect(() => {
+    if (details.current) details.current.open = false;
+  }, [key]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const element = details.current;
+      if (event.key !== 'Escape' || !element?.open) return;
+      element.open = false;
+      element.querySelector('summary')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <details className="menu-toggle" ref={details}>
+      <summary aria-controls="site-menu" data-testid="menu-toggle">
+        <Icon name="mdi:menu" />
+        <span>{t('site.menu')}</span>
+      </summary>
+    </details>
   );
 }
 
@@ -38,44 +76,61 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
             <span className="brand-tagline">{t('site.tagline')}</span>
           </AppNavLink>
           <div className="header-actions">
-            <nav aria-label={t('site.accountNavigation')} className="account-nav">
-              {user ? (
-                <>
-                  <span className="signed-in" data-testid="signed-in">
-                    {t('account.signedInAs', { name: user.displayName })}
-                  </span>
-                  <AppNavLink to={localePath(locale, '/account')} data-nav="account">
-                    {t('accountPage.link')}
+            <LanguageSwitch />
+            <PlayButton notify />
+            <MenuToggle />
+          </div>
+        </div>
+        <div className="site-menu" id="site-menu" data-testid="site-menu">
+          <nav aria-label={t('site.mainNavigation')} className="main-nav">
+            <ul>
+              {mainItems.map((item) => (
+                <li key={item.key}>
+                  <AppNavLink to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
+                    <Icon name={navigationIcons[item.key]} />
+                    <span>{t(`nav.${item.key}`)}</span>
                   </AppNavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <nav aria-label={t('site.accountNavigation')} className="account-nav">
+            {user ? (
+              <ul>
+                <li className="signed-in" data-testid="signed-in">
+                  {t('account.signedInAs', { name: user.displayName })}
+                </li>
+                <li>
+                  <AppNavLink to={localePath(locale, '/account')} data-nav="account">
+                    <Icon name="mdi:account-circle" />
+                    <span>{t('accountPage.link')}</span>
+                  </AppNavLink>
+                </li>
+                <li>
                   <Form method="post" action={localePath(locale, '/logout')} className="logout-form">
                     <button type="submit" className="button button-quiet" data-testid="logout">
                       {t('account.logout')}
                     </button>
                   </Form>
-                </>
-              ) : (
-                accountItems.map((item) => (
-                  <AppNavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key}>
-                    <Icon name={navigationIcons[item.key]} />
-                    <span>{t(`nav.${item.key}`)}</span>
-                  </AppNavLink>
-                ))
-              )}
-            </nav>
-            <LanguageSwitch />
-            <PlayButton />
-          </div>
+                </li>
+              </ul>
+            ) : (
+              <ul>
+                {accountItems.map((item) => (
+                  <li key={item.key}>
+                    <AppNavLink to={localePath(locale, item.path)} data-nav={item.key}>
+                      <Icon name={navigationIcons[item.key]} />
+                      <span>{t(`nav.${item.key}`)}</span>
+                    </AppNavLink>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </nav>
         </div>
-        <nav aria-label={t('site.mainNavigation')} className="main-nav">
-          {mainItems.map((item) => (
-            <AppNavLink key={item.key} to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
-              <Icon name={navigationIcons[item.key]} />
-              <span>{t(`nav.${item.key}`)}</span>
-            </AppNavLink>
-          ))}
-        </nav>
       </header>
       <main id="main" className="site-main">
+        <NoticeArea />
         {children}
       </main>
       <footer className="site-footer">

@@ -8,18 +8,36 @@ import { loginForPlay, startPlay, type PlayOutcome } from '../lib/play.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
 import { LocalDateTime } from './local-time.tsx';
+import { useShowNotice } from './notices.tsx';
 
 /**
- * Play is an action, not a link. Logged out: log in, then continue to Play (`/play`). Logged in:
- * `POST /api/play`, then to the launch URL, only if its origin is allowed; otherwise, or during
- * a self-exclusion break, a message says why and nothing moves.
+ * Play is an action, not a link: a form posted to `/play` (`/th/play`), so it works without
+ * JavaScript too (the server's `play` form action: logged out, to login and back; logged in, the
+ * launch redirect; on a break, the translated refusal). With JavaScript the form is handled here
+ * instead: logged out, log in and continue to Play; logged in, `POST /api/play`, then to the
+ * launch URL only if its origin is allowed. When nothing moves, the reason is shown beside the
+ * button, or, for the header's button (`notify`), as a notice at the top of the page.
  */
-export function PlayButton({ className = 'button button-play', testId }: { className?: string; testId?: string }) {
+export function PlayButton({
+  className = 'button button-play',
+  testId,
+  notify = false,
+}: {
+  className?: string;
+  testId?: string;
+  notify?: boolean;
+}) {
   const { t } = useTranslation();
   const locale = useLocale();
   const user = useUser();
+  const showNotice = useShowNotice();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<PlayOutcome | null>(null);
+
+  const report = (result: PlayOutcome | null) => {
+    if (!notify) setOutcome(result);
+    else if (result) showNotice({ tone: 'error', content: <PlayOutcomeText outcome={result} />, testId: 'play-message', kind: result.kind });
+  };
 
   const play = async () => {
     if (!user) {
@@ -27,19 +45,26 @@ export function PlayButton({ className = 'button button-play', testId }: { class
       return;
     }
     setBusy(true);
-    setOutcome(null);
+    report(null);
     const result = await startPlay(locale);
     setBusy(false);
     if (result.kind === 'login') void navigateTo(result.to);
-    else if (result.kind !== 'navigated') setOutcome(result);
+    else if (result.kind !== 'navigated') report(result);
   };
 
   return (
-    <span className="play-action">
+    <form
+      method="post"
+      action={localePath(locale, '/play')}
+      className="play-action"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void play();
+      }}
+    >
       <button
-        type="button"
+        type="submit"
         className={className}
-        onClick={() => void play()}
         disabled={busy}
         aria-busy={busy || undefined}
         data-nav={testId ? undefined : 'play'}
@@ -48,30 +73,35 @@ export function PlayButton({ className = 'button button-play', testId }: { class
         <Icon name={navigationIcons.play} />
         <span>{t('nav.play')}</span>
       </button>
-      <PlayOutcomeMessage outcome={outcome} />
-    </span>
+      {notify ? null : <PlayOutcomeMessage outcome={outcome} />}
+    </form>
   );
 }
 
 /** Why Play went nowhere, translated: a break (with its end), a refused destination, an error. */
-export function PlayOutcomeMessage({ outcome }: { outcome: PlayOutcome | null }) {
+export function PlayOutcomeText({ outcome }: { outcome: PlayOutcome }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  if (!outcome || outcome.kind === 'navigated' || outcome.kind === 'login') return null;
   if (outcome.kind === 'self-excluded') {
     return (
-      <span className="play-message" role="alert" data-testid="play-message" data-kind="self-excluded">
+      <>
         {t('play.selfExcluded')} <LocalDateTime iso={outcome.until} testId="play-excluded-until" />.{' '}
         <AppLink to={localePath(locale, '/play-responsibility')}>{t('play.getHelp')}</AppLink>
-      </span>
+      </>
     );
   }
+  if (outcome.kind === 'refused') return <>{t('play.destinationRefused')}</>;
+  if (outcome.kind === 'failed') return <>{t(`play.errors.${outcome.code}`, { defaultValue: t('play.errors.UNKNOWN') })}</>;
+  return null;
+}
+
+/** The same, as a message beside a Play button in the page. */
+export function PlayOutcomeMessage({ outcome }: { outcome: PlayOutcome | null }) {
+  if (!outcome || outcome.kind === 'navigated' || outcome.kind === 'login') return null;
   return (
-    <span className="play-message" role="alert" data-testid="play-message" data-kind={outcome.kind}>
-      {outcome.kind === 'refused'
-        ? t('play.destinationRefused')
-        : t(`play.errors.${outcome.code}`, { defaultValue: t('play.errors.UNKNOWN') })}
-    </span>
+    <p className="play-message" role="alert" data-testid="play-message" data-kind={outcome.kind}>
+      <PlayOutcomeText outcome={outcome} />
+    </p>
   );
 }
 

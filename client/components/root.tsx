@@ -6,6 +6,8 @@ import { session } from '../lib/session.ts';
 import { seedFallback, swrConfig } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
 import { DocumentHead } from './document-head.tsx';
+import { NoticeProvider } from './notices.tsx';
+import { RouteAnnouncer } from './route-announcer.tsx';
 
 /** The top of the page tree: the language every string is read in, the document head, scroll. */
 export function Root() {
@@ -16,9 +18,12 @@ export function Root() {
       <SWRConfig value={{ ...swrConfig, fallback: seedFallback(currentUserKey, rootData) }}>
         <CurrentUserSync rootData={rootData} />
         <DocumentHead />
+        <RouteAnnouncer />
         <ScrollToTop />
         <HydratedMarker />
-        <Outlet />
+        <NoticeProvider>
+          <Outlet />
+        </NoticeProvider>
       </SWRConfig>
     </TranslationProvider>
   );

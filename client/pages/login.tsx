@@ -9,6 +9,7 @@ import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api-client.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../lib/navigation-guard.ts';
+import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';
 
 /** With JavaScript: log in through the API, then go where the visitor was heading. */
@@ -22,6 +23,7 @@ export async function clientAction({ request }: ActionFunctionArgs) {
       body: { email, password: String(form.get('password') ?? '') },
     });
     session.set(user);
+    setFlash('signedIn');
     return redirect(safeRedirectPath(url.searchParams.get('redirect'), localePath(splitLocale(url.pathname).locale, '/')));
   } catch (error) {
     return formStateFromError(error, { email });
@@ -33,7 +35,7 @@ export default function LoginPage() {
   const locale = useLocale();
   const { state, busy, passwordRef } = useAccountForm();
   return (
-    <AccountFormPage page="login" busy={busy} message={state?.message}>
+    <AccountFormPage page="login" busy={busy} state={state} labels={{ email: t('form.email'), password: t('form.password') }}>
       <FormField
         name="email"
         type="email"

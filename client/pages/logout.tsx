@@ -2,12 +2,14 @@ import { useTranslation } from '../i18n.ts';
 import { Form, redirect, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
 import { api } from '../lib/api-client.ts';
+import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';
 
 /** With JavaScript: revoke the session through the API. Logging out never fails for the visitor. */
 export async function clientAction({ request }: ActionFunctionArgs) {
   await api('/auth/logout', { method: 'POST' }).catch(() => undefined);
   session.set(null);
+  setFlash('signedOut');
   return redirect(localePath(splitLocale(new URL(request.url).pathname).locale, '/'));
 }
 

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { useLocation, useSearchParams } from 'react-router';
+import { useActionData, useLocation, useSearchParams } from 'react-router';
+import type { FormState } from '../../lib/page-data.ts';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
@@ -27,16 +28,28 @@ export default function PlayPage() {
   return launch ? <LaunchedSession token={launch} /> : <StartPlay />;
 }
 
+/** Play refused by the server's form action (pressed without JavaScript during a break). */
+function useRefusal(): PlayOutcome | null {
+  const state = useActionData() as FormState | undefined;
+  const until = state?.values.until;
+  return state?.message === 'PLAY_SELF_EXCLUDED' && until ? { kind: 'self-excluded', until } : null;
+}
+
+// A layout effect in the browser (no flash of the idle page before "Starting"); nothing on the server.
+const useBrowserLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
+
 function StartPlay() {
   const { t } = useTranslation();
   const locale = useLocale();
   const user = useUser();
   const { key } = useLocation();
-  const [outcome, setOutcome] = useState<PlayOutcome | 'starting' | 'idle'>('starting');
+  const refusal = useRefusal();
+  // The server renders the Play button (it works without JavaScript); the browser presses it at once.
+  const [outcome, setOutcome] = useState<PlayOutcome | 'starting' | 'idle'>(refusal ?? 'idle');
   const startedHere = useRef<string | null>(null);
 
-  useEffect(() => {
-    if (!user) return undefined;
+  useBrowserLayoutEffect(() => {
+    if (!user || refusal) return undefined;
     let live = true;
     let run = started.get(key);
     if (run && startedHere.current !== key) {
@@ -44,6 +57,7 @@ function StartPlay() {
       setOutcome('idle');
       return undefined;
     }
+    setOutcome('starting');
     if (!run) {
       run = startPlay(locale);
       started.set(key, run);
@@ -57,7 +71,7 @@ function StartPlay() {
     return () => {
       live = false;
     };
-  }, [key, locale, user]);
+  }, [key, locale, user, refusal?.kind]);
 
   const busy = outcome === 'starting' && user !== null;
   return (
@@ -70,9 +84,9 @@ function StartPlay() {
       ) : (
         <>
           {typeof outcome === 'object' ? <PlayOutcomeMessage outcome={outcome} /> : null}
-          <p>
+          <div className="play-again">
             <PlayButton testId="play-again" />
-          </p>
+          </div>
         </>
       )}
       <ResponsiblePlay />
@@ -114,9 +128,9 @@ function LaunchedSession({ token }: { token: string }) {
         <p className="play-message" role="alert" data-testid="launch-error" data-code={check.code}>
           {t(`play.launchErrors.${check.code}`, { defaultValue: t('play.errors.UNKNOWN') })}
         </p>
-        <p>
+        <div className="play-again">
           <PlayButton testId="play-again" />
-        </p>
+        </div>
         <ResponsiblePlay />
       </section>
     );

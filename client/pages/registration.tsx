@@ -9,6 +9,7 @@ import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api-client.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../lib/navigation-guard.ts';
+import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';
 
 /** With JavaScript: create the account through the API (which logs the new player in). */
@@ -29,6 +30,7 @@ export async function clientAction({ request }: ActionFunctionArgs) {
       },
     });
     session.set(user);
+    setFlash('registered');
     return redirect(safeRedirectPath(url.searchParams.get('redirect'), localePath(locale, '/')));
   } catch (error) {
     return formStateFromError(error, values);
@@ -40,7 +42,18 @@ export default function RegistrationPage() {
   const locale = useLocale();
   const { state, busy, passwordRef } = useAccountForm();
   return (
-    <AccountFormPage page="registration" busy={busy} message={state?.message}>
+    <AccountFormPage
+      page="registration"
+      busy={busy}
+      state={state}
+      labels={{
+        email: t('form.email'),
+        displayName: t('form.displayName'),
+        password: t('form.password'),
+        acceptTerms: t('form.acceptTerms'),
+        confirmAge: t('form.confirmAge'),
+      }}
+    >
       <FormField
         name="email"
         type="email"

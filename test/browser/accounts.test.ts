@@ -30,7 +30,7 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await page.fill('input[name="password"]', 'short');
   await page.check('input[name="acceptTerms"]');
   await page.check('input[name="confirmAge"]');
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForSelector('[data-field-error="password"]');
   t.equal(await page.inputValue('input[name="email"]'), email, 'typed email kept after an error');
   t.equal(await page.inputValue('input[name="password"]'), '', 'the password is not kept');
@@ -41,7 +41,7 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
     await page.check('input[name="acceptTerms"]');
     await page.check('input[name="confirmAge"]');
   }
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForURL(`${base}/asdas`);
   await signedIn(page).waitFor();
   t.equal(await signedIn(page).textContent(), 'Signed in as Nok', 'the name in the header after registering');
@@ -63,11 +63,11 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await hydrated();
   await page.fill('input[name="email"]', email);
   await page.fill('input[name="password"]', 'wrong password here');
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForSelector('[data-testid="form-message"]');
   t.match(await page.textContent('[data-testid="form-message"]'), 'The email or password is incorrect.');
   await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForURL(`${base}/bonus`);
   await signedIn(page).waitFor();
   t.equal(await signedIn(page).textContent(), 'Signed in as Nok', 'logged in again, back where they were going');

@@ -72,7 +72,7 @@ t.test('logged out: Play goes to login and, once logged in, on to Play and a ver
 
   await tab.page.fill('input[name="email"]', player.email);
   await tab.page.fill('input[name="password"]', password);
-  await tab.page.click('button[type="submit"]');
+  await tab.page.click('.account-form button[type="submit"]');
   await sessionShown(tab.page);
   const url = new URL(tab.page.url());
   t.equal(url.pathname, '/play', 'landed on the own play destination');

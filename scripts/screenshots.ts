@@ -1,0 +1,137 @@
+// `npm run screenshots`: full-page PNGs of the site as visitors see it, desktop and phone, English
+// and Thai, into screenshots/ (git-ignored). Runs the production build (built first when missing,
+// `-- --build` forces it) in this process with an empty embedded database in a temporary folder.
+//   npm run screenshots                      every page, both sizes, both languages
+//   npm run screenshots -- --only=home,login  some pages (names below)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from '../test/helpers/browser.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const outDir = resolve(root, 'screenshots');
+const args = process.argv.slice(2);
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+
+if (args.includes('--build') || !existsSync(resolve(root, 'dist/build.json'))) {
+  execFileSync(process.execPath, [resolve(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root });
+}
+
+// A person's browser: headless Chromium calls itself HeadlessChrome, which the site treats as a bot.
+const userAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
+const locales = ['en', 'th'] as const;
+
+interface Shot {
+  name: string;
+  path: string;
+  /** Logged in as the screenshot player. */
+  user?: boolean;
+  /** Something to do before the picture (open the menu, focus a control ...). */
+  prepare?: (page: Page) => Promise<void>;
+  /** The page's own code is not loaded (no JavaScript). */
+  noScript?: boolean;
+}
+
+const shots: Shot[] = [
+  { name: 'home', path: '/' },
+  { name: 'list', path: '/asdas' },
+  { name: 'article', path: '/asdas/how-to-read-bonus-terms' },
+  { name: 'author', path: '/author/daniel-hart' },
+  { name: 'toc', path: '/table-of-content' },
+  { name: 'bonus', path: '/bonus' },
+  { name: 'login', path: '/login' },
+  {
+    name: 'login-errors',
+    path: '/login',
+    prepare: async (page) => {
+      await page.click('form.account-form button[type="submit"]');
+      await page.waitForSelector('[data-testid="error-summary"]');
+    },
+  },
+  { name: 'registration', path: '/registration' },
+  { name: 'account', path: '/account', user: true },
+  { name: 'play', path: '/play', user: true },
+  { name: 'not-found', path: '/no-such-page' },
+  { name: 'fatal-error', path: '/asdas/Not_A_Slug' },
+  {
+    name: 'menu-open',
+    path: '/',
+    prepare: async (page) => {
+      const toggle = page.locator('[data-testid="menu-toggle"]');
+      if (await toggle.isVisible()) await toggle.click();
+    },
+  },
+  { name: 'menu-open-nojs', path: '/bonus', noScript: true, prepare: async (page) => {
+    const toggle = page.locator('[data-testid="menu-toggle"]');
+    if (await toggle.isVisible()) await toggle.click();
+  } },
+];
+
+const dataDir = mkdtempSync(join(tmpdir(), 'asdas-screenshots-'));
+process.env.NODE_ENV = 'production';
+const { loadConfig } = await import('../lib/config.ts');
+const { buildApp } = await import('../app.ts');
+const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: '0' });
+const app = await buildApp({ config });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const browser = await launchBrowser();
+
+try {
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: {
+      email: 'screenshots@example.com',
+      password: 'correct horse battery staple',
+      displayName: 'Somchai',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    },
+  });
+  const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))?.[1];
+  if (!token) throw new Error(`could not register the screenshot player: ${registered.statusCode} ${registered.body}`);
+  // Two play sessions from different devices for the account page.
+  for (const agent of [userAgent, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1']) {
+    await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${token}`, 'user-agent': agent }, payload: { locale: 'en' } });
+  }
+
+  mkdirSync(outDir, { recursive: true });
+  let count = 0;
+  for (const shot of shots.filter((s) => !only || only.includes(s.name))) {
+    for (const [size, viewport] of Object.entries(viewports)) {
+      for (const locale of locales) {
+        const context = await browser.newContext({
+          userAgent,
+          viewport,
+          deviceScaleFactor: 1,
+          javaScriptEnabled: !shot.noScript,
+          timezoneId: 'Asia/Bangkok',
+          locale: locale === 'th' ? 'th-TH' : 'en-GB',
+        });
+        if (shot.user) await context.addCookies([{ name: 'token', value: token, url: base }]);
+        const page = await context.newPage();
+        const path = locale === 'en' ? shot.path : shot.path === '/' ? '/th' : `/th${shot.path}`;
+        await page.goto(`${base}${path}`);
+        if (!shot.noScript) await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 }).catch(() => undefined);
+        await page.evaluate(() => document.fonts.ready);
+        await shot.prepare?.(page);
+        await page.evaluate(() => document.fonts.ready);
+        const file = join(outDir, `${shot.name}-${size}-${locale}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        // The phone's first screen on its own: what a visitor sees before scrolling.
+        if (size === 'mobile') await page.screenshot({ path: file.replace(/\.png$/, '-first-screen.png') });
+        count += 1;
+        await context.close();
+      }
+    }
+  }
+  console.log(`${count} screenshots in ${outDir}`);
+} finally {
+  await browser.close();
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
