@@ -38,6 +38,8 @@ registerTranslations('th', th);
 /** What the Fastify side hands the renderer for one request. */
 export interface ServerRequestContext {
   user: PublicUser | null;
+  /** The id of the session behind `user` (the account page marks it), or null. */
+  sessionId?: string | null;
   isBot: boolean;
   dev: boolean;
   buildId: string;
@@ -103,6 +105,7 @@ async function serverData(context: ServerRequestContext, route: PageRoute, local
       params: args.params,
       path: splitLocale(url.pathname).path,
       user: context.user,
+      sessionId: context.sessionId ?? null,
     });
   } catch (error) {
     if (isPageNotFound(error)) notFound(displayPath(url));

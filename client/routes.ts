@@ -89,6 +89,13 @@ export const pageRoutes: readonly PageRoute[] = [
     module: 'pages/reset-password.tsx',
     page: () => import('./pages/reset-password.tsx'),
   },
+  {
+    id: 'verify-email',
+    path: 'verify-email',
+    action: 'verifyEmail',
+    module: 'pages/verify-email.tsx',
+    page: () => import('./pages/verify-email.tsx'),
+  },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
   // Play's form (the header's button without JavaScript) posts here: the `play` form action.
   { id: 'play', path: 'play', middleware: ['auth'], action: 'play', module: 'pages/play.tsx', page: () => import('./pages/play.tsx') },
@@ -97,7 +104,8 @@ export const pageRoutes: readonly PageRoute[] = [
     path: 'account',
     data: 'account',
     middleware: ['auth'],
-    action: 'selfExclusion',
+    // Every form of the page posts here with an `intent` (plugins/account-settings.ts).
+    action: 'account',
     module: 'pages/account.tsx',
     page: () => import('./pages/account.tsx'),
   },

@@ -20,6 +20,8 @@ export interface PageDataArgs {
   /** The path without its locale prefix, e.g. `/asdas/x`. */
   path: string;
   user: PublicUser | null;
+  /** The session the request came with (the account page marks it in the sessions list), or null. */
+  sessionId?: string | null;
 }
 
 export type PageDataSource = (args: PageDataArgs) => Promise<unknown> | unknown;

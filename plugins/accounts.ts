@@ -78,6 +78,8 @@ export interface Accounts {
   tokenFrom(request: FastifyRequest): string | null;
   /** Creates the account and its first session. Throws HttpError 409 EMAIL_TAKEN. */
   register(request: FastifyRequest, registration: Registration): Promise<IssuedSession>;
+  /** Called after every registration (the verification email is sent from here); must not throw. */
+  onRegistered(listener: (user: PublicUser, request: FastifyRequest) => void): void;
   /**
    * Checks the credentials and opens a session. Throws HttpError 429 RATE_LIMITED after too many
    * failures for this account, 401 INVALID_CREDENTIALS (the same for an unknown email and a wrong password).
@@ -292,6 +294,7 @@ export default fp<AccountsPluginOptions>(
       reply.clearCookie(tokenCookieName, cookieOptions(request));
     }
 
+    const registered: Array<(user: PublicUser, request: FastifyRequest) => void> = [];
     const accounts: Accounts = {
       service,
       rateLimits: limits,
@@ -302,12 +305,18 @@ export default fp<AccountsPluginOptions>(
         return (await service.resolve(token))?.user ?? null;
       },
       async register(request, registration) {
+        let session: IssuedSession;
         try {
-          return await service.register(registration, request.headers['user-agent']);
+          session = await service.register(registration, request.headers['user-agent']);
         } catch (error) {
           if (error instanceof EmailTakenError) throw new HttpError(409, 'EMAIL_TAKEN', error.message, { email: 'taken' });
           throw error;
         }
+        for (const listener of registered) listener(session.user, request);
+        return session;
+      },
+      onRegistered(listener) {
+        registered.push(listener);
       },
       async login(request, rawEmail, password) {
         const email = normalizeEmail(rawEmail);

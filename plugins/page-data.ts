@@ -14,6 +14,19 @@ export class PageDataRegistry {
     this.#sources.set(name, source);
   }
 
+  /**
+   * Adds to a defined source what another feature shows on the same page (the account page shows
+   * play sessions and breaks from Play, and the account's details and sessions from accounts):
+   * both run together and their objects are merged, the extension's keys last.
+   */
+  extend(name: string, extension: PageDataSource): void {
+    const base = this.get(name);
+    this.#sources.set(name, async (args) => {
+      const [data, extra] = await Promise.all([base(args), extension(args)]);
+      return { ...(data as object), ...(extra as object) };
+    });
+  }
+
   get(name: string): PageDataSource {
     const source = this.#sources.get(name);
     if (!source) throw new Error(`No page data source named '${name}'.`);

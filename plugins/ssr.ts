@@ -79,6 +79,7 @@ export default async function ssr(app: FastifyInstance) {
   function contextFor(request: FastifyRequest, reply: FastifyReply): ServerRequestContext {
     return {
       user: request.user ?? null,
+      sessionId: request.sessionId ?? null,
       isBot: isbot(request.headers['user-agent'] ?? ''),
       dev: config.dev,
       buildId: build.id,

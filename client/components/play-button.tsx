@@ -91,6 +91,13 @@ export function PlayOutcomeText({ outcome }: { outcome: PlayOutcome }) {
     );
   }
   if (outcome.kind === 'refused') return <>{t('play.destinationRefused')}</>;
+  if (outcome.kind === 'failed' && outcome.code === 'EMAIL_NOT_VERIFIED') {
+    return (
+      <>
+        {t('play.errors.EMAIL_NOT_VERIFIED')} <AppLink to={localePath(locale, '/account')}>{t('play.verifyLink')}</AppLink>
+      </>
+    );
+  }
   if (outcome.kind === 'failed') return <>{t(`play.errors.${outcome.code}`, { defaultValue: t('play.errors.UNKNOWN') })}</>;
   return null;
 }

@@ -1,23 +1,33 @@
 import { useTranslation } from '../i18n.ts';
 import { Form, redirect, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../lib/locales.ts';
+import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
+import type { AccountSettingsData } from '../../lib/auth/account-view.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../lib/play/types.ts';
+import { AccountDetails } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLocale, useUser } from '../hooks.ts';
+import { accountIntentAction, formStateFor } from '../lib/account-actions.ts';
 import { api } from '../lib/api-client.ts';
 import { failureCode } from '../lib/play.ts';
 import { clearPayloadCache } from '../router/payload.ts';
 
 /**
- * With JavaScript: the same two steps as the server's form action (plugins/play.ts
- * `selfExclusion`): the period, then the confirmation, which calls the API.
+ * With JavaScript: each form of the page through the API, told apart by its `intent` as the
+ * server's form action does (plugins/account-settings.ts); "take a break" is the default.
  */
 export async function clientAction({ request }: ActionFunctionArgs): Promise<FormState | Response> {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
   const form = await request.formData();
+  const intent = String(form.get('intent') ?? 'selfExclusion');
+  if (intent !== 'selfExclusion') return accountIntentAction(intent, locale, form);
+  return selfExclusionAction(locale, form);
+}
+
+/** The same two steps as plugins/play.ts `selfExclusion`: the period, then the confirmation, which calls the API. */
+async function selfExclusionAction(locale: Locale, form: FormData): Promise<FormState | Response> {
   const period = String(form.get('period') ?? '');
   if (!isSelfExclusionPeriod(period)) {
     return { values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
@@ -40,7 +50,7 @@ export async function clientAction({ request }: ActionFunctionArgs): Promise<For
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const data = useLoaderData() as AccountPageData;
+  const data = useLoaderData() as AccountPageData & AccountSettingsData;
   return (
     <div className="page account-page">
       <h1>{t('accountPage.title')}</h1>
@@ -50,6 +60,7 @@ export default function AccountPage() {
         </p>
       ) : null}
       <DoneNotice />
+      {user ? <AccountDetails user={user} data={data} /> : null}
       <TakeABreak selfExclusion={data.selfExclusion} />
       <PlaySessions sessions={data.playSessions} />
     </div>
@@ -75,7 +86,7 @@ function TakeABreak({ selfExclusion }: { selfExclusion: AccountPageData['selfExc
   const { t } = useTranslation();
   const locale = useLocale();
   const { pathname } = useLocation();
-  const state = useActionData() as FormState | undefined;
+  const state = formStateFor(useActionData(), 'selfExclusion');
   const busy = useNavigation().state === 'submitting';
   const confirming = state?.values.step === 'confirm' && isSelfExclusionPeriod(state.values.period);
   const period = state?.values.period;

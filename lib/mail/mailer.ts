@@ -41,6 +41,7 @@ export class Mailer {
   readonly #log: FastifyBaseLogger;
   readonly #jobs: BackgroundJobs;
   readonly #delays: readonly number[];
+  #written = 0;
 
   constructor(options: MailerOptions) {
     this.mode = options.smtpUrl ? 'smtp' : 'outbox';
@@ -104,8 +105,11 @@ export class Mailer {
     }
     const info = (await this.#transport.sendMail(message)) as { message: Buffer };
     await mkdir(this.outboxDir, { recursive: true });
-    // Sortable by time; written under another name first so a reader never sees half a file.
-    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.kind}-${randomBytes(4).toString('hex')}.eml`;
+    // Sortable by time (then by order within this process); written under another name first so
+    // a reader never sees half a file.
+    this.#written += 1;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const name = `${stamp}-${String(this.#written).padStart(6, '0')}-${mail.kind}-${randomBytes(4).toString('hex')}.eml`;
     const file = join(this.outboxDir, name);
     await writeFile(`${file}.tmp`, info.message);
     await rename(`${file}.tmp`, file);

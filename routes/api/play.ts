@@ -86,6 +86,9 @@ declare module 'fastify' {
   }
 }
 
+/** Play's 403: PLAY_SELF_EXCLUDED with `until`, or EMAIL_NOT_VERIFIED (REQUIRE_VERIFIED_EMAIL_FOR_PLAY) without. */
+const forbiddenSchema = { type: 'object', properties: untilErrorSchema.properties, required: [...errorResponseSchema.required] } as const;
+
 /** 403 PLAY_SELF_EXCLUDED and 409 SELF_EXCLUSION_ACTIVE carry the end of the break. */
 export function sendUntilError(reply: FastifyReply, statusCode: number, code: string, message: string, until: string) {
   return reply.code(statusCode).send({ statusCode, code, message, until });
@@ -102,10 +105,13 @@ export default async function playRoutes(app: FastifyInstance, options: PlayRout
     '/',
     {
       preHandler: app.accounts.requireUser,
-      schema: { body: playBodySchema, response: { 200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }, 403: untilErrorSchema, ...errors } },
+      schema: { body: playBodySchema, response: { 200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }, 403: forbiddenSchema, ...errors } },
     },
     async (request, reply) => {
       const user = request.user!;
+      if (app.config.requireVerifiedEmailForPlay && !user.emailVerified) {
+        throw new HttpError(403, 'EMAIL_NOT_VERIFIED', 'Confirm your email address before you play: use the link we sent you.');
+      }
       const locale: Locale = (request.body as { locale?: Locale } | null)?.locale ?? user.locale;
       const started = await app.play.service.startPlay({ userId: user.id, locale, userAgent: request.headers['user-agent'] });
       if (!started.ok) {

@@ -16,8 +16,12 @@ import database, { type DatabasePluginOptions } from '../../plugins/database.ts'
 import errors from '../../plugins/errors.ts';
 import formActions from '../../plugins/form-actions.ts';
 import health from '../../plugins/health.ts';
+import accountSettings from '../../plugins/account-settings.ts';
+import emailVerification from '../../plugins/email-verification.ts';
 import mail, { type MailPluginOptions } from '../../plugins/mail.ts';
+import pageData from '../../plugins/page-data.ts';
 import passwordReset from '../../plugins/password-reset.ts';
+import play from '../../plugins/play.ts';
 import authRoutes from '../../routes/api/auth.ts';
 import type { TestDatabase } from '../helpers/database.ts';
 
@@ -85,6 +89,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
     await app.register(errors);
     await app.register(cookie);
     await app.register(health);
+    await app.register(pageData);
     await app.register(formActions);
     await app.register(backgroundJobs);
     await app.register(mail, { retryDelaysMs: [], ...options.mail });
@@ -98,6 +103,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(accountLinks);
     await app.register(passwordReset);
+    await app.register(emailVerification);
+    await app.register(play, { secret: 'test-secret-that-is-at-least-32-characters-long', sweepIntervalMs: 0, now: options.accounts?.clock ?? (() => new Date()) });
+    await app.register(accountSettings);
     options.extraRoutes?.(app);
     await app.ready();
   } catch (error) {

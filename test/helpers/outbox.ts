@@ -57,6 +57,16 @@ export async function messagesTo(dir: string, address: string): Promise<OutboxMe
   return (await readOutbox(dir)).filter((message) => message.to === address);
 }
 
+/** The token of the latest email to `address` that links to `path` (`/reset-password` ...). */
+export async function latestToken(dir: string, address: string, path: string): Promise<string> {
+  const messages = (await messagesTo(dir, address)).filter((message) =>
+    message.links.some((link) => new URL(link).pathname.endsWith(path)),
+  );
+  const latest = messages.at(-1);
+  if (!latest) throw new Error(`No email to ${address} links to ${path}`);
+  return tokenOf(latest, path);
+}
+
 /** The token of the last link to `path` in a message. */
 export function tokenOf(message: OutboxMessage, path: string): string {
   const link = message.links.filter((candidate) => new URL(candidate).pathname.endsWith(path)).at(-1);

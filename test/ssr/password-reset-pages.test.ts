@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
-import { messagesTo, tokenOf } from '../helpers/outbox.ts';
+import { latestToken } from '../helpers/outbox.ts';
 
 // The forgotten-password pages as a browser without JavaScript uses them, and what the server
 // does around the pages emailed links open (no-store, no secret in logs, problems as pages).
@@ -36,8 +36,7 @@ const firstSession = cookieOf(registered)!;
 
 async function linkFromEmail(): Promise<string> {
   await app.jobs.settled();
-  const messages = await messagesTo(outbox, account.email);
-  return tokenOf(messages.at(-1)!, '/reset-password');
+  return latestToken(outbox, account.email, '/reset-password');
 }
 
 t.test('in production without SMTP_URL the start warns that emails go to the outbox', async (t) => {

@@ -1,0 +1,48 @@
+import { redirect } from 'react-router';
+import { localePath, type Locale } from '../../lib/locales.ts';
+import type { FormState } from '../../lib/page-data.ts';
+import { clearPayloadCache } from '../router/payload.ts';
+import { api } from './api-client.ts';
+import { formStateFromError } from './form-state.ts';
+
+/** The last submission's state if it came from the form with this intent ("take a break" has none). */
+export function formStateFor(actionData: unknown, intent: string): FormState | undefined {
+  const state = actionData as FormState | undefined;
+  if (!state || typeof state !== 'object' || !state.values) return undefined;
+  return (state.values.intent ?? 'selfExclusion') === intent ? state : undefined;
+}
+
+type Intent = (form: FormData, locale: Locale) => Promise<string>;
+
+/**
+ * The account page's forms with JavaScript, by intent: each calls the API and names what it did
+ * (`?done=...`), as the server's form actions do without JavaScript (plugins/account-settings.ts).
+ */
+const intents: Record<string, Intent> = {
+  async resendVerification() {
+    await api('/account/verification', { method: 'POST' });
+    return 'verification-sent';
+  },
+};
+
+export async function accountIntentAction(intent: string, locale: Locale, form: FormData): Promise<FormState | Response> {
+  const accountPath = localePath(locale, '/account');
+  const run = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
+  if (!run) return { values: { intent }, errors: {}, message: 'UNKNOWN' };
+  const values: Record<string, string> = { intent };
+  for (const [name, value] of form) {
+    // Typed values come back after an error; passwords never do.
+    if (typeof value === 'string' && !/password/i.test(name)) values[name] = value;
+  }
+  try {
+    const done = await run(form, locale);
+    // The page's data changed: the next load must ask the server, not reuse the payload just shown.
+    clearPayloadCache();
+    return redirect(`${accountPath}?done=${done}`);
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 401) {
+      return redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(accountPath)}`);
+    }
+    return formStateFromError(error, values);
+  }
+}

@@ -1,0 +1,85 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AccountTokens } from '../lib/auth/account-tokens.ts';
+import { EmailVerifications } from '../lib/auth/email-verification.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { localePath } from '../lib/locales.ts';
+import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
+import { formFailure } from './account-forms.ts';
+import emailVerificationRoutes from '../routes/api/email-verification.ts';
+
+export interface EmailVerificationFeature {
+  readonly service: EmailVerifications;
+  /** Sends a new link to the logged-in user's address: 409 when it is verified already, 429 past the limit. */
+  resend(request: FastifyRequest): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    emailVerification: EmailVerificationFeature;
+  }
+}
+
+/**
+ * Verified addresses: registration sends a link; `/verify-email?token=` (form action
+ * `verifyEmail`) or `POST /api/auth/verify-email` uses it; the account page resends one
+ * (`POST /api/account/verification`). With REQUIRE_VERIFIED_EMAIL_FOR_PLAY=true Play refuses
+ * unverified players (routes/api/play.ts).
+ */
+export default fp(
+  async (app) => {
+    const { accounts } = app;
+    const service = new EmailVerifications({
+      db: app.db,
+      accounts: accounts.service,
+      tokens: new AccountTokens(app.db, accounts.clock),
+    });
+    const perUser = accounts.createLimit('account-emails-user', accounts.rateLimits.accountEmailsPerUser);
+    const hours = Math.round(service.ttlMs / 3_600_000);
+
+    /** The link, made and mailed off the request. */
+    function sendLink(user: Pick<PublicUser, 'id' | 'email' | 'displayName' | 'locale'>) {
+      app.jobs.run('email-verification', async () => {
+        const token = await service.issue(user);
+        app.mail.send('verifyEmail', user.locale, user.email, {
+          name: user.displayName,
+          link: app.mail.link(user.locale, '/verify-email', token),
+          hours,
+        });
+      });
+    }
+
+    accounts.onRegistered((user) => sendLink(user));
+
+    app.decorate('emailVerification', {
+      service,
+      async resend(request) {
+        const user = request.user;
+        if (!user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
+        if (user.emailVerified) throw new HttpError(409, 'EMAIL_ALREADY_VERIFIED', 'This email address is verified already.');
+        await perUser(request, user.id);
+        sendLink(user);
+      },
+    } satisfies EmailVerificationFeature);
+
+    app.accountLinks.define('/verify-email', (token) => service.check(token));
+    await app.register(emailVerificationRoutes, { prefix: '/api/auth/verify-email' });
+
+    app.formActions.define('verifyEmail', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
+      const page = localePath(locale, '/verify-email');
+      try {
+        await app.accountLinks.limitUse(request);
+        const result = await service.verify(fields.token ?? '');
+        if (!result.ok) return { ok: true, redirect: `${page}?problem=${result.problem}` };
+        return { ok: true, redirect: `${page}?done=1` };
+      } catch (error) {
+        return formFailure(error, {}, reply);
+      }
+    });
+  },
+  {
+    name: 'email-verification',
+    dependencies: ['accounts', 'account-links', 'mail', 'background-jobs', 'form-actions'],
+  },
+);
+
