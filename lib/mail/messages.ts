@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import i18next, { type TFunction } from 'i18next';
+import { createTranslator, type Resources, type TFunction } from '../../client/lib/translator.ts';
 import { projectRoot } from '../build-info.ts';
 import { defaultLocale, locales, type Locale } from '../locales.ts';
 
@@ -28,19 +28,12 @@ export interface ComposedMail {
   html: string;
 }
 
-// One i18next instance for the server's emails, strings read once at start (the SSR bundle has its own).
-const translations = i18next.createInstance();
-void translations.init({
-  resources: Object.fromEntries(
-    locales.map((locale) => [locale, { translation: JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) }]),
-  ),
-  lng: defaultLocale,
-  fallbackLng: defaultLocale,
-  initAsync: false,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
-const fixed = new Map<Locale, TFunction>(locales.map((locale) => [locale, translations.getFixedT(locale)]));
+// The site's own translator (client/lib/translator.ts) over locales/*.json, read once at start.
+const readStrings = (locale: Locale) => JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Resources;
+const english = createTranslator(defaultLocale, readStrings(defaultLocale));
+const fixed = new Map<Locale, TFunction>(
+  locales.map((locale) => [locale, (locale === defaultLocale ? english : createTranslator(locale, readStrings(locale), english)).t]),
+);
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export function escapeHtml(value: string): string {
