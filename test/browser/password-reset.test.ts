@@ -33,7 +33,7 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await page.waitForURL(`${base}/forgot-password`);
   await hydrated();
   await page.fill('input[name="email"]', email);
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForURL(`${base}/forgot-password?sent=1`);
   await page.locator('[data-testid="reset-sent"]').waitFor();
 
@@ -46,11 +46,11 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await page.goto(`${base}${link.pathname}${link.search}`);
   await hydrated();
   await page.fill('input[name="password"]', 'short');
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForSelector('[data-field-error="password"]');
   t.equal(await page.textContent('[data-field-error="password"]'), 'This is too short.', 'the registration rules apply');
   await page.fill('input[name="password"]', newPassword);
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForURL(`${base}/account?done=password-reset`);
   await page.locator('[data-testid="account-done"]').waitFor();
   t.equal(await page.textContent('[data-testid="signed-in"]'), 'Signed in as Forgetful', 'logged in');
@@ -66,11 +66,11 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await hydrated();
   await page.fill('input[name="email"]', email);
   await page.fill('input[name="password"]', oldPassword);
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForSelector('[data-testid="form-message"]');
   t.equal(await page.textContent('[data-testid="form-message"]'), 'The email or password is incorrect.', 'the old password is refused');
   await page.fill('input[name="password"]', newPassword);
-  await page.click('button[type="submit"]');
+  await page.click('.account-form button[type="submit"]');
   await page.waitForURL(`${base}/`);
   t.equal(await page.textContent('[data-testid="signed-in"]'), 'Signed in as Forgetful', 'the new one logs in');
 
