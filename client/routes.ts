@@ -98,7 +98,16 @@ export const pageRoutes: readonly PageRoute[] = [
   },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
   // Play's form (the header's button without JavaScript) posts here: the `play` form action.
-  { id: 'play', path: 'play', middleware: ['auth'], action: 'play', module: 'pages/play.tsx', page: () => import('./pages/play.tsx') },
+  // Its data is the player's latest play sessions: `/play?session=<id>` shows one.
+  {
+    id: 'play',
+    path: 'play',
+    data: 'play',
+    middleware: ['auth'],
+    action: 'play',
+    module: 'pages/play.tsx',
+    page: () => import('./pages/play.tsx'),
+  },
   {
     id: 'account',
     path: 'account',

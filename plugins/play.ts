@@ -4,11 +4,11 @@ import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
 import { projectRoot } from '../lib/build-info.ts';
 import { deviceName } from '../lib/device-name.ts';
-import { localePath, locales, type Locale } from '../lib/locales.ts';
-import type { FormActionResult } from '../lib/page-data.ts';
+import { localePath, locales, splitLocale, type Locale } from '../lib/locales.ts';
+import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
-import { isSelfExclusionPeriod, type AccountPageData } from '../lib/play/types.ts';
+import { isSelfExclusionPeriod, type AccountPageData, type PlayPageData } from '../lib/play/types.ts';
 import accountRoutes from '../routes/api/account.ts';
 import playRoutes from '../routes/api/play.ts';
 
@@ -29,7 +29,18 @@ export interface Play {
   readonly service: PlayService;
   /** Where Play sends the player: PLAY_URL, or this site's own `/play` page, with `launch=<token>`. */
   launchUrl(locale: Locale, token: string): string;
+  /**
+   * Play pressed by a logged-in player, through the API or the form posted without JavaScript:
+   * the same checks in one place (a break, an unverified address when that is required), then a
+   * play session and the launch URL.
+   */
+  start(user: PublicUser, locale: Locale, userAgent: string | undefined): Promise<PlayStart>;
 }
+
+export type PlayStart =
+  | { ok: true; url: string; playSessionId: string }
+  | { ok: false; code: 'PLAY_SELF_EXCLUDED'; until: string }
+  | { ok: false; code: 'EMAIL_NOT_VERIFIED' };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +49,9 @@ declare module 'fastify' {
 }
 
 export const defaultLaunchTokenTtlMs = 60_000;
+
+/** The site's own play destination, in either language. */
+const launchPage = /^(?:\/th)?\/play\/?$/;
 
 /**
  * Play and responsible play: `POST /api/play` hands a logged-in player to the play destination
@@ -73,6 +87,12 @@ export default fp<PlayPluginOptions>(
         // reached us by (a proxy, 127.0.0.1, a public name).
         return `${localePath(locale, '/play')}?launch=${token}`;
       },
+      async start(user, locale, userAgent) {
+        if (config.requireVerifiedEmailForPlay && !user.emailVerified) return { ok: false, code: 'EMAIL_NOT_VERIFIED' };
+        const started = await service.startPlay({ userId: user.id, locale, userAgent });
+        if (!started.ok) return { ok: false, code: 'PLAY_SELF_EXCLUDED', until: started.selfExclusion.until };
+        return { ok: true, url: this.launchUrl(locale, started.token), playSessionId: started.playSessionId };
+      },
     } satisfies Play);
 
     await app.register(playRoutes, {
@@ -81,20 +101,22 @@ export default fp<PlayPluginOptions>(
     });
     await app.register(accountRoutes, { prefix: '/api/account' });
 
-    // The /account page: data for the logged-in user (route middleware `auth` keeps others out),
-    // with a head of its own: titled, and never indexed.
-    const seo = Object.fromEntries(
-      locales.map((locale): [Locale, SeoData] => {
-        const strings = JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as {
-          site: { tagline: string };
-          accountPage: { title: string };
-        };
-        return [
-          locale,
-          { title: strings.accountPage.title, description: strings.site.tagline, path: '/account', alternates: [...locales], type: 'website', breadcrumbs: [], noindex: true },
-        ];
-      }),
-    ) as Record<Locale, SeoData>;
+    // The /account and /play pages: data for the logged-in user (route middleware `auth` keeps
+    // others out), with a head of their own: titled, and never indexed.
+    const strings = Object.fromEntries(
+      locales.map((locale) => [locale, JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8'))]),
+    ) as Record<Locale, { site: { tagline: string }; accountPage: { title: string }; nav: { play: string } }>;
+    const privateSeo = (locale: Locale, path: string, title: string): SeoData => ({
+      title,
+      description: strings[locale].site.tagline,
+      path,
+      alternates: [...locales],
+      type: 'website',
+      breadcrumbs: [],
+      noindex: true,
+    });
+    const seo = Object.fromEntries(locales.map((locale) => [locale, privateSeo(locale, '/account', strings[locale].accountPage.title)])) as Record<Locale, SeoData>;
+    const playSeo = Object.fromEntries(locales.map((locale) => [locale, privateSeo(locale, '/play', strings[locale].nav.play)])) as Record<Locale, SeoData>;
     // Devices are named in the page's language on the server: the parser stays out of the browser bundle.
     app.pageData.define('account', async ({ user, locale }): Promise<AccountPageData & { seo: SeoData }> => {
       const overview = user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null };
@@ -123,16 +145,45 @@ export default fp<PlayPluginOptions>(
     // Play pressed without JavaScript (the button is a form posted to /play): the same outcomes
     // as POST /api/play in the browser. Logged out: to login, then back to Play. Logged in: a
     // play session and a 303 to the launch URL (PLAY_URL's origin comes from the configuration,
-    // never from the request). On a break: the /play page with the translated refusal.
+    // never from the request). Refused (a break, an unverified address): the /play page says why.
     app.formActions.define('play', async ({ locale }, request): Promise<FormActionResult> => {
       const playPath = localePath(locale, '/play');
       if (!request.user) return { ok: true, redirect: `${localePath(locale, '/login')}?redirect=${encodeURIComponent(playPath)}` };
-      const started = await service.startPlay({ userId: request.user.id, locale, userAgent: request.headers['user-agent'] });
+      const started = await app.play.start(request.user, locale, request.headers['user-agent']);
       if (!started.ok) {
-        return { ok: false, status: 403, values: { until: started.selfExclusion.until }, errors: {}, message: 'PLAY_SELF_EXCLUDED' };
+        return { ok: false, status: 403, values: started.code === 'PLAY_SELF_EXCLUDED' ? { until: started.until } : {}, errors: {}, message: started.code };
       }
       request.log.info({ playSession: started.playSessionId }, 'play session started');
-      return { ok: true, redirect: app.play.launchUrl(locale, started.token), ...(playUrl ? { external: true } : {}) };
+      return { ok: true, redirect: started.url, ...(playUrl ? { external: true } : {}) };
+    });
+
+    // The /play page: the player's latest play sessions, so that `/play?session=<id>` (where a
+    // verified launch lands) shows who is playing and since when, on a reload too.
+    app.pageData.define('play', async ({ user, locale }): Promise<PlayPageData & { seo: SeoData }> => ({
+      playSessions: user ? (await service.recentSessions(user.id)).map(({ id, startedAt }) => ({ id, startedAt })) : [],
+      seo: playSeo[locale],
+    }));
+
+    // This site's own destination opened with a launch token: Play pressed without JavaScript
+    // (the form's 303), or an address typed or pasted. The server spends the token as the player
+    // (their own only) and answers 303 to `/play?session=<id>`, or `?problem=<reason>`: the
+    // token leaves the address bar before anything renders, the page never waits for a script,
+    // and a reload shows the same session. Such an answer is made for one visitor and one
+    // token: never stored (no-store, also for the site's page cache) and never sent on as a
+    // Referer. Logged out: login, then Play (a token is of no use to anyone else).
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const [pathname = '', search = ''] = request.url.split(/\?(.*)/s);
+      const token = search.includes('launch=') ? new URLSearchParams(search).get('launch') : null;
+      if (token === null || !launchPage.test(pathname)) return;
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
+      const playPath = localePath(splitLocale(pathname).locale, '/play');
+      if (!request.user) {
+        return reply.redirect(`${localePath(splitLocale(pathname).locale, '/login')}?redirect=${encodeURIComponent(playPath)}`, 303);
+      }
+      const verified = await service.verify(token, { player: request.user.id });
+      if (verified.ok) request.log.info({ playSession: verified.launch.session.id }, 'launch token verified by the player');
+      return reply.redirect(verified.ok ? `${playPath}?session=${verified.launch.session.id}` : `${playPath}?problem=${verified.reason}`, 303);
     });
 
     const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;

@@ -5,7 +5,7 @@
  * launch token through `POST /api/play/verify`, once per token whatever React does.
  */
 import { localePath, type Locale } from '../../lib/locales.ts';
-import type { VerifiedLaunch } from '../../lib/play/types.ts';
+import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../lib/play/types.ts';
 import { api } from './api-client.ts';
 import { navigateTo, type NavigateToOptions } from './navigate.ts';
 import { NavigationRefusedError } from './navigation-guard.ts';
@@ -79,57 +79,49 @@ export type LaunchCheck =
 
 export interface VerifyDependencies {
   request: (token: string) => Promise<VerifiedLaunch>;
-  storage: () => Pick<Storage, 'getItem' | 'setItem'> | null;
 }
 
 const browserVerifyDependencies: VerifyDependencies = {
   request: (token) => api<VerifiedLaunch>('/play/verify', { method: 'POST', body: { token } }),
-  storage: () => {
-    try {
-      return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-    } catch {
-      return null;
-    }
-  },
 };
 
 /** Checks in flight or done, by token: StrictMode's double effects and remounts share one request. */
 const checks = new Map<string, Promise<LaunchCheck>>();
-const storagePrefix = 'asdas:launch:';
+/** Sessions verified in this tab, by id: `/play?session=<id>` shows one even before the page's data has it. */
+const verifiedSessions = new Map<string, VerifiedLaunch>();
 
 /**
- * Verifies a launch token once. The token is single-use, so the answer is remembered: in memory
- * for this page, and in sessionStorage so that reloading `/play?launch=...` in the same tab shows
- * the same session instead of "already used".
+ * Verifies a launch token once (it is single-use). The page then replaces its address with
+ * `?session=<id>`, which the page's data (and, until that data is fetched again, this tab's
+ * memory: `verifiedSession`) can show on a reload too.
  */
 export function verifyLaunch(token: string, dependencies: VerifyDependencies = browserVerifyDependencies): Promise<LaunchCheck> {
   let check = checks.get(token);
   if (check) return check;
-  check = (async (): Promise<LaunchCheck> => {
-    const storage = dependencies.storage();
-    try {
-      const saved = storage?.getItem(storagePrefix + token);
-      if (saved) return { kind: 'verified', launch: JSON.parse(saved) as VerifiedLaunch };
-    } catch {
-      // Unreadable storage: ask the server.
-    }
-    try {
-      const launch = await dependencies.request(token);
-      try {
-        storage?.setItem(storagePrefix + token, JSON.stringify(launch));
-      } catch {
-        // Full or refused storage: only a reload loses it.
-      }
+  check = dependencies.request(token).then(
+    (launch): LaunchCheck => {
+      verifiedSessions.set(launch.session.id, launch);
       return { kind: 'verified', launch };
-    } catch (error) {
-      return { kind: 'failed', code: failureCode(error) };
-    }
-  })();
+    },
+    (error: unknown): LaunchCheck => ({ kind: 'failed', code: failureCode(error) }),
+  );
   checks.set(token, check);
   return check;
+}
+
+/** A play session this tab verified, by id. */
+export function verifiedSession(id: string): VerifiedLaunch | undefined {
+  return verifiedSessions.get(id);
+}
+
+/** `?problem=` of the page for a verify failure that spent or refused the token (`used` ...); null for a passing one (network, rate limit). */
+export function launchProblemOf(code: string): LaunchProblem | null {
+  const found = Object.entries(launchProblemCodes).find(([, known]) => known === code);
+  return found ? (found[0] as LaunchProblem) : null;
 }
 
 /** For tests: forget the checks made. */
 export function forgetLaunchChecks(): void {
   checks.clear();
+  verifiedSessions.clear();
 }

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { useActionData, useLocation, useSearchParams } from 'react-router';
+import { useActionData, useLoaderData, useLocation, useSearchParams } from 'react-router';
 import type { FormState } from '../../lib/page-data.ts';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
@@ -9,30 +9,42 @@ import { PlayButton, PlayOutcomeMessage } from '../components/play-button.tsx';
 import { SessionReminder } from '../components/session-reminder.tsx';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigateTo } from '../lib/navigate.ts';
-import { startPlay, verifyLaunch, type LaunchCheck, type PlayOutcome } from '../lib/play.ts';
+import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOutcome } from '../lib/play.ts';
+import { launchProblemCodes, type LaunchProblem, type PlayPageData } from '../../lib/play/types.ts';
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
 const started = new Map<string, Promise<PlayOutcome>>();
 
 /**
  * `/play`: the site's own play destination (when PLAY_URL is not set).
- * - With `?launch=<token>`: verifies the token through `POST /api/play/verify`, once, in the
- *   browser after hydration (a page's data never depends on its query), and shows who is
- *   playing, since when, and the responsible-play reminders.
- * - Without it (logged in, route middleware `auth`): presses Play, which lands back here with a
+ * - `?launch=<token>`: the token Play hands over. Opened as a document, the server spends it as
+ *   the player before anything renders (plugins/play.ts) and answers with one of the two below;
+ *   reached by client navigation (Play with JavaScript), the browser verifies it through
+ *   `POST /api/play/verify` and replaces the address the same way. Either way the token leaves
+ *   the address bar once it is spent.
+ * - `?session=<id>`: who is playing, since when, and the responsible-play reminders, from the
+ *   page's data (the player's latest sessions): a reload shows the same session.
+ * - `?problem=<reason>`: the token could not be used (used, expired ...), and Play again.
+ * - Nothing (logged in, route middleware `auth`): presses Play, which lands back here with a
  *   token; this is where "log in, then continue to Play" arrives.
  */
 export default function PlayPage() {
   const [search] = useSearchParams();
   const launch = search.get('launch');
-  return launch ? <LaunchedSession token={launch} /> : <StartPlay />;
+  const session = search.get('session');
+  const problem = search.get('problem');
+  if (launch) return <LaunchedSession token={launch} />;
+  if (session) return <PlaySession id={session} />;
+  if (problem) return <LaunchFailed code={Object.hasOwn(launchProblemCodes, problem) ? launchProblemCodes[problem as LaunchProblem] : 'UNKNOWN'} />;
+  return <StartPlay />;
 }
 
-/** Play refused by the server's form action (pressed without JavaScript during a break). */
+/** Play refused by the server's form action (pressed without JavaScript during a break, or unverified). */
 function useRefusal(): PlayOutcome | null {
   const state = useActionData() as FormState | undefined;
   const until = state?.values.until;
-  return state?.message === 'PLAY_SELF_EXCLUDED' && until ? { kind: 'self-excluded', until } : null;
+  if (state?.message === 'PLAY_SELF_EXCLUDED' && until) return { kind: 'self-excluded', until };
+  return state?.message ? { kind: 'failed', code: state.message } : null;
 }
 
 // A layout effect in the browser (no flash of the idle page before "Starting"); nothing on the server.
@@ -96,37 +108,67 @@ function StartPlay() {
 
 function LaunchedSession({ token }: { token: string }) {
   const { t } = useTranslation();
-  const [check, setCheck] = useState<LaunchCheck | null>(null);
+  const { pathname } = useLocation();
+  const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    setCheck(null);
+    setFailure(null);
     // Once per token, however often this runs (StrictMode, remounts): the token is single-use.
     void verifyLaunch(token).then((result) => {
-      if (live) setCheck(result);
+      if (!live) return;
+      const problem = result.kind === 'failed' ? launchProblemOf(result.code) : null;
+      // Spent (or refused for good): the address names the session, or the problem, instead.
+      if (result.kind === 'verified') void navigateTo(`${pathname}?session=${encodeURIComponent(result.launch.session.id)}`, { replace: true });
+      else if (problem) void navigateTo(`${pathname}?problem=${problem}`, { replace: true });
+      // Not spent (network, rate limit): the token stays, so trying again is a reload.
+      else setFailure(result.code);
     });
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [token, pathname]);
 
-  if (!check) {
-    return (
-      <section className="page play-page" aria-busy="true">
-        <h1>{t('nav.play')}</h1>
-        <p className="lead" data-testid="play-status">
-          {t('play.verifying')}
-        </p>
-        <ResponsiblePlay />
-      </section>
-    );
-  }
-  if (check.kind === 'failed') {
+  if (failure) return <LaunchFailed code={failure} />;
+  return (
+    <section className="page play-page" aria-busy="true">
+      <h1>{t('nav.play')}</h1>
+      <p className="lead" data-testid="play-status">
+        {t('play.verifying')}
+      </p>
+      <ResponsiblePlay />
+    </section>
+  );
+}
+
+function LaunchFailed({ code }: { code: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="page play-page">
+      <h1>{t('nav.play')}</h1>
+      <p className="play-message" role="alert" data-testid="launch-error" data-code={code}>
+        {t(`play.launchErrors.${code}`, { defaultValue: t('play.errors.UNKNOWN') })}
+      </p>
+      <div className="play-again">
+        <PlayButton testId="play-again" />
+      </div>
+      <ResponsiblePlay />
+    </section>
+  );
+}
+
+/** A verified play session: from the page's data, or from this tab's verification until the data has it. */
+function PlaySession({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const data = useLoaderData() as PlayPageData | null;
+  const startedAt = data?.playSessions.find((session) => session.id === id)?.startedAt ?? verifiedSession(id)?.session.startedAt;
+  if (!startedAt || !user) {
     return (
       <section className="page play-page">
         <h1>{t('nav.play')}</h1>
-        <p className="play-message" role="alert" data-testid="launch-error" data-code={check.code}>
-          {t(`play.launchErrors.${check.code}`, { defaultValue: t('play.errors.UNKNOWN') })}
+        <p className="play-message" data-testid="play-session-unknown">
+          {t('play.sessionUnknown')}
         </p>
         <div className="play-again">
           <PlayButton testId="play-again" />
@@ -135,18 +177,17 @@ function LaunchedSession({ token }: { token: string }) {
       </section>
     );
   }
-  const { user, session } = check.launch;
   return (
     <section className="page play-page">
       <h1>{t('play.sessionHeading')}</h1>
-      <div className="play-session" data-testid="play-session" data-session-id={session.id}>
+      <div className="play-session" data-testid="play-session" data-session-id={id}>
         <p className="lead">
           {t('play.playingAs')} <strong data-testid="play-user">{user.displayName}</strong>
         </p>
         <p>
-          {t('play.since')} <LocalDateTime iso={session.startedAt} testId="play-since" />
+          {t('play.since')} <LocalDateTime iso={startedAt} testId="play-since" />
         </p>
-        <SessionReminder startedAt={session.startedAt} />
+        <SessionReminder startedAt={startedAt} />
       </div>
       <ResponsiblePlay />
     </section>

@@ -152,24 +152,21 @@ export class PlayService {
 
   /** The account page: the latest play sessions and the break in force. */
   async overview(userId: string): Promise<AccountOverview> {
-    const [sessions, selfExclusion] = await Promise.all([
-      this.#db
-        .selectFrom('play_sessions')
-        .select(['id', 'started_at', 'locale', 'user_agent'])
-        .where('user_id', '=', userId)
-        .orderBy('started_at', 'desc')
-        .orderBy('id')
-        .limit(recentPlaySessions)
-        .execute(),
-      activeBreak(this.#db, userId, this.#now()),
-    ]);
-    const playSessions: PlaySessionView[] = sessions.map((row) => ({
-      id: row.id,
-      startedAt: iso(row.started_at),
-      locale: row.locale,
-      userAgent: row.user_agent,
-    }));
+    const [playSessions, selfExclusion] = await Promise.all([this.recentSessions(userId), activeBreak(this.#db, userId, this.#now())]);
     return { playSessions, selfExclusion };
+  }
+
+  /** The player's latest play sessions, newest first (the account page lists them; /play shows one). */
+  async recentSessions(userId: string): Promise<PlaySessionView[]> {
+    const sessions = await this.#db
+      .selectFrom('play_sessions')
+      .select(['id', 'started_at', 'locale', 'user_agent'])
+      .where('user_id', '=', userId)
+      .orderBy('started_at', 'desc')
+      .orderBy('id')
+      .limit(recentPlaySessions)
+      .execute();
+    return sessions.map((row) => ({ id: row.id, startedAt: iso(row.started_at), locale: row.locale, userAgent: row.user_agent }));
   }
 
   /** Deletes launch tokens that expired more than an hour ago (their play sessions stay). */

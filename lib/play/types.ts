@@ -85,3 +85,21 @@ export interface VerifiedLaunch {
   user: { id: string; displayName: string };
   session: { id: string; startedAt: string; locale: Locale };
 }
+
+/** The `/play` page's data: the player's latest play sessions (`/play?session=<id>` shows one). */
+export interface PlayPageData {
+  playSessions: { id: string; startedAt: string }[];
+}
+
+/**
+ * Why the own `/play` page could not use a launch token (`/play?problem=<reason>`), with the
+ * code `POST /api/play/verify` answers for it.
+ */
+export const launchProblemCodes = {
+  invalid: 'LAUNCH_TOKEN_INVALID',
+  unknown: 'LAUNCH_TOKEN_UNKNOWN',
+  used: 'LAUNCH_TOKEN_USED',
+  expired: 'LAUNCH_TOKEN_EXPIRED',
+  foreign: 'LAUNCH_TOKEN_FORBIDDEN',
+} as const;
+export type LaunchProblem = keyof typeof launchProblemCodes;

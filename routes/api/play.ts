@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales, type Locale } from '../../lib/locales.ts';
+import { launchProblemCodes } from '../../lib/play/types.ts';
 
 // Strict: unknown fields and wrong types are refused, never dropped or coerced.
 export interface PlayRoutesOptions {
@@ -66,11 +67,11 @@ const errors = {
 
 /** The verify failures, each with its own status and code. */
 const verifyFailures = {
-  invalid: [400, 'LAUNCH_TOKEN_INVALID', 'The launch token is malformed or its signature is wrong.'],
-  unknown: [404, 'LAUNCH_TOKEN_UNKNOWN', 'No such launch token was issued.'],
-  used: [409, 'LAUNCH_TOKEN_USED', 'The launch token has already been used.'],
-  expired: [410, 'LAUNCH_TOKEN_EXPIRED', 'The launch token has expired.'],
-  foreign: [403, 'LAUNCH_TOKEN_FORBIDDEN', 'This launch token belongs to another player.'],
+  invalid: [400, launchProblemCodes.invalid, 'The launch token is malformed or its signature is wrong.'],
+  unknown: [404, launchProblemCodes.unknown, 'No such launch token was issued.'],
+  used: [409, launchProblemCodes.used, 'The launch token has already been used.'],
+  expired: [410, launchProblemCodes.expired, 'The launch token has expired.'],
+  foreign: [403, launchProblemCodes.foreign, 'This launch token belongs to another player.'],
 } as const;
 
 function sameSecret(presented: string, expected: string): boolean {
@@ -109,16 +110,14 @@ export default async function playRoutes(app: FastifyInstance, options: PlayRout
     },
     async (request, reply) => {
       const user = request.user!;
-      if (app.config.requireVerifiedEmailForPlay && !user.emailVerified) {
+      const locale: Locale = (request.body as { locale?: Locale } | null)?.locale ?? user.locale;
+      const started = await app.play.start(user, locale, request.headers['user-agent']);
+      if (!started.ok && started.code === 'EMAIL_NOT_VERIFIED') {
         throw new HttpError(403, 'EMAIL_NOT_VERIFIED', 'Confirm your email address before you play: use the link we sent you.');
       }
-      const locale: Locale = (request.body as { locale?: Locale } | null)?.locale ?? user.locale;
-      const started = await app.play.service.startPlay({ userId: user.id, locale, userAgent: request.headers['user-agent'] });
-      if (!started.ok) {
-        return sendUntilError(reply, 403, 'PLAY_SELF_EXCLUDED', 'You are taking a break from play until it ends.', started.selfExclusion.until);
-      }
+      if (!started.ok) return sendUntilError(reply, 403, 'PLAY_SELF_EXCLUDED', 'You are taking a break from play until it ends.', started.until);
       request.log.info({ playSession: started.playSessionId }, 'play session started');
-      return { url: app.play.launchUrl(locale, started.token) };
+      return { url: started.url };
     },
   );
 

@@ -72,11 +72,15 @@ t.test('logged out: Play goes to login and, once logged in, on to Play and a ver
 
   await tab.page.fill('input[name="email"]', player.email);
   await tab.page.fill('input[name="password"]', password);
+  const played = tab.page.waitForResponse((response) => new URL(response.url()).pathname === '/api/play');
   await tab.page.click('.account-form button[type="submit"]');
+  const launchUrl = new URL((await (await played).json()).url as string, base);
+  t.match(launchUrl.searchParams.get('launch'), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, 'Play handed over a launch token');
   await sessionShown(tab.page);
   const url = new URL(tab.page.url());
   t.equal(url.pathname, '/play', 'landed on the own play destination');
-  t.match(url.searchParams.get('launch'), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, 'with a launch token');
+  t.same([...url.searchParams.keys()], ['session'], 'the token left the address bar once verified');
+  t.equal(url.searchParams.get('session'), await tab.page.getAttribute('[data-testid="play-session"]', 'data-session-id'));
   t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Ann Player', 'who is playing');
   t.match(await tab.page.textContent('[data-testid="play-since"]'), /\d{4} at \d{2}:\d{2} GMT\+7/, 'since when, in the browser time zone');
   t.ok(await tab.page.isVisible('[data-testid="responsibility-link"]'), 'the responsible-play reminders');
@@ -93,26 +97,57 @@ t.test('logged out: Play goes to login and, once logged in, on to Play and a ver
     method: 'POST',
     url: '/api/play/verify',
     headers: { authorization: `Bearer ${player.token}` },
-    payload: { token: url.searchParams.get('launch') },
+    payload: { token: launchUrl.searchParams.get('launch') },
   });
   t.equal(again.json().code, 'LAUNCH_TOKEN_USED');
 
-  // A reload of the same address in the same tab shows the same session, without spending anything.
+  // A reload shows the same session (from the server's render), spending nothing.
   await tab.page.reload();
   await tab.page.waitForSelector('html[data-hydrated="true"]');
   await sessionShown(tab.page);
   t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Ann Player');
+  t.equal(new URL(tab.page.url()).search, url.search, 'the same address');
   t.equal(tab.api.filter((call) => call === 'POST /api/play/verify').length, 1, 'no second verification');
   t.same(tab.consoleLog.problems(), [], 'no errors or hydration warnings');
   await tab.context.close();
 
-  // Another browser with the used link: told it was used, offered Play again.
-  const other = await open(`${url.pathname}${url.search}`, { token: player.token });
+  // Another browser with the used link: told it was used (the server spent nothing), offered Play again.
+  const other = await open(`${launchUrl.pathname}${launchUrl.search}`, { token: player.token });
   await other.page.waitForSelector('[data-testid="launch-error"]');
+  t.equal(new URL(other.page.url()).search, '?problem=used', 'the used token is gone from the address too');
   t.equal(await other.page.getAttribute('[data-testid="launch-error"]', 'data-code'), 'LAUNCH_TOKEN_USED');
   t.match(await other.page.textContent('[data-testid="launch-error"]'), /already been used/);
   t.ok(await other.page.isVisible('[data-testid="play-again"]'));
   await other.context.close();
+});
+
+t.test('without JavaScript: Play is a form; login and back, then the session, with the token never kept', async (t) => {
+  const player = await registerPlayer('Noscript Player');
+  const tab = await open('/bonus', { javaScript: false });
+  await tab.page.click('[data-nav="play"]');
+  await tab.page.waitForURL(`${base}/login?redirect=%2Fplay`);
+  await tab.page.fill('input[name="email"]', player.email);
+  await tab.page.fill('input[name="password"]', password);
+  await tab.page.click('.account-form button[type="submit"]');
+  await tab.page.waitForURL(`${base}/play`);
+  t.equal(await tab.page.textContent('[data-testid="flash-notice"] .notice-text'), 'You are signed in.', 'the sign-in notice');
+  t.equal(await tab.page.locator('[data-testid="play-status"]').count(), 0, 'nothing waits for a script: the Play button, pressed by the visitor');
+
+  await tab.page.click('[data-testid="play-again"]');
+  await sessionShown(tab.page);
+  const url = new URL(tab.page.url());
+  t.same([...url.searchParams.keys()], ['session'], 'the server spent the token and sent the address without it');
+  t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Noscript Player');
+  t.match(await tab.page.textContent('[data-testid="play-since"]'), /\d{4} at \d{2}:\d{2}/, 'since when (server time zone without JavaScript)');
+  const launched = tab.documents.find((document) => document.includes('launch='));
+  t.match(launched, /^\/play\?launch=/, 'the launch URL was loaded once, as a document');
+  t.equal(tab.documents.filter((document) => document.includes('launch=')).length, 1);
+
+  await tab.page.reload();
+  await sessionShown(tab.page);
+  t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Noscript Player', 'a reload shows the same session');
+  t.same(tab.api, [], 'no API call: all form posts and documents');
+  await tab.context.close();
 });
 
 t.test('logged in, Thai: the Play call to action on the home page hands over to /th/play', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { NavigationRefusedError } from '../../client/lib/navigation-guard.ts';
-import { forgetLaunchChecks, loginForPlay, startPlay, verifyLaunch, type PlayDependencies } from '../../client/lib/play.ts';
+import { forgetLaunchChecks, launchProblemOf, loginForPlay, startPlay, verifiedSession, verifyLaunch, type PlayDependencies } from '../../client/lib/play.ts';
 import {
   minutesPlayed,
   nextReminderDelay,
@@ -98,56 +98,40 @@ t.test('verifyLaunch: one request per token, however often it is asked (StrictMo
   let requests = 0;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const storage = memoryStorage();
   const dependencies = {
     request: async () => {
       requests += 1;
       await gate;
       return launch;
     },
-    storage: () => storage,
   };
   const first = verifyLaunch('tok-1', dependencies);
   const second = verifyLaunch('tok-1', dependencies);
   t.equal(first, second, 'the same promise while in flight');
+  t.equal(verifiedSession(launch.session.id), undefined, 'nothing verified yet');
   release();
   t.same(await first, { kind: 'verified', launch });
   t.same(await verifyLaunch('tok-1', dependencies), { kind: 'verified', launch }, 'and after');
   t.equal(requests, 1);
-  t.ok(storage.map.has('asdas:launch:tok-1'), 'remembered for a reload in this tab');
-
-  forgetLaunchChecks();
-  t.same(await verifyLaunch('tok-1', dependencies), { kind: 'verified', launch }, 'a reload reads it back');
-  t.equal(requests, 1, 'without spending the token again');
+  t.same(verifiedSession(launch.session.id), launch, 'the session is kept by id for `/play?session=<id>`');
 });
 
-t.test('verifyLaunch: failures carry the API code; storage that throws is ignored', async (t) => {
+t.test('verifyLaunch: failures carry the API code; the page turns spent tokens into `?problem=`', async (t) => {
   forgetLaunchChecks();
-  const throwing = {
-    getItem: () => {
-      throw new Error('denied');
-    },
-    setItem: () => {
-      throw new Error('denied');
-    },
-  };
-  for (const [code, status] of [
-    ['LAUNCH_TOKEN_USED', 409],
-    ['LAUNCH_TOKEN_EXPIRED', 410],
-    ['LAUNCH_TOKEN_INVALID', 400],
-    ['LAUNCH_TOKEN_UNKNOWN', 404],
+  for (const [code, status, problem] of [
+    ['LAUNCH_TOKEN_USED', 409, 'used'],
+    ['LAUNCH_TOKEN_EXPIRED', 410, 'expired'],
+    ['LAUNCH_TOKEN_INVALID', 400, 'invalid'],
+    ['LAUNCH_TOKEN_UNKNOWN', 404, 'unknown'],
+    ['LAUNCH_TOKEN_FORBIDDEN', 403, 'foreign'],
   ] as const) {
-    const result = await verifyLaunch(`tok-${code}`, {
-      request: async () => Promise.reject(apiError(status, { statusCode: status, code })),
-      storage: () => throwing,
-    });
+    const result = await verifyLaunch(`tok-${code}`, { request: async () => Promise.reject(apiError(status, { statusCode: status, code })) });
     t.same(result, { kind: 'failed', code });
+    t.equal(launchProblemOf(code), problem);
   }
-  t.same(await verifyLaunch('tok-net', { request: async () => Promise.reject(apiError(undefined)), storage: () => null }), {
-    kind: 'failed',
-    code: 'NETWORK',
-  });
-  t.same(await verifyLaunch('tok-ok', { request: async () => launch, storage: () => throwing }), { kind: 'verified', launch });
+  t.same(await verifyLaunch('tok-net', { request: async () => Promise.reject(apiError(undefined)) }), { kind: 'failed', code: 'NETWORK' });
+  t.equal(launchProblemOf('NETWORK'), null, 'a token that was not spent stays (a reload tries again)');
+  t.equal(launchProblemOf('RATE_LIMITED'), null);
 });
 
 // ------------------------------------------------------------------ session reminder
