@@ -16,6 +16,8 @@ import emailVerification from './plugins/email-verification.ts';
 import errors from './plugins/errors.ts';
 import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
+import metrics from './plugins/metrics.ts';
+import overload from './plugins/overload.ts';
 import icons from './plugins/icons.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import pageData from './plugins/page-data.ts';
@@ -53,8 +55,10 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
   });
 
   await app.register(configPlugin, { config });
+  await app.register(metrics);
   await app.register(requestId);
   await app.register(securityHeaders);
+  await app.register(overload);
   await app.register(errors);
   await app.register(cookie);
   await app.register(health);

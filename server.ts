@@ -18,6 +18,8 @@ async function main() {
     const logger = createLogger(config.logLevel);
     app = await buildApp({ config, logger });
     await app.listen({ host: config.host, port: config.port });
+    // Metrics on a port of their own, never routed through the public proxy (0 turns them off).
+    if (config.metricsPort > 0) await app.metrics.listen(config.metricsHost, config.metricsPort);
     handleShutdown(app, { drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
   } catch (error) {
     (app?.log ?? bootLogger).fatal({ err: error }, `${initializationErrorLog}: ${(error as Error).message}`);

@@ -54,6 +54,8 @@ export async function startLocalServer(
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
         PORT: String(port),
+        // No metrics listener unless a run asks for one (the default 9464 may be taken).
+        METRICS_PORT: '0',
         LOG_LEVEL: 'warn',
         DATA_DIR: dataDir,
         BENCH_BASELINE: '1',

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'routes' | 'reader' | 'account';
+export type Scenario = 'routes' | 'reader' | 'account' | 'overload';
 export type CacheMode = 'on' | 'off' | 'both';
 
 export interface BenchOptions {
@@ -28,13 +28,16 @@ export const usage = `npm run bench -- [options]
 
   --url <origin>        drive a running deployment (no local start); CPU and memory figures need
                         BENCH_BASELINE=1 on that deployment, otherwise they are left blank
-  --connections <n>     concurrent connections (default 50; login uses at most 8)
+  --connections <n>     concurrent connections (default 50, 300 for overload; login uses at most 8)
   --duration <s>        seconds measured per route (default 10)
   --warmup <s>          seconds of unmeasured load first (default 2)
   --routes <a,b>        only these routes (names or paths as the table shows them)
   --scenario <name>     routes (default): each route on its own
                         reader: home -> list -> article as documents, then their payloads
                         account: each virtual user registers once, then login / me / Play
+                        overload: uncached pages (a logged-in reader's) at 300 connections, with
+                        overload shedding as configured and (local) with it off: served latency,
+                        503s, socket errors
   --soak <s>            mixed load (pages, payloads, me, login) for <s> seconds, RSS every 30 s
   --cache <on|off|both> local mode: page cache on, off (PAGE_CACHE_TTL_MS=0) or both (default on)
   --encoding <value>    Accept-Encoding to send (default "br, gzip"; "" for none)
@@ -82,7 +85,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     url = parsed.origin;
   }
   const scenario = (values.scenario ?? 'routes') as Scenario;
-  if (!['routes', 'reader', 'account'].includes(scenario)) throw new Error(`--scenario must be reader or account, got '${scenario}'`);
+  if (!['routes', 'reader', 'account', 'overload'].includes(scenario)) throw new Error(`--scenario must be reader, account or overload, got '${scenario}'`);
   const cache = (values.cache ?? 'on') as CacheMode;
   if (!['on', 'off', 'both'].includes(cache)) throw new Error(`--cache must be on, off or both, got '${cache}'`);
   if (url && values.cache !== undefined) throw new Error('--cache needs the local server: a deployment keeps its own PAGE_CACHE_TTL_MS');
@@ -90,7 +93,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   const routes = (values.routes ?? env.BENCH_ROUTES)?.split(',').map((entry) => entry.trim()).filter(Boolean);
   return {
     url,
-    connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50, { min: 1, integer: true }),
+    connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, scenario === 'overload' ? 300 : 50, { min: 1, integer: true }),
     duration: number('--duration', values.duration ?? env.BENCH_DURATION, 10, { min: 1 }),
     warmup: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 2),
     routes: routes?.length ? routes : undefined,

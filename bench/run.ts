@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Request } from 'autocannon';
 import { join, relative, resolve } from 'node:path';
 import { buildIfNeeded, startLocalServer } from './local-server.ts';
+import { overloadRun, overloadTable, type OverloadResult } from './overload.ts';
 import { progress, readProcess, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { parseOptions, usage, type BenchOptions } from './options.ts';
 import { compareToBaseline, table } from './report.ts';
@@ -36,6 +37,7 @@ interface RunReport {
   cache: Target['cache'];
   results: LoadResult[];
   registrations?: { users: number; meanMs: number };
+  overload?: OverloadResult[];
   soak?: SoakSample[];
   cpuProfile?: string;
   serverWarnings: number;
@@ -259,6 +261,29 @@ async function runSoak(target: Target, options: BenchOptions, token: string, use
   return { results: [result], samples };
 }
 
+/**
+ * `--scenario overload`: the target as configured (shedding on by default), then, on the local
+ * build, the same load on a second server with shedding off (OVERLOAD_* = 0) to compare.
+ */
+async function runOverload(target: Target, options: BenchOptions, token: string): Promise<OverloadResult[]> {
+  const run = (name: string, base: string, userToken: string) =>
+    overloadRun({ name, base, token: userToken, connections: options.connections, duration: options.duration, warmup: options.warmup, encoding: options.encoding });
+  const results = [await run(options.url ? 'deployment' : 'shedding on (defaults)', target.base, token)];
+  console.log(`  ${results[0]!.name}: ${results[0]!.served.count} served, ${results[0]!.shed.count} shed`);
+  if (!options.url) {
+    const off = await startLocalServer(root, { env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0', OVERLOAD_MAX_IN_FLIGHT: '0' } });
+    try {
+      const offToken = await register(off.base, benchUser(`${Date.now().toString(36)}-off`));
+      results.push(await run('shedding off', off.base, offToken));
+      console.log(`  ${results[1]!.name}: ${results[1]!.served.count} served, ${results[1]!.shed.count} shed`);
+    } finally {
+      await off.stop();
+    }
+  }
+  console.log(`\n${overloadTable(results)}`);
+  return results;
+}
+
 function gitCommit(): string | undefined {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -282,6 +307,8 @@ async function runOne(target: Target, options: BenchOptions): Promise<RunReport>
     const { results, registrations } = await runAccount(target, options, token, run);
     report.results = results;
     report.registrations = registrations;
+  } else if (options.scenario === 'overload') {
+    report.overload = await runOverload(target, options, token);
   } else {
     report.results = await runRoutes(target, options, token, user);
   }
@@ -344,7 +371,7 @@ async function main() {
     }
     const problems = target.output.filter((line) => /"level":(40|50|60)/.test(line) || !line.startsWith('{'));
     report.serverWarnings = problems.length;
-    console.log(`\n${table(report.results)}\n`);
+    if (report.results.length > 0) console.log(`\n${table(report.results)}\n`);
     if (problems.length > 0) console.log(`The server logged ${problems.length} warning/error lines; the last:\n${problems.slice(-5).join('\n')}\n`);
     reports.push(report);
   }

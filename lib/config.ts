@@ -18,6 +18,8 @@ const schema = {
     NODE_ENV: { type: 'string', enum: ['production', 'development', 'test'], default: 'production' },
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },
+    METRICS_HOST: { type: 'string', minLength: 1 },
     LOG_LEVEL: { type: 'string', enum: [...logLevels], default: 'info' },
     // A `description` is what an error message says is expected, instead of the raw pattern.
     TRUST_PROXY: {
@@ -31,6 +33,9 @@ const schema = {
     // No default here: it depends on NODE_ENV (see loadConfig).
     SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 600000 },
     BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: 10485760, default: 65536 },
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 1000 },
+    OVERLOAD_MAX_HEAP_BYTES: { type: 'integer', minimum: 0 },
+    OVERLOAD_MAX_IN_FLIGHT: { type: 'integer', minimum: 0, maximum: 100000, default: 100 },
     HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 10000 },
     REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
@@ -78,6 +83,9 @@ export interface Config {
   dev: boolean;
   host: string;
   port: number;
+  /** Prometheus metrics listener; 0: none. */
+  metricsPort: number;
+  metricsHost: string;
   logLevel: string;
   trustProxy: TrustProxy;
   /** Origin the site is reached at from outside, without a trailing slash. */
@@ -87,6 +95,12 @@ export interface Config {
   /** Then, how long requests in flight may take once the listener is closed. */
   shutdownTimeoutMs: number;
   bodyLimitBytes: number;
+  /** Shed requests (503) while the event loop lags more than this on average; 0: never. */
+  overloadMaxEventLoopDelayMs: number;
+  /** Shed requests while the heap holds more than this; 0: never; undefined: 90% of V8's heap limit. */
+  overloadMaxHeapBytes: number | undefined;
+  /** Shed requests while this many pages and API requests are being worked on; 0: never. */
+  overloadMaxInFlight: number;
   /** A connection must have sent its request headers within this time (slow-header clients). */
   headersTimeoutMs: number;
   /** ... and the whole request within this time. */
@@ -150,6 +164,9 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   if (playUrl && nodeEnv === 'production' && !raw.PLAY_VERIFY_KEY) {
     throw new ConfigError('Invalid configuration: PLAY_VERIFY_KEY is required when PLAY_URL is set (32 characters or more; the play destination sends it to verify launch tokens).');
   }
+  if ((raw.METRICS_PORT as number) !== 0 && raw.METRICS_PORT === raw.PORT) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT (metrics are never served on the public port; 0 turns them off).');
+  }
   if ((raw.HEADERS_TIMEOUT_MS as number) > (raw.REQUEST_TIMEOUT_MS as number)) {
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS.');
   }
@@ -169,6 +186,8 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     dev,
     host,
     port,
+    metricsPort: raw.METRICS_PORT as number,
+    metricsHost: (raw.METRICS_HOST as string | undefined) ?? host,
     logLevel: raw.LOG_LEVEL as string,
     trustProxy,
     publicUrl,
@@ -176,6 +195,9 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     shutdownDrainMs: (raw.SHUTDOWN_DRAIN_MS as number | undefined) ?? (production ? 5000 : 0),
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS as number,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES as number,
+    overloadMaxEventLoopDelayMs: raw.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS as number,
+    overloadMaxHeapBytes: raw.OVERLOAD_MAX_HEAP_BYTES as number | undefined,
+    overloadMaxInFlight: raw.OVERLOAD_MAX_IN_FLIGHT as number,
     headersTimeoutMs: raw.HEADERS_TIMEOUT_MS as number,
     requestTimeoutMs: raw.REQUEST_TIMEOUT_MS as number,
     dataDir: raw.DATA_DIR as string,

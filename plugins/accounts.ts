@@ -3,6 +3,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
@@ -170,6 +171,8 @@ export default fp<AccountsPluginOptions>(
 
     const limits: RateLimitSettings = { ...defaultRateLimits, ...options.rateLimits };
 
+    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+
     // Rate limits: one store for the whole app (in Redis shared by every replica).
     let redis: Redis | undefined;
     let store: ReturnType<typeof fallbackStore> | undefined;
@@ -205,6 +208,17 @@ export default fp<AccountsPluginOptions>(
         recovered: () => app.log.info('rate limits: Redis answers again; counters are shared again'),
       });
       app.decorate('rateLimitStoreDegraded', store.isDegraded);
+      if (metrics) {
+        const isDegraded = store.isDegraded;
+        new Gauge({
+          name: 'rate_limit_store_degraded',
+          help: '1 while Redis does not answer and rate limits count in this process (docs/decisions/0010).',
+          registers: [metrics.registry],
+          collect() {
+            this.set(isDegraded() ? 1 : 0);
+          },
+        });
+      }
     } else {
       app.decorate('rateLimitStoreDegraded', () => false);
     }
@@ -243,6 +257,11 @@ export default fp<AccountsPluginOptions>(
     });
 
     type Limiter = typeof registerPerIp;
+    /** The 429 of a limit, counted by the metrics. */
+    function refuse(limit: string, retryAfterSeconds: number): HttpError {
+      metrics?.rateLimitRefusals.inc({ limit });
+      return rateLimited(retryAfterSeconds);
+    }
     /**
      * Runs a limiter. The store falls back to memory by itself when Redis fails; anything else
      * thrown here is a bug, logged, and lets the request through rather than failing it.
@@ -256,10 +275,10 @@ export default fp<AccountsPluginOptions>(
       }
     }
     const perIpHook =
-      (limiter: Limiter) =>
+      (limiter: Limiter, limit: string) =>
       async (request: FastifyRequest): Promise<void> => {
         const result = await consult(limiter, request);
-        if (result && !result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
+        if (result && !result.isAllowed && result.isExceeded) throw refuse(limit, result.ttlInSeconds);
       };
 
     const bearerOnlyPrefix = options.bearerOnlyPrefix ?? '/api/';
@@ -323,7 +342,7 @@ export default fp<AccountsPluginOptions>(
         (request as Keyed)[accountKey] = limitKey(email);
         const before = await consult(loginFailures, request, false);
         // Read without counting: only failures count against the account.
-        if (before && !before.isAllowed && before.remaining === 0) throw rateLimited(before.ttlInSeconds);
+        if (before && !before.isAllowed && before.remaining === 0) throw refuse('login-account', before.ttlInSeconds);
         const user = await service.verifyCredentials(email, password);
         if (!user) {
           await consult(loginFailures, request, true);
@@ -335,8 +354,8 @@ export default fp<AccountsPluginOptions>(
         const token = tokenFrom(request);
         if (token) await service.revoke(token);
       },
-      limitRegisterPerIp: perIpHook(registerPerIp),
-      limitLoginPerIp: perIpHook(loginPerIp),
+      limitRegisterPerIp: perIpHook(registerPerIp, 'register-ip'),
+      limitLoginPerIp: perIpHook(loginPerIp, 'login-ip'),
       createLimit(name, rule) {
         const key = Symbol(name);
         type WithKey = FastifyRequest & { [key]?: string };
@@ -348,14 +367,14 @@ export default fp<AccountsPluginOptions>(
         return async (request, value) => {
           (request as WithKey)[key] = value;
           const result = await consult(limiter, request);
-          if (result && !result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
+          if (result && !result.isAllowed && result.isExceeded) throw refuse(name, result.ttlInSeconds);
         };
       },
       async limitPasswordChecks(request, email, failed = false) {
         (request as Keyed)[accountKey] = limitKey(email);
         // As for logins: read before verifying, count only a failure.
         const result = await consult(loginFailures, request, failed);
-        if (!failed && result && !result.isAllowed && result.remaining === 0) throw rateLimited(result.ttlInSeconds);
+        if (!failed && result && !result.isAllowed && result.remaining === 0) throw refuse('login-account', result.ttlInSeconds);
       },
       clock,
       async requireUser(request) {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { type Kysely, type Migration, sql } from 'kysely';
+import { Gauge } from 'prom-client';
 import { openDatabase } from '../lib/db/connect.ts';
 import { migrateToLatest } from '../lib/db/migrate.ts';
 import type { Database } from '../lib/db/types.ts';
@@ -32,11 +33,31 @@ export default fp<DatabasePluginOptions>(
       db = options.db;
       owned = false;
     } else {
+      const backend = app.config.databaseUrl ? 'postgres' : 'pglite';
+      const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
       const opened = await openDatabase({
         dataDir: app.config.dataDir,
         databaseUrl: app.config.databaseUrl,
         onPoolError: (error) => app.log.warn({ err: error }, 'idle database connection failed'),
+        ...(metrics
+          ? { onQuery: (ms: number, ok: boolean) => metrics.dbQuery.observe({ backend, outcome: ok ? 'ok' : 'error' }, ms / 1000) }
+          : {}),
       });
+      const { pool } = opened;
+      if (metrics && pool) {
+        new Gauge({
+          name: 'db_pool_connections',
+          help: 'PostgreSQL connections: open (total), idle, and requests waiting for one.',
+          labelNames: ['state'],
+          registers: [metrics.registry],
+          collect() {
+            this.set({ state: 'total' }, pool.totalCount);
+            this.set({ state: 'idle' }, pool.idleCount);
+            this.set({ state: 'waiting' }, pool.waitingCount);
+            this.set({ state: 'max' }, pool.options.max ?? 10);
+          },
+        });
+      }
       app.log.info({ database: opened.description }, 'database opened');
       db = opened.db;
       owned = true;

@@ -105,14 +105,28 @@ export default async function ssr(app: FastifyInstance) {
     return renderer;
   }
 
+  // SSR time and a route label for the request metrics (the router only knows `/*`).
+  const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+  async function timed<T extends DocumentOutcome | PayloadOutcome>(request: FastifyRequest, kind: 'document' | 'payload', render: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const outcome = await render();
+    if (metrics) {
+      const module = 'pageModule' in outcome ? outcome.pageModule : undefined;
+      const page = module ? module.replace(/^pages\//, '').replace(/\.tsx?$/, '') : outcome.status >= 400 ? String(outcome.status) : 'other';
+      metrics.ssrRender.observe({ kind, page }, (performance.now() - started) / 1000);
+      metrics.labelRoute(request, kind === 'payload' ? '/*/_payload.json' : `page:${page}`);
+    }
+    return outcome;
+  }
+
   app.get('/*', async (request, reply) => {
     const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s);
     const context = contextFor(request, reply);
 
     if (pathname === payloadSuffix || pathname.endsWith(payloadSuffix)) {
       const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
-      const payload = await (await rendererFor(reply)).loadPayload(pagePath, context);
-      return sendPayload(request, reply, payload);
+      const renderer = await rendererFor(reply);
+      return sendPayload(request, reply, await timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
     }
 
     if (pathname === '/' && shouldOfferThai(request, context.isBot)) {
@@ -125,7 +139,8 @@ export default async function ssr(app: FastifyInstance) {
       reply.clearCookie(flashCookie, { path: '/' });
       if (isFlashCode(flash)) context.flash = flash;
     }
-    return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context));
+    const renderer = await rendererFor(reply);
+    return sendDocument(request, reply, await timed(request, 'document', () => renderer.renderDocument(request.url, context)));
   });
 
   if (config.benchBaseline) {
@@ -149,7 +164,8 @@ export default async function ssr(app: FastifyInstance) {
     }
     const form = typeof request.body === 'string' ? request.body : '';
     const context = contextFor(request, reply);
-    return sendDocument(request, reply, await (await rendererFor(reply)).renderDocument(request.url, context, { form }));
+    const renderer = await rendererFor(reply);
+    return sendDocument(request, reply, await timed(request, 'document', () => renderer.renderDocument(request.url, context, { form })));
   });
 
   const allowedOrigins = new Set([...config.allowedExternalOrigins, ...(config.playUrl ? [config.playUrl] : [])].map((url) => originOf(url)));

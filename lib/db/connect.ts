@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './types.ts';
@@ -15,6 +15,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** Called when an idle pooled connection fails (the pool replaces it). */
   onPoolError?: (error: Error) => void;
+  /** Called after every query with its duration (metrics). */
+  onQuery?: (durationMs: number, ok: boolean) => void;
 }
 
 export interface OpenedDatabase {
@@ -22,10 +24,15 @@ export interface OpenedDatabase {
   backend: DatabaseBackend;
   /** Where the data lives, for the start-up log (never a password). */
   description: string;
+  /** PostgreSQL's connection pool (its use is a metric); undefined for PGlite. */
+  pool?: pg.Pool;
 }
 
 /** Opens Kysely over PostgreSQL when a URL is given, otherwise over PGlite in `dataDir`. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  const log = options.onQuery
+    ? (event: LogEvent) => options.onQuery!(event.queryDurationMillis, event.level === 'query')
+    : undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -36,16 +43,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     });
     pool.on('error', (error) => options.onPoolError?.(error));
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }),
       backend: 'postgres',
       description: describeUrl(options.databaseUrl),
+      pool,
     };
   }
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
   return {
-    db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
+    db: new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...(log ? { log } : {}) }),
     backend: 'pglite',
     description: `pglite:${dataDir}`,
   };

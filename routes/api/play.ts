@@ -135,6 +135,7 @@ export default async function playRoutes(app: FastifyInstance, options: PlayRout
       return;
     }
     if (!result.isAllowed && result.isExceeded) {
+      if (app.hasDecorator('metrics')) app.metrics.rateLimitRefusals.inc({ limit: 'play-verify' });
       const seconds = Math.max(1, result.ttlInSeconds);
       throw new HttpError(429, 'RATE_LIMITED', `Too many verifications. Try again in ${seconds} seconds.`, undefined, {
         'retry-after': String(seconds),

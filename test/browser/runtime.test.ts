@@ -26,7 +26,7 @@ const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email
 /** The service on the build in dist/, where a request with `x-test-user` is logged in. */
 async function startApp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-runtime-'));
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin });
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   const database = await createTestDatabase('pglite');
   const app = await buildApp({ config, logger: createLogger('warn', { write: () => undefined }), database: { db: database.db } });
   // After the accounts plugin's own preHandler, which resolves the real (absent) session.
@@ -140,6 +140,8 @@ async function startServer(dir: string, port: number): Promise<{ child: ChildPro
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
+      METRICS_PORT: '0',
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
       LOG_LEVEL: 'warn',
       DATA_DIR: join(dir, 'data'),
       BUILD_CHECK_INTERVAL_MS: '1000',

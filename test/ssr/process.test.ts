@@ -10,7 +10,9 @@ const serverJs = resolve(import.meta.dirname, '../../dist/node/server.js');
 
 function startServer(env: Record<string, string>) {
   const child = spawn(process.execPath, [serverJs], {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-proc-')), ...env },
+    // METRICS_PORT=0: the default 9464 would clash between servers started at the same time; no
+    // shedding on event-loop delay, which a loaded test machine would trigger.
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', METRICS_PORT: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-proc-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -161,7 +163,7 @@ t.test('stopping `npm start` stops the site: npm passes SIGTERM on to the server
   // npm runs scripts through `sh -c`, which does not pass signals on; the script execs node.
   const npm = spawn('npm', ['start'], {
     cwd: resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SHUTDOWN_DRAIN_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-npm-')) },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', SHUTDOWN_DRAIN_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-npm-')) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

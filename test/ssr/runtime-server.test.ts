@@ -70,7 +70,7 @@ t.test('the payload of a guarded page answers the same encoded redirect', async 
 
 t.test('over HTTP: the redirect goes through the same guard (logged-in user stubbed until accounts exist)', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   const app = await buildApp({ config, logger: createLogger('silent') });
   // What the accounts plugin will do: a logged-in request carries its user.
   app.addHook('onRequest', async (request) => {

@@ -1,0 +1,144 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from a fast API answer (1 ms) to a request queued behind an overload (10 s). */
+const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const queryBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+export interface Metrics {
+  /** The registry the listener serves; other plugins add their own metrics to it. */
+  readonly registry: Registry;
+  /** SSR work: `kind` document or payload, `page` the page module's name. */
+  readonly ssrRender: Histogram<'kind' | 'page'>;
+  /** Database queries: `backend` pglite or postgres, `outcome` ok or error. */
+  readonly dbQuery: Histogram<'backend' | 'outcome'>;
+  /** Requests a rate limit refused, by limit (login-ip, register-ip, login-account, ...). */
+  readonly rateLimitRefusals: Counter<'limit'>;
+  /** Requests answered 503 because the process is overloaded, by reason (eventLoopDelay, heapUsedBytes). */
+  readonly shed: Counter<'reason'>;
+  /** Names a request's route for the request metrics when the router's pattern says little (`/*`). */
+  labelRoute(request: FastifyRequest, route: string): void;
+  /** Serves `GET /metrics` on its own listener (server.ts, METRICS_PORT); closed with the app. */
+  listen(host: string, port: number): Promise<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+const routeLabel = Symbol('metrics route');
+type Labelled = FastifyRequest & { [routeLabel]?: string };
+
+/**
+ * Prometheus metrics (prom-client): the process's defaults, event-loop utilisation, and request
+ * count and duration by route pattern (never the raw URL), method and status class. Other
+ * plugins record into `app.metrics`. The text format is served on a listener of its own
+ * (METRICS_PORT), never through the public port.
+ */
+export default fp(
+  async (app) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+
+    let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
+    new Gauge({
+      name: 'nodejs_eventloop_utilization',
+      help: 'Share of time the event loop was busy since the previous scrape (0 to 1).',
+      registers: [registry],
+      collect() {
+        const now = performance.eventLoopUtilization();
+        this.set(performance.eventLoopUtilization(now, lastUtilization).utilization);
+        lastUtilization = now;
+      },
+    });
+
+    const labels = ['route', 'method', 'status_class'] as const;
+    const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered.', labelNames: labels, registers: [registry] });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to the end of its answer.',
+      labelNames: labels,
+      buckets: latencyBuckets,
+      registers: [registry],
+    });
+
+    const metrics: Metrics = {
+      registry,
+      ssrRender: new Histogram({
+        name: 'ssr_render_duration_seconds',
+        help: 'Server rendering of a page (data and React), or of its _payload.json.',
+        labelNames: ['kind', 'page'],
+        buckets: latencyBuckets,
+        registers: [registry],
+      }),
+      dbQuery: new Histogram({
+        name: 'db_query_duration_seconds',
+        help: 'Database queries, from sending to the result.',
+        labelNames: ['backend', 'outcome'],
+        buckets: queryBuckets,
+        registers: [registry],
+      }),
+      rateLimitRefusals: new Counter({
+        name: 'rate_limit_refusals_total',
+        help: 'Requests refused by a rate limit (429).',
+        labelNames: ['limit'],
+        registers: [registry],
+      }),
+      shed: new Counter({
+        name: 'http_requests_shed_total',
+        help: 'Requests answered 503 because the process was overloaded.',
+        labelNames: ['reason'],
+        registers: [registry],
+      }),
+      labelRoute(request, route) {
+        (request as Labelled)[routeLabel] = route;
+      },
+      async listen(host, port) {
+        const server = createServer((request, response) => {
+          const path = request.url?.split('?')[0];
+          if (request.method !== 'GET' || (path !== '/metrics' && path !== '/')) {
+            response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
+            return;
+          }
+          registry.metrics().then(
+            (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+            (error: unknown) => {
+              app.log.warn({ err: error }, 'metrics collection failed');
+              response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics collection failed\n');
+            },
+          );
+        });
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, host, () => resolve());
+        });
+        servers.push(server);
+        const address = server.address() as AddressInfo;
+        const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/metrics`;
+        app.log.info({ url }, 'metrics listening');
+        return url;
+      },
+    };
+    const servers: Server[] = [];
+    app.addHook('onClose', async () => {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      registry.clear();
+    });
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = (request as Labelled)[routeLabel] ?? request.routeOptions.url ?? 'unmatched';
+      const values = { route, method: request.method, status_class: `${Math.floor(reply.statusCode / 100)}xx` };
+      requests.inc(values);
+      duration.observe(values, reply.elapsedTime / 1000);
+    });
+
+    app.decorate('metrics', metrics);
+  },
+  { name: 'metrics' },
+);

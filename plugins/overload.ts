@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
+import underPressure from '@fastify/under-pressure';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
+import { wantsJson } from '../lib/accept.ts';
+import { projectRoot } from '../lib/build-info.ts';
+import { locales, splitLocale, type Locale } from '../lib/locales.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Requests being worked on, and whether the event-loop check counts yet (not until a sample after start). */
+    overloadState(): { inFlight: number; watchingEventLoop: boolean };
+  }
+}
+
+/** What a shed request is told to wait before trying again. */
+export const overloadRetryAfterSeconds = 5;
+
+/** How often under-pressure measures the loop and the heap: a burst is noticed (and over) quickly. */
+const sampleIntervalMs = 500;
+
+/** Cheap answers that keep coming under overload: probes, and files the pages already point at. */
+const exempt = /^\/(?:healthz|readyz)(?:[?/]|$)|^\/(?:assets|builds)\//;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The 503 page, one per language, made once: shedding must cost nothing like a render. */
+function busyPage(locale: Locale): string {
+  const strings = (JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as {
+    overload: { title: string; message: string; retry: string };
+  }).overload;
+  const [title, message, retry] = [strings.title, strings.message, strings.retry].map(escapeHtml);
+  return `<!doctype html>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>
+<style>body{font-family:system-ui,"Noto Sans Thai",sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#f7f7f8;color:#1c1c21}main{max-width:32rem;padding:2rem;text-align:center}h1{font-size:1.5rem}a{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border-radius:.4rem;background:#5b21b6;color:#fff;text-decoration:none}</style>
+</head><body><main><h1>${title}</h1><p>${message}</p><a href="">${retry}</a></main></body></html>
+`;
+}
+
+/**
+ * Overload shedding: when the event loop's delay or the heap passes its limit (@fastify/under-
+ * pressure: OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, OVERLOAD_MAX_HEAP_BYTES), or too many requests are
+ * being worked on at once (OVERLOAD_MAX_IN_FLIGHT; 0 turns any of them off), pages and the API
+ * answer 503 with Retry-After at once (a translated page for documents, JSON otherwise) instead of
+ * queueing until clients time out. Health probes, hashed assets and build manifests are still
+ * served; the metrics listener is not behind this at all.
+ *
+ * The in-flight cap is what bounds the wait of the requests that are served: Node works on all
+ * admitted requests in turn, so each waits about (requests in flight) x (CPU time of one); the
+ * loop-delay check alone reacts a sample late and lets a burst of hundreds in first.
+ */
+export default fp(
+  async (app) => {
+    const { config } = app;
+    const maxEventLoopDelay = config.overloadMaxEventLoopDelayMs;
+    // Default: shed before V8 runs out of heap (a crash loses every request in flight).
+    const maxHeapUsedBytes = config.overloadMaxHeapBytes ?? Math.floor(getHeapStatistics().heap_size_limit * 0.9);
+    const pages = Object.fromEntries(locales.map((locale) => [locale, busyPage(locale)])) as Record<Locale, string>;
+    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+    const busyJson = JSON.stringify({
+      statusCode: 503,
+      code: 'OVERLOADED',
+      message: `The service is busy. Try again in ${overloadRetryAfterSeconds} seconds.`,
+    });
+
+    // The first sample after start measures the start itself (compiling, opening the database):
+    // the loop's delay counts only from the first sample taken once the app is ready.
+    let delayCounts = false;
+    app.addHook('onReady', async () => {
+      setTimeout(() => {
+        delayCounts = true;
+      }, sampleIntervalMs + 100).unref();
+    });
+
+    /** Answers 503 (or, for an exempt request, nothing: it is then served as usual). */
+    function shed(request: FastifyRequest, reply: FastifyReply, reason: string): void {
+      if (exempt.test(request.url)) return;
+      if (reason === 'eventLoopDelay' && !delayCounts) return;
+      metrics?.shed.inc({ reason });
+      reply.code(503).header('retry-after', String(overloadRetryAfterSeconds)).header('cache-control', 'no-store');
+      const path = request.url.split('?')[0] ?? '/';
+      const json = path.startsWith('/api/') || path.endsWith('/_payload.json') || wantsJson(request.headers.accept);
+      if (json) reply.type('application/json; charset=utf-8').send(busyJson);
+      else reply.type('text/html; charset=utf-8').send(pages[splitLocale(path).locale]);
+    }
+
+    // Requests being worked on (pages, API): beyond the cap, new ones are shed at once, so the
+    // ones admitted wait for at most a bounded queue inside the process.
+    const maxInFlight = config.overloadMaxInFlight;
+    let inFlight = 0;
+    if (maxInFlight > 0) {
+      app.addHook('onRequest', (request, reply, done) => {
+        if (exempt.test(request.url)) return done();
+        if (inFlight >= maxInFlight) {
+          shed(request, reply, 'inFlight');
+          return;
+        }
+        inFlight += 1;
+        // 'close' comes for every answer, sent or aborted.
+        reply.raw.once('close', () => {
+          inFlight -= 1;
+        });
+        done();
+      });
+    }
+
+    app.decorate('overloadState', () => ({ inFlight, watchingEventLoop: delayCounts && maxEventLoopDelay > 0 }));
+    if (metrics) {
+      new Gauge({
+        name: 'http_requests_in_flight',
+        help: 'Pages and API requests being worked on (OVERLOAD_MAX_IN_FLIGHT caps it).',
+        registers: [metrics.registry],
+        collect() {
+          this.set(inFlight);
+        },
+      });
+    }
+
+    await app.register(underPressure, {
+      maxEventLoopDelay,
+      maxHeapUsedBytes,
+      sampleInterval: sampleIntervalMs,
+      pressureHandler: (request, reply, type) => shed(request, reply, type),
+    });
+    if (maxEventLoopDelay > 0 || maxHeapUsedBytes > 0) {
+      app.log.debug({ maxEventLoopDelay, maxHeapUsedBytes }, 'overload shedding on');
+    }
+  },
+  { name: 'overload', dependencies: ['config'] },
+);
