@@ -33,6 +33,8 @@ interface Shot {
   prepare?: (page: Page) => Promise<void>;
   /** The page's own code is not loaded (no JavaScript). */
   noScript?: boolean;
+  /** What must be on the page before the picture. */
+  ready?: string;
 }
 
 const shots: Shot[] = [
@@ -53,7 +55,7 @@ const shots: Shot[] = [
   },
   { name: 'registration', path: '/registration' },
   { name: 'account', path: '/account', user: true },
-  { name: 'play', path: '/play', user: true },
+  { name: 'play', path: '/play', user: true, ready: '[data-testid="play-session"]' },
   { name: 'not-found', path: '/no-such-page' },
   { name: 'fatal-error', path: '/asdas/Not_A_Slug' },
   {
@@ -117,6 +119,7 @@ try {
         const path = locale === 'en' ? shot.path : shot.path === '/' ? '/th' : `/th${shot.path}`;
         await page.goto(`${base}${path}`);
         if (!shot.noScript) await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 }).catch(() => undefined);
+        if (shot.ready) await page.waitForSelector(shot.ready);
         await page.evaluate(() => document.fonts.ready);
         await shot.prepare?.(page);
         await page.evaluate(() => document.fonts.ready);

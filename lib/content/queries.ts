@@ -22,7 +22,7 @@ import type {
 } from './types.ts';
 
 export const articlePageSize = 10;
-export const latestArticleCount = 5;
+export const latestArticleCount = 6;
 export const siteTocPath = '/table-of-content';
 export const authorsPath = '/author';
 export const articlesPath = `/${articlesFolder}`;
