@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
 import { HttpError } from '../lib/http-error.ts';
 
 // Fastify's own input errors, named for clients that branch on `code`.
@@ -40,6 +41,14 @@ export default fp(
           message: error.message,
           ...(error.fields ? { fields: error.fields } : {}),
         });
+      }
+      if (isDatabaseUnavailable(error)) {
+        // The request is fine; the database is away (a restart, a failover): say "try again".
+        request.log.error({ err: error }, 'database unavailable');
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .send({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service cannot reach its database. Try again in a few seconds.' });
       }
       const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       if (statusCode >= 500) {

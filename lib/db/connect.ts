@@ -13,7 +13,7 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** A PostgreSQL server; when set, dataDir is not used. */
   databaseUrl?: string | undefined;
-  /** Called when an idle pooled connection fails (the pool replaces it). */
+  /** Called when a pooled connection fails, idle or in use (the pool replaces it). */
   onPoolError?: (error: Error) => void;
   /** Called after every query with its duration (metrics). */
   onQuery?: (durationMs: number, ok: boolean) => void;
@@ -42,6 +42,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       application_name: 'asdas-site',
     });
     pool.on('error', (error) => options.onPoolError?.(error));
+    // A connection that PostgreSQL ends while a query holds it (a restart, a failover) emits
+    // 'error' on its client; unhandled, that would crash the process. The query itself fails and
+    // is answered 503; the pool drops the client and connects anew.
+    pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }),
       backend: 'postgres',

@@ -1,0 +1,33 @@
+/**
+ * Errors that mean "the database cannot be reached right now" rather than "this query is wrong":
+ * refused or dropped connections, a server shutting down or starting up, the pool's connect
+ * timeout. The API answers them 503 with Retry-After (the client may retry; nothing is wrong with
+ * its request), and they pass when the database is back.
+ */
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, and the connection_exception class.
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+
+const connectionMessages = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const candidate = error as { code?: unknown; message?: unknown; errors?: unknown } | null;
+  if (!candidate || typeof candidate !== 'object') return false;
+  if (typeof candidate.code === 'string' && connectionCodes.has(candidate.code)) return true;
+  if (typeof candidate.message === 'string' && connectionMessages.test(candidate.message)) return true;
+  // Node's AggregateError when every address of the host refused (IPv4 and IPv6).
+  return Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDatabaseUnavailable(inner));
+}
