@@ -78,7 +78,10 @@ export function ErrorSummary({
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
   const ref = useRef<HTMLDivElement>(null);
-  const fields = Object.entries(errors);
+  // In the order the form shows its fields (the labels' order), as a visitor reads them.
+  const order = Object.keys(labels);
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const fields = Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b));
   const shown = Boolean(message) || fields.length > 0;
   useEffect(() => {
     if (shown) ref.current?.focus();
