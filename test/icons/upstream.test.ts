@@ -25,6 +25,8 @@ const fakeIcons: Record<string, { body: string }> = {
 };
 
 let calls: string[] = [];
+/** How many times the slow upstream has finished answering (it takes 3 s). */
+let slowAnswers = 0;
 const timers = new Set<NodeJS.Timeout>();
 
 function answerIcons(prefix: string, url: URL, response: ServerResponse): void {
@@ -61,7 +63,10 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
     case 'delayed':
       return later(200, () => answerIcons('delayed', url, response));
     case 'slow':
-      return later(3000, () => answerIcons('slow', url, response));
+      return later(3000, () => {
+        slowAnswers += 1;
+        answerIcons('slow', url, response);
+      });
     case 'broken':
       response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error');
       return;
@@ -172,6 +177,7 @@ t.test('an unknown collection upstream is a 404 JSON error', async (t) => {
 t.test('a slow upstream is cut at 1500 ms with a 504, and the server stays healthy', async (t) => {
   const app = await buildApp();
   t.teardown(() => app.close());
+  const answersBefore = slowAnswers;
   const started = performance.now();
   const res = await app.inject('/api/_nuxt_icon/slow.json?icons=star');
   const elapsed = performance.now() - started;
@@ -182,8 +188,9 @@ t.test('a slow upstream is cut at 1500 ms with a 504, and the server stays healt
     message: 'The icon service did not answer in time.',
   });
   t.equal(res.headers['cache-control'], 'no-store');
+  // A lower bound only: a loaded machine makes everything later, never earlier.
   t.ok(elapsed >= 1400, `waited for the timeout (${Math.round(elapsed)} ms)`);
-  t.ok(elapsed < 2000, `answered soon after it (${Math.round(elapsed)} ms)`);
+  t.equal(slowAnswers, answersBefore, 'answered by the timeout, before the upstream (3 s) had answered');
 
   const health = await app.inject('/healthz');
   t.equal(health.statusCode, 200);
@@ -230,11 +237,9 @@ t.test('an upstream that refuses connections is a 502', async (t) => {
 
   const app = await buildApp(`http://127.0.0.1:${port}`);
   t.teardown(() => app.close());
-  const started = performance.now();
   const res = await app.inject('/api/_nuxt_icon/fake.json?icons=star');
   t.equal(res.statusCode, 502);
-  t.equal(res.json().code, 'ICON_UPSTREAM_FAILED');
-  t.ok(performance.now() - started < 1400, 'fails fast, without waiting for the timeout');
+  t.equal(res.json().code, 'ICON_UPSTREAM_FAILED', 'the refusal itself, not the 1500 ms timeout (that would be 504 ICON_UPSTREAM_TIMEOUT)');
   t.equal((await app.inject('/api/_nuxt_icon/mdi.json?icons=home')).statusCode, 200, 'local sets still work');
 });
 
