@@ -96,6 +96,13 @@ export const pageRoutes: readonly PageRoute[] = [
     module: 'pages/verify-email.tsx',
     page: () => import('./pages/verify-email.tsx'),
   },
+  {
+    id: 'confirm-email',
+    path: 'confirm-email',
+    action: 'confirmEmail',
+    module: 'pages/confirm-email.tsx',
+    page: () => import('./pages/confirm-email.tsx'),
+  },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
   // Play's form (the header's button without JavaScript) posts here: the `play` form action.
   // Its data is the player's latest play sessions: `/play?session=<id>` shows one.

@@ -1,24 +1,41 @@
 import { Form, useActionData, useNavigation } from 'react-router';
-import type { AccountSettingsData } from '../../lib/auth/account-view.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import type { AccountSettingsData, SessionView } from '../../lib/auth/account-view.ts';
+import { locales } from '../../lib/locales.ts';
+import type { FormState, PublicUser } from '../../lib/page-data.ts';
 import { useTranslation } from '../i18n.ts';
 import { formStateFor } from '../lib/account-actions.ts';
-import { FormMessage } from './form-field.tsx';
+import { AccountForm } from './account-form.tsx';
+import { FormField, FormMessage, useClearedAfterSubmit } from './form-field.tsx';
+import { LocalDateTime } from './local-time.tsx';
+
+/** The last submission of one of the account page's forms, and whether that form is being sent. */
+function useIntentForm(intent: string): { state: FormState | undefined; busy: boolean } {
+  const state = formStateFor(useActionData(), intent);
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  return { state, busy };
+}
 
 /** The account's address and whether it is verified, with a way to get a new link. */
-export function EmailStatus({ user }: { user: PublicUser }) {
+export function EmailStatus({ user, pendingEmail }: { user: PublicUser; pendingEmail: string | null }) {
   const { t } = useTranslation();
-  const state = formStateFor(useActionData(), 'resendVerification');
-  const busy = useNavigation().state === 'submitting';
+  const { state, busy } = useIntentForm('resendVerification');
   return (
     <div className="email-status" data-testid="email-status" data-verified={user.emailVerified}>
       <FormMessage code={state?.message} />
       <p>
-        <span className="email-address">{user.email}</span>{' '}
+        <span className="email-address" data-testid="account-email">
+          {user.email}
+        </span>{' '}
         <span className={`badge ${user.emailVerified ? 'badge-ok' : 'badge-warn'}`}>
           {user.emailVerified ? t('accountSettings.verified') : t('accountSettings.notVerified')}
         </span>
       </p>
+      {pendingEmail ? (
+        <p className="field-hint" data-testid="pending-email">
+          {t('accountSettings.pendingEmail', { email: pendingEmail })}
+        </p>
+      ) : null}
       {user.emailVerified ? null : (
         <Form method="post" className="inline-form" aria-busy={busy} data-testid="resend-verification">
           <p className="field-hint">{t('accountSettings.notVerifiedHint')}</p>
@@ -32,15 +49,159 @@ export function EmailStatus({ user }: { user: PublicUser }) {
   );
 }
 
+function ProfileForm({ user }: { user: PublicUser }) {
+  const { t } = useTranslation();
+  const { state, busy } = useIntentForm('profile');
+  const labels = { displayName: t('form.displayName'), locale: t('accountSettings.language') };
+  const chosen = state?.values.locale ?? user.locale;
+  return (
+    <AccountForm scope="profile" busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t('accountSettings.saveProfile')} testId="profile-form">
+      <h3>{t('accountSettings.profileHeading')}</h3>
+      <FormField
+        scope="profile"
+        name="displayName"
+        label={labels.displayName}
+        autoComplete="nickname"
+        maxLength={50}
+        defaultValue={state?.values.displayName ?? user.displayName}
+        error={state?.errors.displayName}
+      />
+      <fieldset className="field" aria-describedby="profile-locale-hint">
+        <legend>{labels.locale}</legend>
+        {locales.map((value) => (
+          <label key={value} className="period-choice">
+            <input type="radio" name="locale" value={value} defaultChecked={chosen === value} /> {t(`accountPage.languages.${value}`)}
+          </label>
+        ))}
+        <p className="field-hint" id="profile-locale-hint">
+          {t('accountSettings.languageHint')}
+        </p>
+      </fieldset>
+    </AccountForm>
+  );
+}
+
+function PasswordForm() {
+  const { t } = useTranslation();
+  const { state, busy } = useIntentForm('password');
+  const currentRef = useClearedAfterSubmit(state);
+  const newRef = useClearedAfterSubmit(state);
+  const labels = { currentPassword: t('accountSettings.currentPassword'), newPassword: t('form.newPassword') };
+  return (
+    <AccountForm scope="password" busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t('accountSettings.changePassword')} testId="password-form">
+      <h3>{t('accountSettings.passwordHeading')}</h3>
+      <p className="field-hint">{t('accountSettings.passwordLead')}</p>
+      <FormField scope="password" name="currentPassword" type="password" ref={currentRef} label={labels.currentPassword} autoComplete="current-password" error={state?.errors.currentPassword} />
+      <FormField scope="password" name="newPassword" type="password" ref={newRef} label={labels.newPassword} hint={t('form.passwordHint')} autoComplete="new-password" error={state?.errors.newPassword} />
+    </AccountForm>
+  );
+}
+
+function EmailForm() {
+  const { t } = useTranslation();
+  const { state, busy } = useIntentForm('email');
+  const passwordRef = useClearedAfterSubmit(state);
+  const labels = { newEmail: t('accountSettings.newEmail'), currentPassword: t('accountSettings.currentPassword') };
+  return (
+    <AccountForm scope="email" busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t('accountSettings.changeEmail')} testId="email-form">
+      <h3>{t('accountSettings.emailHeading')}</h3>
+      <p className="field-hint">{t('accountSettings.emailLead')}</p>
+      <FormField scope="email" name="newEmail" type="email" label={labels.newEmail} autoComplete="email" defaultValue={state?.values.newEmail ?? ''} error={state?.errors.newEmail} />
+      <FormField scope="email" name="currentPassword" type="password" ref={passwordRef} label={labels.currentPassword} autoComplete="current-password" error={state?.errors.currentPassword} />
+    </AccountForm>
+  );
+}
+
 /** "Your details": the address (and its verification), then the forms that change the account. */
-export function AccountDetails({ user }: { user: PublicUser; data: AccountSettingsData }) {
+export function AccountDetails({ user, data }: { user: PublicUser; data: AccountSettingsData }) {
   const { t } = useTranslation();
   return (
     <section className="account-details" aria-labelledby="account-details-title">
       <h2 id="account-details-title" className="section-title">
         {t('accountSettings.detailsHeading')}
       </h2>
-      <EmailStatus user={user} />
+      <EmailStatus user={user} pendingEmail={data.accountSettings.pendingEmail} />
+      <div className="account-forms">
+        <ProfileForm user={user} />
+        <EmailForm />
+        <PasswordForm />
+      </div>
+    </section>
+  );
+}
+
+/** Where the account is logged in: each device in words, first and last seen, this one marked. */
+export function LoginSessions({ sessions }: { sessions: SessionView[] }) {
+  const { t } = useTranslation();
+  const { state, busy } = useIntentForm('endSession');
+  const others = useIntentForm('endOtherSessions');
+  const otherCount = sessions.filter((session) => !session.current).length;
+  return (
+    <section className="login-sessions" aria-labelledby="login-sessions-title">
+      <h2 id="login-sessions-title" className="section-title">
+        {t('accountSettings.sessionsHeading')}
+      </h2>
+      <FormMessage code={state?.message ?? others.state?.message} />
+      <ul className="session-list" data-testid="login-sessions">
+        {sessions.map((session) => (
+          <li key={session.id} className="session-item" data-testid="login-session" data-current={session.current}>
+            <div>
+              <strong>{session.device}</strong>
+              {session.current ? <span className="badge badge-ok">{t('accountSettings.thisDevice')}</span> : null}
+              <p className="field-hint">
+                {t('accountSettings.firstSeen')} <LocalDateTime iso={session.createdAt} /> · {t('accountSettings.lastSeen')}{' '}
+                <LocalDateTime iso={session.lastSeenAt} />
+              </p>
+            </div>
+            {session.current ? null : (
+              <Form method="post" aria-busy={busy}>
+                <input type="hidden" name="intent" value="endSession" />
+                <input type="hidden" name="sessionId" value={session.id} />
+                <button type="submit" className="button button-quiet" disabled={busy} data-testid="end-session">
+                  {t('accountSettings.endSession')}
+                  <span className="visually-hidden"> {session.device}</span>
+                </button>
+              </Form>
+            )}
+          </li>
+        ))}
+      </ul>
+      {otherCount > 0 ? (
+        <Form method="post" aria-busy={others.busy}>
+          <input type="hidden" name="intent" value="endOtherSessions" />
+          <button type="submit" className="button button-quiet" disabled={others.busy} data-testid="end-other-sessions">
+            {t('accountSettings.endOtherSessions')}
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+/** Deleting the account, confirmed with the password. */
+export function DeleteAccount() {
+  const { t } = useTranslation();
+  const { state, busy } = useIntentForm('deleteAccount');
+  const passwordRef = useClearedAfterSubmit(state);
+  const labels = { password: t('form.password') };
+  return (
+    <section className="delete-account" aria-labelledby="delete-account-title">
+      <h2 id="delete-account-title" className="section-title">
+        {t('accountSettings.deleteHeading')}
+      </h2>
+      <p>{t('accountSettings.deleteText')}</p>
+      <AccountForm
+        scope="deleteAccount"
+        busy={busy}
+        message={state?.message}
+        errors={state?.errors}
+        labels={labels}
+        submitLabel={t('accountSettings.deleteSubmit')}
+        buttonClass="button-danger"
+        testId="delete-account-form"
+      >
+        <FormField scope="deleteAccount" name="password" type="password" ref={passwordRef} label={labels.password} autoComplete="current-password" error={state?.errors.password} />
+      </AccountForm>
     </section>
   );
 }

@@ -43,6 +43,10 @@ interface AccountFormProps {
   children: ReactNode;
   className?: string;
   testId?: string;
+  /** On a page with several forms: the name that keeps their field ids apart (and the `intent` posted). */
+  scope?: string;
+  /** A quieter or a warning submit button (the account page's "end" and "delete" forms). */
+  buttonClass?: string;
 }
 
 /**
@@ -51,12 +55,13 @@ interface AccountFormProps {
  * an error summary on top (the form-wide message, and links to the fields in error when their
  * labels are given; it takes focus) and one submit button.
  */
-export function AccountForm({ busy, message, errors, labels, submitLabel, children, className, testId }: AccountFormProps) {
+export function AccountForm({ busy, message, errors, labels, submitLabel, children, className, testId, scope, buttonClass }: AccountFormProps) {
   return (
     <Form method="post" noValidate className={`account-form${className ? ` ${className}` : ''}`} aria-busy={busy} data-testid={testId}>
-      <ErrorSummary message={message} errors={labels ? (errors ?? {}) : {}} labels={labels ?? {}} />
+      <ErrorSummary message={message} errors={labels ? (errors ?? {}) : {}} labels={labels ?? {}} scope={scope} />
+      {scope ? <input type="hidden" name="intent" value={scope} /> : null}
       {children}
-      <button type="submit" className="button button-primary" disabled={busy}>
+      <button type="submit" className={`button ${buttonClass ?? 'button-primary'}`} disabled={busy}>
         {submitLabel}
       </button>
     </Form>

@@ -8,10 +8,12 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   /** The error code for this field, if the last submission had one. */
   error?: string;
   hint?: string;
+  /** Which form of the page the field is in, when a page has several (the account page): keeps ids unique. */
+  scope?: string | undefined;
 }
 
-export function fieldId(name: string): string {
-  return `field-${name}`;
+export function fieldId(name: string, scope?: string): string {
+  return scope ? `field-${scope}-${name}` : `field-${name}`;
 }
 
 /** A field's error code in words. */
@@ -21,10 +23,10 @@ export function useFieldErrorText(): (code: string) => string {
 }
 
 /** A labelled input with its translated error tied to it for screen readers. */
-export function FormField({ name, label, error, hint, ...input }: FieldProps) {
+export function FormField({ name, label, error, hint, scope, ...input }: FieldProps) {
   const { t } = useTranslation();
-  // Named after the field: the error summary links to it (one account form per page).
-  const id = fieldId(name);
+  // Named after the field (and its form, on a page with several): the error summary links to it.
+  const id = fieldId(name, scope);
   const errorText = useFieldErrorText();
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const checkbox = input.type === 'checkbox';
@@ -70,10 +72,12 @@ export function ErrorSummary({
   message,
   errors,
   labels,
+  scope,
 }: {
   message?: string | undefined;
   errors: Record<string, string>;
   labels: Record<string, string>;
+  scope?: string | undefined;
 }) {
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
@@ -88,18 +92,25 @@ export function ErrorSummary({
   }, [shown, message, errors]);
   if (!shown) return null;
   return (
-    <div className="error-summary" role="alert" tabIndex={-1} ref={ref} aria-labelledby="error-summary-title" data-testid="error-summary">
-      <h2 id="error-summary-title">{t('form.errorSummary')}</h2>
+    <div
+      className="error-summary"
+      role="alert"
+      tabIndex={-1}
+      ref={ref}
+      aria-labelledby={scope ? `error-summary-title-${scope}` : 'error-summary-title'}
+      data-testid="error-summary"
+    >
+      <h2 id={scope ? `error-summary-title-${scope}` : 'error-summary-title'}>{t('form.errorSummary')}</h2>
       <FormMessage code={message} />
       {fields.length > 0 ? (
         <ul>
           {fields.map(([name, code]) => (
             <li key={name}>
               <a
-                href={`#${fieldId(name)}`}
+                href={`#${fieldId(name, scope)}`}
                 data-summary-field={name}
                 onClick={(event) => {
-                  const input = document.getElementById(fieldId(name));
+                  const input = document.getElementById(fieldId(name, scope));
                   if (!input) return;
                   event.preventDefault();
                   input.focus();

@@ -2,8 +2,11 @@ import { redirect } from 'react-router';
 import { localePath, type Locale } from '../../lib/locales.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { clearPayloadCache } from '../router/payload.ts';
+import type { PublicUser } from '../../lib/page-data.ts';
 import { api } from './api-client.ts';
+import { setFlash } from './flash.ts';
 import { formStateFromError } from './form-state.ts';
+import { session } from './session.ts';
 
 /** The last submission's state if it came from the form with this intent ("take a break" has none). */
 export function formStateFor(actionData: unknown, intent: string): FormState | undefined {
@@ -18,16 +21,51 @@ type Intent = (form: FormData, locale: Locale) => Promise<string>;
  * The account page's forms with JavaScript, by intent: each calls the API and names what it did
  * (`?done=...`), as the server's form actions do without JavaScript (plugins/account-settings.ts).
  */
+const text = (form: FormData, name: string) => String(form.get(name) ?? '');
+
 const intents: Record<string, Intent> = {
   async resendVerification() {
     await api('/account/verification', { method: 'POST' });
     return 'verification-sent';
   },
+  async profile(form) {
+    const { user } = await api<{ user: PublicUser }>('/account/profile', {
+      method: 'PATCH',
+      body: { displayName: text(form, 'displayName'), locale: text(form, 'locale') },
+    });
+    session.set(user);
+    return 'profile-saved';
+  },
+  async password(form) {
+    await api('/account/password', { method: 'POST', body: { currentPassword: text(form, 'currentPassword'), newPassword: text(form, 'newPassword') } });
+    return 'password-changed';
+  },
+  async email(form) {
+    await api('/account/email', { method: 'POST', body: { currentPassword: text(form, 'currentPassword'), newEmail: text(form, 'newEmail') } });
+    return 'email-change-sent';
+  },
+  async endSession(form) {
+    await api(`/account/sessions/${encodeURIComponent(text(form, 'sessionId'))}`, { method: 'DELETE' });
+    return 'session-ended';
+  },
+  async endOtherSessions() {
+    await api('/account/sessions', { method: 'DELETE' });
+    return 'other-sessions-ended';
+  },
 };
+
+/** Deleting the account ends on the home page, logged out, with a notice. */
+async function deleteAccount(form: FormData, locale: Locale): Promise<Response> {
+  await api('/account', { method: 'DELETE', body: { password: text(form, 'password') } });
+  session.set(null);
+  setFlash('accountDeleted');
+  clearPayloadCache();
+  return redirect(localePath(locale, '/'));
+}
 
 export async function accountIntentAction(intent: string, locale: Locale, form: FormData): Promise<FormState | Response> {
   const accountPath = localePath(locale, '/account');
-  const run = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
+  const run = Object.hasOwn(intents, intent) ? intents[intent] : intent === 'deleteAccount' ? 'delete' : undefined;
   if (!run) return { values: { intent }, errors: {}, message: 'UNKNOWN' };
   const values: Record<string, string> = { intent };
   for (const [name, value] of form) {
@@ -35,6 +73,7 @@ export async function accountIntentAction(intent: string, locale: Locale, form: 
     if (typeof value === 'string' && !/password/i.test(name)) values[name] = value;
   }
   try {
+    if (run === 'delete') return await deleteAccount(form, locale);
     const done = await run(form, locale);
     // The page's data changed: the next load must ask the server, not reuse the payload just shown.
     clearPayloadCache();

@@ -4,7 +4,7 @@
  * reads and clears it (plugins/ssr.ts); with JavaScript the page's own action leaves the code
  * here for the notice area to take after the navigation (client/components/notices.tsx).
  */
-export const flashCodes = ['signedIn', 'registered', 'signedOut'] as const;
+export const flashCodes = ['signedIn', 'registered', 'signedOut', 'accountDeleted'] as const;
 export type FlashCode = (typeof flashCodes)[number];
 
 export const flashCookie = 'flash';

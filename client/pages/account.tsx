@@ -4,7 +4,7 @@ import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
 import type { AccountSettingsData } from '../../lib/auth/account-view.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../lib/play/types.ts';
-import { AccountDetails } from '../components/account-details.tsx';
+import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLocale, useUser } from '../hooks.ts';
@@ -46,7 +46,7 @@ async function selfExclusionAction(locale: Locale, form: FormData): Promise<Form
   return redirect(localePath(locale, '/account'));
 }
 
-/** `/account`: the player's play sessions and "take a break" (self-exclusion). */
+/** `/account`: the account's details, "take a break" (self-exclusion), play and login sessions, deletion. */
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();
@@ -63,6 +63,8 @@ export default function AccountPage() {
       {user ? <AccountDetails user={user} data={data} /> : null}
       <TakeABreak selfExclusion={data.selfExclusion} />
       <PlaySessions sessions={data.playSessions} />
+      <LoginSessions sessions={data.accountSettings.sessions} />
+      <DeleteAccount />
     </div>
   );
 }

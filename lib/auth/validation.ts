@@ -17,7 +17,10 @@ export type FieldCode =
   | 'common_password'
   | 'same_as_email'
   | 'invalid_characters'
-  | 'must_accept';
+  | 'must_accept'
+  | 'incorrect_password'
+  | 'same_as_current'
+  | 'taken';
 
 export type FieldErrors = Record<string, FieldCode>;
 

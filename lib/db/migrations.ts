@@ -129,4 +129,25 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('email_verified_at').execute();
     },
   },
+  // Deleting an account (issue 13) keeps its play sessions without anyone behind them:
+  // play_sessions.user_id becomes nullable and is set to null when the user row goes.
+  '0006_anonymous_play_sessions': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('play_sessions').alterColumn('user_id', (col) => col.dropNotNull()).execute();
+      await db.schema.alterTable('play_sessions').dropConstraint('play_sessions_user_id_fkey').execute();
+      await db.schema
+        .alterTable('play_sessions')
+        .addForeignKeyConstraint('play_sessions_user_id_fkey', ['user_id'], 'users', ['id'], (cb) => cb.onDelete('set null'))
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.deleteFrom('play_sessions').where('user_id', 'is', null).execute();
+      await db.schema.alterTable('play_sessions').dropConstraint('play_sessions_user_id_fkey').execute();
+      await db.schema
+        .alterTable('play_sessions')
+        .addForeignKeyConstraint('play_sessions_user_id_fkey', ['user_id'], 'users', ['id'], (cb) => cb.onDelete('cascade'))
+        .execute();
+      await db.schema.alterTable('play_sessions').alterColumn('user_id', (col) => col.setNotNull()).execute();
+    },
+  },
 };

@@ -8,7 +8,8 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 /** One press of Play by a logged-in player (migration 0002_play_sessions). */
 export interface PlaySessionsTable {
   id: string;
-  user_id: string;
+  /** Null once the player deleted the account (migration 0006): the session stays, anonymised. */
+  user_id: string | null;
   started_at: Timestamp;
   locale: Locale;
   user_agent: string | null;

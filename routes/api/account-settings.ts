@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponseSchema } from '../../lib/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
+import { locales } from '../../lib/locales.ts';
+import { fieldsFromSchemaErrors, publicUserSchema, schemaErrorsOf, text, validationFailed } from './auth.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -13,28 +15,140 @@ const errors = {
   500: errorResponseSchema,
 } as const;
 
-const acceptedSchema = {
+const messageSchema = {
   type: 'object',
   additionalProperties: false,
   properties: { message: { type: 'string' } },
   required: ['message'],
 } as const;
 
+const sessionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    device: { type: 'string' },
+    userAgent: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastSeenAt: { type: 'string', format: 'date-time' },
+    current: { type: 'boolean' },
+  },
+  required: ['id', 'device', 'userAgent', 'createdAt', 'lastSeenAt', 'current'],
+} as const;
+
+const body = (properties: Record<string, unknown>, required: string[]) =>
+  ({ type: 'object', additionalProperties: false, properties, required }) as const;
+
 /**
- * `/api/account/*` for keeping an account (Bearer auth): verification resends, and (below) the
- * account's details, sessions and deletion. Registered by plugins/account-settings.ts beside
- * Play's `/api/account` routes (routes/api/account.ts).
+ * `/api/account/*` for keeping an account (Bearer auth): details, verification resends, sessions
+ * and deletion. Registered by plugins/account-settings.ts beside Play's `/api/account` routes
+ * (routes/api/account.ts). Bodies are checked strictly; refused input changes nothing.
  */
 export default async function accountSettingsRoutes(app: FastifyInstance) {
   jsonApiScope(app);
   app.addHook('preHandler', app.accounts.requireUser);
+  // Schema failures become the API's field codes (VALIDATION_FAILED), before anything runs.
+  app.addHook('preHandler', async (request) => {
+    const schemaErrors = schemaErrorsOf(request);
+    if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
+  });
+  const settings = app.accountSettings;
+
+  app.post('/verification', { schema: { response: { 202: messageSchema, ...errors } } }, async (request, reply) => {
+    await app.emailVerification.resend(request);
+    return reply.code(202).send({ message: 'A new link is on its way to your email address.' });
+  });
+
+  app.patch(
+    '/profile',
+    {
+      attachValidation: true,
+      schema: {
+        body: { ...body({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []), minProperties: 1 },
+        response: { 200: { type: 'object', additionalProperties: false, properties: { user: publicUserSchema }, required: ['user'] }, ...errors },
+      },
+    },
+    async (request) => ({ user: await settings.updateProfile(request, request.body as Record<string, unknown>) }),
+  );
 
   app.post(
-    '/verification',
-    { schema: { response: { 202: acceptedSchema, ...errors } } },
+    '/password',
+    {
+      attachValidation: true,
+      schema: {
+        body: body({ currentPassword: text, newPassword: text }, ['currentPassword', 'newPassword']),
+        response: {
+          200: { type: 'object', additionalProperties: false, properties: { endedSessions: { type: 'integer' } }, required: ['endedSessions'] },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { currentPassword, newPassword } = request.body as { currentPassword: string; newPassword: string };
+      return settings.changePassword(request, currentPassword, newPassword);
+    },
+  );
+
+  app.post(
+    '/email',
+    {
+      attachValidation: true,
+      schema: {
+        body: body({ currentPassword: text, newEmail: text }, ['currentPassword', 'newEmail']),
+        response: {
+          202: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { pendingEmail: { type: 'string' }, message: { type: 'string' } },
+            required: ['pendingEmail', 'message'],
+          },
+          ...errors,
+        },
+      },
+    },
     async (request, reply) => {
-      await app.emailVerification.resend(request);
-      return reply.code(202).send({ message: 'A new link is on its way to your email address.' });
+      const { currentPassword, newEmail } = request.body as { currentPassword: string; newEmail: string };
+      const pendingEmail = await settings.requestEmailChange(request, currentPassword, newEmail);
+      return reply.code(202).send({ pendingEmail, message: 'Use the link sent to the new address to finish the change.' });
+    },
+  );
+
+  app.get(
+    '/sessions',
+    { schema: { response: { 200: { type: 'object', additionalProperties: false, properties: { sessions: { type: 'array', items: sessionSchema } }, required: ['sessions'] }, ...errors } } },
+    async (request) => ({ sessions: await settings.sessions(request, request.user!.locale) }),
+  );
+
+  app.delete(
+    '/sessions',
+    { schema: { response: { 200: { type: 'object', additionalProperties: false, properties: { ended: { type: 'integer' } }, required: ['ended'] }, ...errors } } },
+    async (request) => ({ ended: await settings.endOtherSessions(request) }),
+  );
+
+  app.delete(
+    '/sessions/:id',
+    {
+      schema: {
+        params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] },
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await settings.endSession(request, (request.params as { id: string }).id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/',
+    {
+      attachValidation: true,
+      schema: { body: body({ password: text }, ['password']), response: { 204: { type: 'null' }, ...errors } },
+    },
+    async (request, reply) => {
+      await settings.deleteAccount(request, (request.body as { password: string }).password);
+      app.accounts.clearSessionCookie(request, reply);
+      return reply.code(204).send();
     },
   );
 }
