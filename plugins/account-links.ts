@@ -60,9 +60,11 @@ export default fp(
       const page = pageOf(request);
       if (!page || !carriesToken(request)) return;
       const token = new URL(request.url, 'http://localhost').searchParams.get('token') ?? '';
+      // Marked before the page renders, so the anonymous page cache (plugins/ssr.ts) never keeps it.
+      reply.header('cache-control', 'no-store');
       const checked = await pages.get(page.path)!(token);
       if (checked.ok) return;
-      return reply.header('cache-control', 'no-store').redirect(`${page.pathname}?problem=${checked.problem}`, 303);
+      return reply.redirect(`${page.pathname}?problem=${checked.problem}`, 303);
     });
 
     // Links that expired more than a day ago are deleted, hourly.
