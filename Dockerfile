@@ -1,0 +1,51 @@
+# The site as one container: `node dist/node/server.js` on port 3000, production mode, the embedded
+# database in the /data volume unless DATABASE_URL names PostgreSQL. Builds with docker or podman:
+#   docker build -t asdas-site .
+# BASE_IMAGE is any Debian-like image with Node.js 24 and npm in /usr/local (the official one by
+# default; `npm run test:deploy` passes one made locally). Behind a proxy that inspects TLS, mount
+# its CA bundle for the build only: podman build -v /etc/ssl/certs/ca-certificates.crt:/run/host-ca.crt:ro
+ARG BASE_IMAGE=node:24-bookworm-slim
+
+FROM ${BASE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN if [ -f /run/host-ca.crt ]; then export NODE_EXTRA_CA_CERTS=/run/host-ca.crt npm_config_cafile=/run/host-ca.crt; fi \
+ && npm ci --no-audit --no-fund --loglevel=error
+COPY . .
+# BUILD_ID names the build (a release tag or commit; a random id when empty). Open tabs compare it
+# with /builds/latest.json and load the new build on their next navigation.
+ARG BUILD_ID=
+# After the build only runtime packages stay. npm keeps the peer dependencies of @fastify/vite
+# (vite and its toolchain), which only its development mode imports: they go too.
+RUN BUILD_ID="${BUILD_ID}" npm run build \
+ && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
+ && rm -rf node_modules/vite node_modules/rolldown node_modules/@rolldown node_modules/@oxc-project \
+      node_modules/esbuild node_modules/@esbuild node_modules/lightningcss* node_modules/postcss \
+      node_modules/typescript node_modules/tsx node_modules/@types node_modules/undici-types
+
+FROM ${BASE_IMAGE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data
+# A fixed numeric user, so Kubernetes' runAsNonRoot can check it; the code stays root-owned and read-only to it.
+RUN groupadd --gid 10001 asdas \
+ && useradd --no-log-init --uid 10001 --gid asdas --home-dir /nonexistent --shell /usr/sbin/nologin asdas \
+ && mkdir /data && chown 10001:10001 /data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/builds ./builds
+COPY --from=build /app/locales ./locales
+COPY --from=build /app/content ./content
+USER 10001:10001
+VOLUME /data
+EXPOSE 3000
+# Scheduled health checks need a runtime that runs them (docker does; podman needs systemd).
+HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains for SHUTDOWN_DRAIN_MS (5 s), then lets requests finish within SHUTDOWN_TIMEOUT_MS
+# (10 s): stop with a grace period above both (`docker stop -t 20`; docker's default is 10 s).
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/node/server.js"]

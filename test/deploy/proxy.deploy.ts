@@ -1,0 +1,339 @@
+// Stage 3 of `npm run test:deploy`: nginx with deploy/nginx/site.conf in front of two replicas on
+// PostgreSQL and Redis, under a bounded load of page reads and registrations, while one replica
+// is stopped with SIGTERM (it drains) and restarted, then the other is killed with SIGKILL and
+// restarted. Clients must see no failed page read; every registration answered 201 must be in the
+// database exactly once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import {
+  account,
+  addressOf,
+  deployEnv,
+  exitCodeOf,
+  figure,
+  freePort,
+  http,
+  json,
+  podman,
+  psql,
+  readyAt,
+  removeAll,
+  repoRoot,
+  run,
+  tokenFrom,
+  until,
+} from './lib.ts';
+
+const env = deployEnv();
+const pod = `${env.prefix}-proxy`;
+const postgres = `${env.prefix}-proxy-postgres`;
+const redis = `${env.prefix}-proxy-redis`;
+const replicas = [
+  { name: `${env.prefix}-proxy-app-a`, port: 3001 },
+  { name: `${env.prefix}-proxy-app-b`, port: 3002 },
+];
+const postgresPassword = randomBytes(12).toString('hex');
+const redisPassword = randomBytes(12).toString('hex');
+const nginxDir = join(env.workDir, 'nginx-proxy');
+let nginx: ChildProcess | undefined;
+let nginxExited: Promise<number | null> | undefined;
+
+t.teardown(async () => {
+  if (nginx && nginx.exitCode === null) {
+    nginx.kill('SIGQUIT');
+    await Promise.race([nginxExited, new Promise((done) => setTimeout(done, 5000))]);
+    if (nginx.exitCode === null) nginx.kill('SIGKILL');
+  }
+  await removeAll('pod', [pod]);
+});
+
+let podAddress = '';
+let base = '';
+let nginxPort = 0;
+const replicaBase = (index: number) => `http://${podAddress}:${replicas[index]!.port}`;
+
+async function logsSince(container: string, since: Date): Promise<string> {
+  const { stdout, stderr } = await podman(['logs', '--since', since.toISOString(), container]);
+  return stdout + stderr;
+}
+
+/** A request log line of a request that came through nginx (the test's own checks come from the gateway). */
+const proxiedRequest = (line: string) => line.includes('"msg":"incoming request"') && line.includes('"ip":"127.0.0.1"');
+
+/** Waits until nginx sends a replica traffic again (its request log shows proxied requests). */
+async function servingThroughNginx(index: number, since: Date) {
+  await until(async () => {
+    const proxied = (await logsSince(replicas[index]!.name, since)).split('\n').filter(proxiedRequest);
+    return proxied.length >= 10 || undefined;
+  }, `nginx sending requests to ${replicas[index]!.name} again`);
+}
+
+let gateway = '';
+async function gatewayAddress(): Promise<string> {
+  if (!gateway) gateway = (await podman(['network', 'inspect', env.network, '--format', '{{range .Subnets}}{{.Gateway}}{{end}}'])).stdout.trim();
+  return gateway;
+}
+
+t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default port', async (t) => {
+  const proxyAddress = await gatewayAddress();
+  t.match(proxyAddress, /^\d+\.\d+\.\d+\.\d+$/, 'nginx reaches the pod from the network gateway');
+  await podman(['pod', 'create', '--name', pod, '--network', env.network]);
+  await podman(['run', '--detach', '--pod', pod, '--name', postgres, '--env', `POSTGRES_PASSWORD=${postgresPassword}`, env.servicesImage, 'postgres']);
+  await podman(['run', '--detach', '--pod', pod, '--name', redis, '--env', `REDIS_PASSWORD=${redisPassword}`, env.servicesImage, 'redis']);
+  await until(async () => (await psql(postgres, 'select 1'))[0] === '1', 'PostgreSQL');
+
+  const playSecret = randomBytes(32).toString('base64url');
+  for (const replica of replicas) {
+    await podman([
+      'run', '--detach', '--pod', pod, '--name', replica.name,
+      '--env', `PORT=${replica.port}`,
+      '--env', `DATABASE_URL=postgres://asdas:${postgresPassword}@127.0.0.1:5432/asdas`,
+      '--env', `REDIS_URL=redis://:${redisPassword}@127.0.0.1:6379`,
+      '--env', `PLAY_SECRET=${playSecret}`,
+      // Only nginx's address is believed; PUBLIC_URL is another origin, so form posts are
+      // accepted here because of the forwarded host and its port.
+      '--env', `TRUST_PROXY=${proxyAddress}`,
+      '--env', 'PUBLIC_URL=https://asdas.example.com',
+      // The load registers from one address.
+      '--env', 'REGISTER_RATE_LIMIT_PER_MINUTE=1000000',
+      env.image,
+    ]);
+  }
+  const infra = (await podman(['pod', 'inspect', pod, '--format', '{{.InfraContainerID}}'])).stdout.trim();
+  podAddress = await addressOf(infra, env.network);
+  await Promise.all(replicas.map((_, index) => readyAt(replicaBase(index))));
+
+  // nginx: deploy/nginx/site.conf itself; this run's replicas in upstream.conf (the shipped one with
+  // the server lines replaced) and its port in listen.conf, next to a main config of its own.
+  nginxPort = await freePort();
+  base = `http://127.0.0.1:${nginxPort}`;
+  mkdirSync(join(nginxDir, 'logs'), { recursive: true });
+  mkdirSync(join(nginxDir, 'tmp'), { recursive: true });
+  const shippedUpstream = readFileSync(join(repoRoot, 'deploy/nginx/upstream.conf'), 'utf8');
+  const upstream = shippedUpstream
+    .replace('server app-1:3000', `server ${podAddress}:${replicas[0]!.port}`)
+    .replace('server app-2:3000', `server ${podAddress}:${replicas[1]!.port}`);
+  t.not(upstream, shippedUpstream, 'the shipped upstream names app-1 and app-2');
+  writeFileSync(join(nginxDir, 'upstream.conf'), upstream);
+  writeFileSync(join(nginxDir, 'listen.conf'), `listen 127.0.0.1:${nginxPort};\n`);
+  writeFileSync(
+    join(nginxDir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'worker_processes 2;',
+      `pid ${join(nginxDir, 'nginx.pid')};`,
+      `error_log ${join(nginxDir, 'logs/error.log')} warn;`,
+      'events { worker_connections 1024; }',
+      'http {',
+      `  access_log ${join(nginxDir, 'logs/access.log')};`,
+      '  client_body_temp_path tmp/body;',
+      '  proxy_temp_path tmp/proxy;',
+      '  fastcgi_temp_path tmp/fastcgi;',
+      '  uwsgi_temp_path tmp/uwsgi;',
+      '  scgi_temp_path tmp/scgi;',
+      '  include upstream.conf;',
+      `  include ${join(repoRoot, 'deploy/nginx/site.conf')};`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const test = await run('nginx', ['-t', '-p', `${nginxDir}/`, '-c', join(nginxDir, 'nginx.conf')], { allowFailure: true });
+  t.equal(test.code, 0, `nginx -t accepts the configuration ${test.stderr.trim()}`);
+  nginx = spawn('nginx', ['-p', `${nginxDir}/`, '-c', join(nginxDir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let nginxErrors = '';
+  nginx.stderr?.on('data', (chunk) => (nginxErrors += chunk));
+  nginxExited = new Promise((done) => nginx!.on('exit', (code) => done(code)));
+  await until(async () => (await http(`${base}/healthz`)).status === 200, `nginx on ${base} ${nginxErrors}`, 30_000);
+  t.pass(`nginx listens on ${base}`);
+  setUp = true;
+});
+
+/** The checks below need the setup above; without it they would only wait and time out. */
+let setUp = false;
+const needsSetup = (t: Test) => {
+  if (!setUp) t.fail('the replicas and nginx did not start (see above)');
+  return setUp;
+};
+
+t.test('what the proxy sends: host with its port, client address, scheme, request id', async (t) => {
+  if (!needsSetup(t)) return;
+  const page = await http(`${base}/bonus`, { headers: { 'x-request-id': 'deploy-trace-1', 'x-forwarded-for': '203.0.113.9' } });
+  t.equal(page.status, 200);
+  t.equal(page.headers['x-request-id'], 'deploy-trace-1', 'a sane request id passes both ways');
+  const generated = await http(`${base}/bonus`);
+  t.match(generated.headers['x-request-id'], /^[0-9a-f]{32}$/, "otherwise nginx's $request_id");
+  const logs = (await Promise.all(replicas.map((replica) => logsSince(replica.name, new Date(0))))).join('\n');
+  const line = logs.split('\n').find((entry) => entry.includes('"reqId":"deploy-trace-1"') && entry.includes('incoming request'));
+  t.ok(line, 'the replica logged the same id');
+  t.match(line, /"ip":"127\.0\.0\.1"/, 'the client address nginx saw, not a forged X-Forwarded-For entry, not nginx');
+  t.match(line, new RegExp(`"host":"127\\.0\\.0\\.1:${nginxPort}"`), 'Host with its port');
+
+  const user = account(`proxy-${Date.now().toString(36)}`);
+  const registered = await http(`${base}/api/auth/register`, { method: 'POST', ...json(user), headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' } });
+  t.equal(registered.status, 201);
+  t.notMatch(String(registered.headers['set-cookie']), /Secure/, "X-Forwarded-Proto is nginx's $scheme (http here), not the client's claim");
+  tokenFrom(registered);
+
+  const form = (origin: string) =>
+    http(`${base}/login`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+    });
+  const login = await form(base);
+  t.equal(login.status, 303, 'a no-JavaScript login on a non-default port is accepted');
+  t.equal(login.headers.location, '/');
+  const elsewhere = await form(`http://127.0.0.1:${nginxPort + 1}`);
+  t.equal(elsewhere.status, 403, 'another port is another origin');
+
+  const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+  t.ok(script, 'the page names a hashed script');
+  const firstAsset = await http(`${base}${script}`);
+  const secondAsset = await http(`${base}${script}`);
+  t.equal(secondAsset.status, 200);
+  t.equal(secondAsset.headers['cache-control'], 'public, max-age=31536000, immutable');
+  t.equal(secondAsset.headers['x-cache-status'], 'HIT', `nginx serves assets from its cache (first: ${String(firstAsset.headers['x-cache-status'])})`);
+
+  const tooLarge = await http(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":"${'a'.repeat(70_000)}"}` });
+  t.equal(tooLarge.status, 413, 'bodies above BODY_LIMIT_BYTES stop at nginx');
+  t.same(JSON.parse(tooLarge.body), { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' }, "in the app's JSON shape");
+});
+
+interface LoadCounts {
+  reads: number;
+  readFailures: { path: string; problem: string; at: number }[];
+  created: string[];
+  registrationOutcomes: Record<string, number>;
+}
+
+/** Page reads and registrations through nginx until `stop` is called. */
+function startLoad(readers: number, registrars: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: readers + registrars });
+  const counts: LoadCounts = { reads: 0, readFailures: [], created: [], registrationOutcomes: {} };
+  const paths = ['/', '/th', '/bonus', '/th/bonus', '/asdas', '/asdas/rtp-explained', '/bonus/_payload.json', '/th/asdas/_payload.json'];
+  let running = true;
+  const started = Date.now();
+  const send = (path: string, options: { method?: string; body?: string; headers?: Record<string, string> } = {}) =>
+    new Promise<{ status: number; body: string }>((done, fail) => {
+      const req = httpRequest(`${base}${path}`, { agent, method: options.method ?? 'GET', headers: options.headers, timeout: 20_000 }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => done({ status: response.statusCode ?? 0, body }));
+        response.on('error', fail);
+      });
+      req.on('timeout', () => req.destroy(new Error('timed out after 20 s')));
+      req.on('error', fail);
+      req.end(options.body);
+    });
+
+  const reader = async (offset: number) => {
+    for (let n = offset; running; n++) {
+      const path = paths[n % paths.length]!;
+      try {
+        const { status, body } = await send(path);
+        const complete = path.endsWith('.json') ? (JSON.parse(body) as object) !== null : body.trimEnd().endsWith('</html>');
+        if (status === 200 && complete) counts.reads++;
+        else counts.readFailures.push({ path, problem: `HTTP ${status}${complete ? '' : ', incomplete body'}`, at: Date.now() - started });
+      } catch (error) {
+        counts.readFailures.push({ path, problem: (error as Error).message, at: Date.now() - started });
+      }
+    }
+  };
+  const registrar = async (lane: number) => {
+    for (let n = 0; running; n++) {
+      const user = account(`load-${env.prefix}-${lane}-${n}`);
+      let outcome: string;
+      try {
+        const { status } = await send('/api/auth/register', { method: 'POST', ...json(user) });
+        outcome = String(status);
+        if (status === 201) counts.created.push(user.email);
+      } catch (error) {
+        outcome = `error: ${(error as Error).message}`;
+      }
+      counts.registrationOutcomes[outcome] = (counts.registrationOutcomes[outcome] ?? 0) + 1;
+    }
+  };
+  const workers = [
+    ...Array.from({ length: readers }, (_, index) => reader(index)),
+    ...Array.from({ length: registrars }, (_, index) => registrar(index)),
+  ];
+  return {
+    counts,
+    elapsedSeconds: () => (Date.now() - started) / 1000,
+    stop: async () => {
+      running = false;
+      await Promise.all(workers);
+      agent.destroy();
+    },
+  };
+}
+
+t.test('under load: SIGTERM one replica (drain), SIGKILL the other; no failed page read, every 201 stored once', async (t) => {
+  if (!needsSetup(t)) return;
+  const load = startLoad(4, 2);
+  let restartedB = new Date();
+  try {
+    await until(async () => (load.counts.reads >= 40 && load.counts.created.length >= 2) || undefined, 'the load to be running');
+
+    // 1. SIGTERM to replica A, as Kubernetes or podman stop sends it: /readyz turns 503 while it still serves.
+    const stopping = Date.now();
+    await podman(['kill', '--signal', 'TERM', replicas[0]!.name]);
+    await until(async () => (await http(`${replicaBase(0)}/readyz`, { timeoutMs: 3000 })).status === 503, 'replica A draining', 20_000);
+    const served = await http(`${replicaBase(0)}/bonus`);
+    t.equal(served.status, 200, 'replica A still serves pages while it drains');
+    await podman(['wait', replicas[0]!.name]);
+    t.equal(await exitCodeOf(replicas[0]!.name), 0, 'replica A exits 0 after the drain');
+    figure('proxy: replica A from SIGTERM to exit (5 s drain)', ((Date.now() - stopping) / 1000).toFixed(1), 's');
+
+    // 2. A starts again (a rolling update's new pod); nginx sends it traffic again.
+    const restartedA = new Date();
+    await podman(['start', replicas[0]!.name]);
+    await readyAt(replicaBase(0));
+    figure('proxy: replica A ready after restart (PostgreSQL, migrations already applied)', ((Date.now() - restartedA.getTime()) / 1000).toFixed(1), 's');
+    await servingThroughNginx(0, restartedA);
+
+    // 3. Replica B dies without warning, with requests in flight, and is restarted.
+    await podman(['kill', '--signal', 'KILL', replicas[1]!.name]);
+    await podman(['wait', replicas[1]!.name]);
+    t.equal(await exitCodeOf(replicas[1]!.name), 137, 'replica B was killed');
+    restartedB = new Date();
+    await podman(['start', replicas[1]!.name]);
+    await readyAt(replicaBase(1));
+    figure('proxy: replica B ready after restart', ((Date.now() - restartedB.getTime()) / 1000).toFixed(1), 's');
+
+    // Bounded: 25 s of load in all, or the end of the faults if they took longer.
+    await until(async () => load.elapsedSeconds() >= 25 || undefined, '25 s of load');
+  } finally {
+    await load.stop();
+  }
+  const proxiedToB = (await logsSince(replicas[1]!.name, restartedB)).split('\n').filter((line) => proxiedRequest(line)).length;
+  figure('proxy: requests nginx sent to replica B after its restart', proxiedToB);
+  for (const replica of replicas) {
+    const status = await podman(['exec', replica.name, 'grep', '-E', '^Vm(HWM|RSS)', '/proc/1/status']);
+    figure(`proxy: ${replica.name.slice(-5)} memory (peak, now)`, status.stdout.replace(/\s+/g, ' ').trim());
+  }
+  const { counts } = load;
+  figure('proxy: load duration (4 readers, 2 registering)', load.elapsedSeconds().toFixed(1), 's');
+  figure('proxy: page reads answered 200 through nginx', counts.reads);
+  figure('proxy: page reads failed', counts.readFailures.length);
+  figure('proxy: registrations answered 201', counts.created.length);
+  figure('proxy: registration outcomes', JSON.stringify(counts.registrationOutcomes));
+  t.ok(load.elapsedSeconds() <= 45, `the load stayed bounded (${load.elapsedSeconds().toFixed(1)} s)`);
+  t.ok(counts.reads > 100, `${counts.reads} page reads`);
+  t.same(counts.readFailures, [], 'no failed page read');
+  t.ok(counts.created.length > 0, `${counts.created.length} registrations answered 201`);
+
+  const rows = await psql(postgres, `select email || ' ' || count(*) from users where email like 'load-${env.prefix}-%' group by email`);
+  const stored = new Map(rows.map((row) => row.split(' ') as [string, string]).map(([email, count]) => [email, Number(count)]));
+  figure('proxy: registrations in the database', stored.size);
+  const missing = counts.created.filter((email) => !stored.has(email));
+  const twice = counts.created.filter((email) => (stored.get(email) ?? 0) !== 1 && stored.has(email));
+  t.same(missing, [], 'every registration answered 201 is in the database');
+  t.same(twice, [], 'each exactly once');
+  t.ok(stored.size >= counts.created.length, 'the database holds no fewer accounts than were confirmed');
+});
