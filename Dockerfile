@@ -10,7 +10,7 @@ FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN if [ -f /run/host-ca.crt ]; then export NODE_EXTRA_CA_CERTS=/run/host-ca.crt npm_config_cafile=/run/host-ca.crt; fi \
- && npm ci --no-audit --no-fund --loglevel=error
+ && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 COPY . .
 # BUILD_ID names the build (a release tag or commit; a random id when empty). Open tabs compare it
 # with /builds/latest.json and load the new build on their next navigation.
@@ -18,7 +18,7 @@ ARG BUILD_ID=
 # After the build only runtime packages stay. npm keeps the peer dependencies of @fastify/vite
 # (vite and its toolchain), which only its development mode imports: they go too.
 RUN BUILD_ID="${BUILD_ID}" npm run build \
- && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
  && rm -rf node_modules/vite node_modules/rolldown node_modules/@rolldown node_modules/@oxc-project \
       node_modules/esbuild node_modules/@esbuild node_modules/lightningcss* node_modules/postcss \
       node_modules/typescript node_modules/tsx node_modules/@types node_modules/undici-types

@@ -14,7 +14,7 @@ async function start(name: string): Promise<{ base: string; readySeconds: number
   const started = Date.now();
   await podman(['run', '--detach', '--name', name, '--network', env.network, '--volume', `${volume}:/data`, '--env', 'PUBLIC_URL=http://site.example', env.image]);
   const base = `http://${await addressOf(name, env.network)}:3000`;
-  await readyAt(base);
+  await readyAt(base, name);
   return { base, readySeconds: (Date.now() - started) / 1000 };
 }
 

@@ -6,7 +6,24 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import { migrations } from '../../lib/db/migrations.ts';
-import { account, addressOf, deployEnv, figure, http, json, podman, psql, readyAt, removeAll, repoRoot, tokenFrom, until } from './lib.ts';
+import {
+  account,
+  addressOf,
+  deployEnv,
+  figure,
+  gatewayOf,
+  http,
+  json,
+  podman,
+  psql,
+  readyAt,
+  removeAll,
+  repoRoot,
+  startSmtpSink,
+  tokenFrom,
+  until,
+  type SmtpSink,
+} from './lib.ts';
 
 const env = deployEnv();
 const manifests = join(repoRoot, 'deploy/kubernetes');
@@ -30,7 +47,9 @@ const deploymentName = deployment.metadata.name as string;
 const replicas = deployment.spec.replicas as number;
 
 let secretName = '';
+let smtp: SmtpSink | undefined;
 t.teardown(async () => {
+  await smtp?.close();
   await podman(['kube', 'down', kubeFile], { allowFailure: true });
   await removeAll('pod', [servicesPod, ...Array.from({ length: replicas }, (_, index) => `${deploymentName}-pod-${index}`)]);
   if (secretName) await removeAll('secret', [secretName]);
@@ -57,8 +76,10 @@ t.test('kube play: the Deployment with the ConfigMap and the Secret, both replic
   // The Secret as an operator fills it in (secret.example.yaml names the keys). podman 4.3 reads a
   // podman secret holding the data as JSON, base64 per key, instead of a Secret document.
   secretName = secretExample.metadata.name as string;
+  smtp = await startSmtpSink(await gatewayOf(env.network));
   const values: Record<string, string> = {
     PLAY_SECRET: randomBytes(32).toString('base64url'),
+    SMTP_URL: smtp.url,
     DATABASE_URL: `postgres://asdas:${postgresPassword}@${servicesAddress}:5432/asdas`,
     REDIS_URL: `redis://:${redisPassword}@${servicesAddress}:6379`,
   };
@@ -87,7 +108,7 @@ t.test('kube play: the Deployment with the ConfigMap and the Secret, both replic
     const podInfra = (await podman(['pod', 'inspect', name, '--format', '{{.InfraContainerID}}'])).stdout.trim();
     pods.push({ name, container: `${name}-site`, base: `http://${await addressOf(podInfra, env.network)}:3000` });
   }
-  await Promise.all(pods.map((pod) => readyAt(pod.base)));
+  await Promise.all(pods.map((pod) => readyAt(pod.base, pod.container)));
   figure(`kube play: ${replicas} replicas ready (migrations under the lock)`, ((Date.now() - started) / 1000).toFixed(1), 's');
   t.equal(pods.length, 2, 'two replicas');
   for (const pod of pods) t.equal((await http(`${pod.base}/readyz`)).status, 200, `${pod.name} ready`);
@@ -119,6 +140,8 @@ t.test('a session made through one replica works on the other', async (t) => {
   const registered = await http(`${pods[0]!.base}/api/auth/register`, { method: 'POST', ...json(user) });
   t.equal(registered.status, 201);
   const token = tokenFrom(registered);
+  await until(async () => smtp!.recipients.includes(user.email) || undefined, 'the address-check email through SMTP_URL');
+  t.pass('the welcome email went out through the SMTP server the Secret names');
   const me = await http(`${pods[1]!.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   t.equal(me.status, 200);
   t.equal(JSON.parse(me.body).user.email, user.email);

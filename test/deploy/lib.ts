@@ -179,6 +179,7 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
       const value = await check();
       if (value !== undefined && value !== false) return value;
     } catch (error) {
+      if (error instanceof StoppedError) throw error;
       last = error;
     }
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
@@ -186,7 +187,22 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
   }
 }
 
-export const readyAt = (base: string) => until(async () => (await http(`${base}/readyz`, { timeoutMs: 3000 })).status === 200, `${base}/readyz`);
+/** Waits for /readyz to answer 200; when `container` stops meanwhile, fails at once with its last log lines. */
+export async function readyAt(base: string, container?: string): Promise<void> {
+  await until(async () => {
+    if (container) {
+      const running = (await podman(['inspect', container, '--format', '{{.State.Running}}'])).stdout.trim();
+      if (running !== 'true') {
+        const logs = await podman(['logs', '--tail', '15', container], { allowFailure: true });
+        throw new StoppedError(`${container} stopped before it was ready:\n${logs.stdout}${logs.stderr}`);
+      }
+    }
+    return (await http(`${base}/readyz`, { timeoutMs: 3000 })).status === 200;
+  }, `${base}/readyz`);
+}
+
+/** Ends `until` at once: waiting longer cannot help. */
+export class StoppedError extends Error {}
 
 /** A port nobody listens on now, for nginx. */
 export function freePort(): Promise<number> {
@@ -223,4 +239,48 @@ export function tokenFrom(response: HttpResponse): string {
   const token = cookies.map((cookie) => /^token=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
   if (!token) throw new Error(`no token cookie in the answer (${response.status}): ${response.body.slice(0, 200)}`);
   return token;
+}
+
+export interface SmtpSink {
+  /** smtp://address:port, for SMTP_URL. */
+  url: string;
+  /** Recipients of every message received, in order. */
+  recipients: string[];
+  close(): Promise<void>;
+}
+
+/** An SMTP server on `host` that keeps what it receives (the replicas' SMTP_URL points at it). */
+export async function startSmtpSink(host: string): Promise<SmtpSink> {
+  const { SMTPServer } = await import('smtp-server');
+  const recipients: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on('end', () => {
+        recipients.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(0, host, () => done());
+  });
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://${host}:${port}`,
+    recipients,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+/** The host's address on the run's network: where containers reach the host (nginx, the SMTP sink). */
+export async function gatewayOf(network: string): Promise<string> {
+  const { stdout } = await podman(['network', 'inspect', network, '--format', '{{range .Subnets}}{{.Gateway}}{{end}}']);
+  const address = stdout.trim();
+  if (!/^\d+\.\d+\.\d+\.\d+$/.test(address)) throw new Error(`no gateway address for ${network}: '${address}'`);
+  return address;
 }

@@ -98,7 +98,7 @@ t.test('compose: the same settings, nginx in front, stops inside the grace perio
   // ${NAME:-default} takes its default; ${NAME:?message} a stand-in value.
   const filled = (value: string) =>
     value.replace(/\$\{(\w+)(?::-([^}]*))?[^}]*\}/g, (_, name: string, fallback: string | undefined) =>
-      fallback ?? (name === 'PLAY_SECRET' ? 'x'.repeat(40) : `fill-${name.toLowerCase()}`),
+      fallback ?? ({ PLAY_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://mail.example:587' }[name] ?? `fill-${name.toLowerCase()}`),
     );
   for (const app of apps) {
     const environment = Object.fromEntries(Object.entries(app.environment as Record<string, string>).map(([key, value]) => [key, filled(String(value))]));

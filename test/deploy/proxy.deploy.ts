@@ -16,6 +16,7 @@ import {
   exitCodeOf,
   figure,
   freePort,
+  gatewayOf,
   http,
   json,
   podman,
@@ -24,8 +25,10 @@ import {
   removeAll,
   repoRoot,
   run,
+  startSmtpSink,
   tokenFrom,
   until,
+  type SmtpSink,
 } from './lib.ts';
 
 const env = deployEnv();
@@ -49,6 +52,7 @@ t.teardown(async () => {
     if (nginx.exitCode === null) nginx.kill('SIGKILL');
   }
   await removeAll('pod', [pod]);
+  await smtp?.close();
 });
 
 let podAddress = '';
@@ -72,15 +76,12 @@ async function servingThroughNginx(index: number, since: Date) {
   }, `nginx sending requests to ${replicas[index]!.name} again`);
 }
 
-let gateway = '';
-async function gatewayAddress(): Promise<string> {
-  if (!gateway) gateway = (await podman(['network', 'inspect', env.network, '--format', '{{range .Subnets}}{{.Gateway}}{{end}}'])).stdout.trim();
-  return gateway;
-}
+let smtp: SmtpSink | undefined;
 
 t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default port', async (t) => {
-  const proxyAddress = await gatewayAddress();
-  t.match(proxyAddress, /^\d+\.\d+\.\d+\.\d+$/, 'nginx reaches the pod from the network gateway');
+  // nginx runs on the host: the replicas see it at the network's gateway address.
+  const proxyAddress = await gatewayOf(env.network);
+  smtp = await startSmtpSink(proxyAddress);
   await podman(['pod', 'create', '--name', pod, '--network', env.network]);
   await podman(['run', '--detach', '--pod', pod, '--name', postgres, '--env', `POSTGRES_PASSWORD=${postgresPassword}`, env.servicesImage, 'postgres']);
   await podman(['run', '--detach', '--pod', pod, '--name', redis, '--env', `REDIS_PASSWORD=${redisPassword}`, env.servicesImage, 'redis']);
@@ -94,6 +95,7 @@ t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default po
       '--env', `DATABASE_URL=postgres://asdas:${postgresPassword}@127.0.0.1:5432/asdas`,
       '--env', `REDIS_URL=redis://:${redisPassword}@127.0.0.1:6379`,
       '--env', `PLAY_SECRET=${playSecret}`,
+      '--env', `SMTP_URL=${smtp.url}`,
       // Only nginx's address is believed; PUBLIC_URL is another origin, so form posts are
       // accepted here because of the forwarded host and its port.
       '--env', `TRUST_PROXY=${proxyAddress}`,
@@ -105,7 +107,7 @@ t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default po
   }
   const infra = (await podman(['pod', 'inspect', pod, '--format', '{{.InfraContainerID}}'])).stdout.trim();
   podAddress = await addressOf(infra, env.network);
-  await Promise.all(replicas.map((_, index) => readyAt(replicaBase(index))));
+  await Promise.all(replicas.map((replica, index) => readyAt(replicaBase(index), replica.name)));
 
   // nginx: deploy/nginx/site.conf itself; this run's replicas in upstream.conf (the shipped one with
   // the server lines replaced) and its port in listen.conf, next to a main config of its own.
@@ -293,7 +295,7 @@ t.test('under load: SIGTERM one replica (drain), SIGKILL the other; no failed pa
     // 2. A starts again (a rolling update's new pod); nginx sends it traffic again.
     const restartedA = new Date();
     await podman(['start', replicas[0]!.name]);
-    await readyAt(replicaBase(0));
+    await readyAt(replicaBase(0), replicas[0]!.name);
     figure('proxy: replica A ready after restart (PostgreSQL, migrations already applied)', ((Date.now() - restartedA.getTime()) / 1000).toFixed(1), 's');
     await servingThroughNginx(0, restartedA);
 
@@ -303,7 +305,7 @@ t.test('under load: SIGTERM one replica (drain), SIGKILL the other; no failed pa
     t.equal(await exitCodeOf(replicas[1]!.name), 137, 'replica B was killed');
     restartedB = new Date();
     await podman(['start', replicas[1]!.name]);
-    await readyAt(replicaBase(1));
+    await readyAt(replicaBase(1), replicas[1]!.name);
     figure('proxy: replica B ready after restart', ((Date.now() - restartedB.getTime()) / 1000).toFixed(1), 's');
 
     // Bounded: 25 s of load in all, or the end of the faults if they took longer.

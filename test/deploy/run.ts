@@ -95,8 +95,8 @@ async function main(): Promise<number> {
   const stages = (process.env.ASDAS_DEPLOY_STAGES ?? 'container,kube,proxy').split(',').map((stage) => stage.trim());
   say(`running the deployment tests: ${stages.join(', ')}`);
   const tapCode = await runInherited(
-    'npx',
-    ['tap', '--jobs=1', '--timeout=600', ...stages.map((stage) => `test/deploy/${stage}.deploy.ts`)],
+    process.execPath,
+    [join(repoRoot, 'node_modules/tap/dist/esm/run.mjs'), '--jobs=1', '--timeout=600', ...stages.map((stage) => `test/deploy/${stage}.deploy.ts`)],
     {
         ...process.env,
         ASDAS_DEPLOY_IMAGE: appImage,
@@ -116,11 +116,16 @@ async function main(): Promise<number> {
   return tapCode;
 }
 
+/** tap itself (no npx and shell in between), so a stop signal reaches it and its stage files. */
+let tapChild: ReturnType<typeof spawn> | undefined;
 function runInherited(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: repoRoot, env, stdio: 'inherit' });
-    child.on('error', fail);
-    child.on('exit', (code) => done(code ?? 1));
+    tapChild = spawn(command, args, { cwd: repoRoot, env, stdio: 'inherit' });
+    tapChild.on('error', fail);
+    tapChild.on('exit', (code) => {
+      tapChild = undefined;
+      done(code ?? 1);
+    });
   });
 }
 
@@ -358,8 +363,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (exiting) return;
     exiting = true;
-    say(`${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
+    say(`${signal}: stopping the tests, then cleaning up`);
+    const tapGone = tapChild
+      ? new Promise<void>((done) => {
+          tapChild!.once('exit', () => done());
+          tapChild!.kill('SIGTERM');
+        })
+      : Promise.resolve();
+    void tapGone.then(() => cleanUp()).finally(() => process.exit(130));
   });
 }
 
