@@ -140,8 +140,10 @@ t.test('a session made through one replica works on the other', async (t) => {
   const registered = await http(`${pods[0]!.base}/api/auth/register`, { method: 'POST', ...json(user) });
   t.equal(registered.status, 201);
   const token = tokenFrom(registered);
-  await until(async () => smtp!.recipients.includes(user.email) || undefined, 'the address-check email through SMTP_URL');
-  t.pass('the welcome email went out through the SMTP server the Secret names');
+  const reset = await http(`${pods[1]!.base}/api/auth/password-reset`, { method: 'POST', ...json({ email: user.email }) });
+  t.equal(reset.status, 202, 'a password reset asked on the other replica');
+  await until(async () => smtp!.recipients.includes(user.email) || undefined, 'the password-reset email through SMTP_URL');
+  t.pass('its email went out through the SMTP server the Secret names');
   const me = await http(`${pods[1]!.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   t.equal(me.status, 200);
   t.equal(JSON.parse(me.body).user.email, user.email);

@@ -25,10 +25,8 @@ import {
   removeAll,
   repoRoot,
   run,
-  startSmtpSink,
   tokenFrom,
   until,
-  type SmtpSink,
 } from './lib.ts';
 
 const env = deployEnv();
@@ -52,7 +50,6 @@ t.teardown(async () => {
     if (nginx.exitCode === null) nginx.kill('SIGKILL');
   }
   await removeAll('pod', [pod]);
-  await smtp?.close();
 });
 
 let podAddress = '';
@@ -76,12 +73,10 @@ async function servingThroughNginx(index: number, since: Date) {
   }, `nginx sending requests to ${replicas[index]!.name} again`);
 }
 
-let smtp: SmtpSink | undefined;
 
 t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default port', async (t) => {
   // nginx runs on the host: the replicas see it at the network's gateway address.
   const proxyAddress = await gatewayOf(env.network);
-  smtp = await startSmtpSink(proxyAddress);
   await podman(['pod', 'create', '--name', pod, '--network', env.network]);
   await podman(['run', '--detach', '--pod', pod, '--name', postgres, '--env', `POSTGRES_PASSWORD=${postgresPassword}`, env.servicesImage, 'postgres']);
   await podman(['run', '--detach', '--pod', pod, '--name', redis, '--env', `REDIS_PASSWORD=${redisPassword}`, env.servicesImage, 'redis']);
@@ -95,7 +90,6 @@ t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default po
       '--env', `DATABASE_URL=postgres://asdas:${postgresPassword}@127.0.0.1:5432/asdas`,
       '--env', `REDIS_URL=redis://:${redisPassword}@127.0.0.1:6379`,
       '--env', `PLAY_SECRET=${playSecret}`,
-      '--env', `SMTP_URL=${smtp.url}`,
       // Only nginx's address is believed; PUBLIC_URL is another origin, so form posts are
       // accepted here because of the forwarded host and its port.
       '--env', `TRUST_PROXY=${proxyAddress}`,
@@ -305,19 +299,18 @@ t.test('under load: SIGTERM one replica (drain), SIGKILL the other; no failed pa
     t.equal(await exitCodeOf(replicas[1]!.name), 137, 'replica B was killed');
     restartedB = new Date();
     await podman(['start', replicas[1]!.name]);
-    await readyAt(replicaBase(1), replicas[1]!.name);
-    figure('proxy: replica B ready after restart', ((Date.now() - restartedB.getTime()) / 1000).toFixed(1), 's');
 
-    // Bounded: 25 s of load in all, or the end of the faults if they took longer.
+    // Bounded: 25 s of load in all (or the end of the faults, on a slow machine). B finishes
+    // starting under the load or after it.
     await until(async () => load.elapsedSeconds() >= 25 || undefined, '25 s of load');
   } finally {
     await load.stop();
   }
-  const proxiedToB = (await logsSince(replicas[1]!.name, restartedB)).split('\n').filter((line) => proxiedRequest(line)).length;
-  figure('proxy: requests nginx sent to replica B after its restart', proxiedToB);
+  await readyAt(replicaBase(1), replicas[1]!.name);
+  figure('proxy: replica B ready after restart', ((Date.now() - restartedB.getTime()) / 1000).toFixed(1), 's');
   for (const replica of replicas) {
     const status = await podman(['exec', replica.name, 'grep', '-E', '^Vm(HWM|RSS)', '/proc/1/status']);
-    figure(`proxy: ${replica.name.slice(-5)} memory (peak, now)`, status.stdout.replace(/\s+/g, ' ').trim());
+    figure(`proxy: ${replica.name.slice(-5)} memory (peak since its last start, now)`, status.stdout.replace(/\s+/g, ' ').trim());
   }
   const { counts } = load;
   figure('proxy: load duration (4 readers, 2 registering)', load.elapsedSeconds().toFixed(1), 's');
