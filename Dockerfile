@@ -41,7 +41,8 @@ COPY --from=build /app/locales ./locales
 COPY --from=build /app/content ./content
 USER 10001:10001
 VOLUME /data
-EXPOSE 3000
+# 3000: the site; 9464: Prometheus metrics (METRICS_PORT), for the scraper only, never the proxy.
+EXPOSE 3000 9464
 # Scheduled health checks need a runtime that runs them (docker does; podman needs systemd).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -114,6 +114,16 @@ t.test('kube play: the Deployment with the ConfigMap and the Secret, both replic
   for (const pod of pods) t.equal((await http(`${pod.base}/readyz`)).status, 200, `${pod.name} ready`);
 });
 
+t.test('each pod serves Prometheus metrics on the annotated port', async (t) => {
+  const port = deployment.spec.template.metadata.annotations['prometheus.io/port'] as string;
+  const path = deployment.spec.template.metadata.annotations['prometheus.io/path'] as string;
+  for (const pod of pods) {
+    const metrics = await http(`${pod.base.replace(/:3000$/, `:${port}`)}${path}`);
+    t.equal(metrics.status, 200, `${pod.name}:${port}${path}`);
+    t.match(metrics.body, /^# TYPE http_requests_total counter$/m);
+  }
+});
+
 t.test("the pod's security context holds: uid 10001, read-only root filesystem, writable /tmp", async (t) => {
   const pod = pods[0]!;
   t.equal((await podman(['exec', pod.container, 'id', '-u'])).stdout.trim(), '10001');

@@ -52,6 +52,12 @@ t.test('Deployment: two replicas, rolling with none unavailable, probes, drain i
   t.ok(container.resources.requests.cpu && container.resources.requests.memory, 'requests');
   t.ok(container.resources.limits.cpu && container.resources.limits.memory, 'limits');
   t.equal(container.ports[0].containerPort, Number(settings.PORT));
+  const metrics = container.ports.find((port: Doc) => port.name === 'metrics');
+  t.equal(metrics?.containerPort, Number(settings.METRICS_PORT), 'the metrics port is declared');
+  const annotations = deployment.spec.template.metadata.annotations as Record<string, string>;
+  t.equal(annotations['prometheus.io/scrape'], 'true');
+  t.equal(annotations['prometheus.io/port'], settings.METRICS_PORT, 'and annotated for scraping');
+  t.equal(annotations['prometheus.io/path'], '/metrics');
   t.same(
     container.envFrom.map((from: Doc) => from.configMapRef?.name ?? from.secretRef?.name),
     [configMap.metadata.name, secret.metadata.name],
@@ -77,6 +83,10 @@ t.test('Service, Ingress, PodDisruptionBudget and autoscaler find the pods', asy
   const backend = ingress.spec.rules[0].http.paths[0].backend.service;
   t.equal(backend.name, service.metadata.name);
   t.equal(backend.port.name, service.spec.ports[0].name);
+  t.notOk(
+    service.spec.ports.some((port: Doc) => port.targetPort === 'metrics' || port.port === Number(settings.METRICS_PORT)),
+    'metrics never travel through the Service and the Ingress',
+  );
   t.equal(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size'], `${bodyLimit / 1024}k`, 'ingress body size = BODY_LIMIT_BYTES');
   t.ok(selects(budget.spec.selector.matchLabels), 'PodDisruptionBudget');
   t.ok(budget.spec.minAvailable >= 1);
@@ -141,6 +151,7 @@ t.test('Dockerfile: the official Node 24 image by default, no rebuild at start',
   t.match(dockerfile, /^ARG BASE_IMAGE=node:24-bookworm-slim$/m);
   t.match(dockerfile, /^CMD \["node", "dist\/node\/server\.js"\]$/m);
   t.match(dockerfile, /^VOLUME \/data$/m);
+  t.match(dockerfile, /^EXPOSE 3000 9464$/m);
   t.match(dockerfile, /^HEALTHCHECK [\s\S]*\/readyz/m);
   t.match(dockerfile, /npm prune --omit=dev/);
   const ignored = read('.dockerignore').split('\n');

@@ -194,6 +194,9 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
   t.equal(secondAsset.headers['cache-control'], 'public, max-age=31536000, immutable');
   t.equal(secondAsset.headers['x-cache-status'], 'HIT', `nginx serves assets from its cache (first: ${String(firstAsset.headers['x-cache-status'])})`);
 
+  const metrics = await http(`${base}/metrics`);
+  t.notMatch(metrics.body, /# TYPE/, 'metrics are not reachable through the proxy');
+
   const tooLarge = await http(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":"${'a'.repeat(70_000)}"}` });
   t.equal(tooLarge.status, 413, 'bodies above BODY_LIMIT_BYTES stop at nginx');
   t.same(JSON.parse(tooLarge.body), { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' }, "in the app's JSON shape");
