@@ -34,8 +34,8 @@ const pod = `${env.prefix}-proxy`;
 const postgres = `${env.prefix}-proxy-postgres`;
 const redis = `${env.prefix}-proxy-redis`;
 const replicas = [
-  { name: `${env.prefix}-proxy-app-a`, port: 3001 },
-  { name: `${env.prefix}-proxy-app-b`, port: 3002 },
+  { name: `${env.prefix}-proxy-app-a`, port: 3001, metricsPort: 9465 },
+  { name: `${env.prefix}-proxy-app-b`, port: 3002, metricsPort: 9466 },
 ];
 const postgresPassword = randomBytes(12).toString('hex');
 const redisPassword = randomBytes(12).toString('hex');
@@ -86,7 +86,9 @@ t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default po
   for (const replica of replicas) {
     await podman([
       'run', '--detach', '--pod', pod, '--name', replica.name,
+      // One network namespace (the pod) for both: each its own ports.
       '--env', `PORT=${replica.port}`,
+      '--env', `METRICS_PORT=${replica.metricsPort}`,
       '--env', `DATABASE_URL=postgres://asdas:${postgresPassword}@127.0.0.1:5432/asdas`,
       '--env', `REDIS_URL=redis://:${redisPassword}@127.0.0.1:6379`,
       '--env', `PLAY_SECRET=${playSecret}`,
