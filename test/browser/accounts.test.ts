@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
 
 const { base, browser } = await startBrowserTest(t);
 
@@ -49,7 +49,8 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   await page.reload();
   await hydrated();
   t.equal(await signedIn(page).textContent(), 'Signed in as Nok', 'still logged in after a reload');
-  await page.waitForTimeout(800);
+  // Without JavaScript no code runs that could fetch (and none to wait for).
+  if (javaScriptEnabled) await settled(page, 3);
   t.same(meRequests, [], 'the server-rendered user seeds SWR: nothing is fetched again after hydration');
 
   await page.click('[data-testid="logout"]');

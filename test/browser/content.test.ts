@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Page, Request, Route } from 'playwright-core';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
 
 // Content pages in Chromium: client navigation by payload, the ToC, link prefetch and its limit.
 const { base, browser } = await startBrowserTest(t);
@@ -24,11 +24,8 @@ async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>)
   /** Waits until the page has requested `pagePath`'s payload and has its answer. */
   const payloadArrived = async (pagePath: string) => {
     const url = `${base}${pagePath}/_payload.json`;
-    for (let waited = 0; !requests.some((request) => request.url() === url); waited += 50) {
-      if (waited > 10_000) throw new Error(`${url} was never requested`);
-      await page.waitForTimeout(50);
-    }
-    await requests.find((request) => request.url() === url)!.response();
+    const request = requests.find((candidate) => candidate.url() === url) ?? (await page.waitForRequest(url));
+    await request.response();
   };
   return { page, context, consoleLog, documents, payloads, payloadArrived };
 }
@@ -125,9 +122,12 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
   let inFlight = 0;
   let maxInFlight = 0;
   const seen: string[] = [];
+  let firstPrefetch: () => void = () => undefined;
+  const prefetched = new Promise<void>((done) => (firstPrefetch = done));
   const slow = async (route: Route) => {
     const url = route.request().url();
     seen.push(url);
+    if (url.endsWith('/_payload.json')) firstPrefetch();
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
@@ -144,18 +144,17 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
   });
   // Links are watched once the browser is idle after hydration: wait for the first prefetch, then
   // bring every link into view and wait until nothing new is asked for.
-  for (let waited = 0; !seen.some((url) => url.endsWith('/_payload.json')); waited += 50) {
-    if (waited > 10_000) throw new Error('nothing was prefetched');
-    await page.waitForTimeout(50);
-  }
+  await prefetched;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0; y <= height; y += 400) {
     await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.waitForTimeout(150);
+    await settled(page, 1);
   }
+  // Done when nothing is in flight and an idle page asks for nothing new.
   for (let last = -1; last !== seen.length || inFlight > 0; ) {
     last = seen.length;
-    await page.waitForTimeout(1000);
+    if (inFlight > 0) await new Promise<void>((done) => page.once('requestfinished', () => done()));
+    await settled(page);
   }
   // The page's own code loads before hydration; the other pages' chunks only by prefetch.
   const payloadUrls = seen.filter((url) => url.endsWith('/_payload.json'));
@@ -177,7 +176,7 @@ t.test('no prefetch for visitors saving data', async (t) => {
       Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' }, configurable: true });
     });
   });
-  await page.waitForTimeout(800);
+  await settled(page, 3);
   t.equal(payloads().length, 0, 'nothing prefetched');
   await page.click('nav.main-nav a[data-nav="bonus"]');
   await page.waitForURL(`${base}/bonus`);

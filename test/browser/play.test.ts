@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
 import { formatDateTime } from '../../client/components/local-time.tsx';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
 
 // Play end to end in Chromium, on the production build with its own PGlite: log in, press Play,
 // land on the own /play page with a verified session; breaks refuse Play with their end date;
@@ -191,7 +191,7 @@ t.test('a launch URL to an origin that is not allowed: a clear error, and the pa
   const message = tab.page.locator('[data-testid="play-message"][data-kind="refused"]');
   await message.waitFor();
   t.match(await message.textContent(), /not on this site's list of allowed destinations/);
-  await tab.page.waitForTimeout(300);
+  await settled(tab.page);
   t.equal(tab.page.url(), `${base}/bonus`, 'still on the page');
   t.same(leaving, [], 'nothing was requested from the foreign origin');
   t.same(tab.documents, ['/bonus']);

@@ -12,7 +12,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, launchBrowser } from '../helpers/browser.ts';
+import { collectConsole, launchBrowser, settled } from '../helpers/browser.ts';
 import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
 
 // The client runtime in Chromium, on the production build: new-build reload, chunk-failure
@@ -209,9 +209,8 @@ t.test('a new build: the next navigation is a full load that lands on the new bu
   }
   t.pass('every tab noticed the new build (polling every second here)');
   t.ok(polls.length > 0 && polls.every((url) => /\/builds\/latest\.json\?\d{13}$/.test(url)), 'latest.json is polled with a cache-busting query');
-  const pollsAtDetection = polls.length;
-  await viaLink.page.waitForTimeout(2500);
-  t.equal(polls.length, pollsAtDetection, 'polling stopped once the new build was seen');
+  // That polling stops once the new build is seen is test/unit/build-check.test.ts's, with a clock
+  // the test moves: here it would take a wait for real seconds.
   t.same(viaLink.documents, [`${origin}/`], 'no reload until the visitor navigates');
 
   // The deploy finishes: the service restarts on build B (the old process keeps its old
@@ -266,7 +265,7 @@ t.test('a page chunk that cannot load: exactly one reload of the target, then th
   const clickedAt = Date.now();
   await tab.page.click('nav.main-nav a[data-nav="bonus"]');
   await tab.page.waitForSelector('[data-testid="error-screen"]');
-  await tab.page.waitForTimeout(500);
+  await settled(tab.page);
   t.same(tab.documents, [`${base}/`, `${base}/bonus`], 'one reload, of the target');
   t.ok(aborted >= 2, 'the chunk failed before and after the reload');
   const marker = await readMarker(tab.page);
@@ -285,7 +284,7 @@ t.test('a page chunk that cannot load: exactly one reload of the target, then th
   t.equal(tab.page.url(), `${base}/`);
   await tab.page.click('nav.main-nav a[data-nav="bonus"]');
   await tab.page.waitForSelector('[data-testid="error-screen"]');
-  await tab.page.waitForTimeout(500);
+  await settled(tab.page);
   t.same(tab.documents, [`${base}/`, `${base}/bonus`, `${base}/`], 'no reload the second time');
   t.equal(tab.page.url(), `${base}/bonus`);
   t.ok(tab.consoleLog.messages.some((m) => m.text().startsWith('Произошла ошибка')), 'logged as a render error');
@@ -309,7 +308,7 @@ t.test('storage that throws: navigation works, a chunk failure still reloads onc
   await tab.context.route(contentChunk, (route) => route.abort('failed'));
   await tab.page.click('nav.main-nav a[data-nav="bonus"]');
   await tab.page.waitForSelector('[data-testid="error-screen"]');
-  await tab.page.waitForTimeout(1000);
+  await settled(tab.page, 3);
   t.same(tab.documents, [`${base}/`, `${base}/bonus`], 'one reload, no loop');
   t.equal(await readMarker(tab.page), 'storage unavailable');
   await tab.context.close();
@@ -331,7 +330,7 @@ t.test('a CSS-only preload failure is swallowed; a JavaScript one is left to fai
     };
   })()`);
   t.same(outcome, { css: true, js: false });
-  await tab.page.waitForTimeout(300);
+  await settled(tab.page);
   t.same(tab.documents, [`${base}/`], 'neither reloads by itself');
   await tab.context.close();
 });
@@ -408,7 +407,7 @@ t.test('navigateTo in Chromium: external and script-protocol targets are refused
   for (const to of ['https://evil.example/', '//evil.example/x', 'https://play.example.evil.example/']) {
     t.match(await attempt(to, { external: true }), { reason: 'origin-not-allowed', message: /not on the list of allowed origins/ }, `${to} with external: true`);
   }
-  await tab.page.waitForTimeout(300);
+  await settled(tab.page);
   t.equal(tab.page.url(), `${base}/bonus`, 'still on the page');
   t.same(tab.documents, [`${base}/bonus`], 'no navigation happened');
   t.same(dialogs, [], 'no script ran');
@@ -458,7 +457,7 @@ t.test('guest in the browser router: a logged-in user following a link to regist
   const backHome = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/_payload.json');
   await tab.page.click('[data-entry="registration"]');
   await backHome;
-  await tab.page.waitForTimeout(300);
+  await settled(tab.page);
   t.equal(tab.page.url(), `${base}/`, 'back on the page');
   t.ok(await sameWindow(tab.page), 'all in the client router');
   t.notOk(requested.includes('/registration/_payload.json'), 'the client middleware decided without asking the server');
@@ -494,9 +493,10 @@ t.test('a start-up failure is logged as "error caught during app initialization"
     const html = (await response.text()).replace('window.__ASDAS__=', 'window.__NOT_ASDAS__=');
     await route.fulfill({ response, body: html });
   });
+  const startFailure = tab.page.waitForEvent('console', (message) => message.type() === 'error' && message.text().startsWith('error caught during app initialization'));
   await tab.page.goto(`${base}/bonus`);
-  await tab.page.waitForFunction(() => true);
-  await tab.page.waitForTimeout(500);
+  await startFailure;
+  await settled(tab.page);
   const logged = tab.consoleLog.messages.filter((m) => m.type() === 'error').map((m) => m.text());
   t.match(logged, [/^error caught during app initialization Error: The page is missing its server-rendered state\./]);
   t.equal(await heading(tab.page), 'How bonuses work', 'the server HTML is still readable');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { browserUserAgent, googlebot } from '../helpers/app.ts';
-import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
 
 const { base, browser } = await startBrowserTest(t);
 
@@ -119,7 +119,7 @@ t.test('a client-side error: people get the error screen, a bot keeps the server
   await failPayload(bot.page);
   await bot.page.click('nav.main-nav a[data-nav="bonus"]');
   await bot.page.waitForFunction(() => document.querySelector('[data-testid="error-screen"]') === null);
-  await bot.page.waitForTimeout(300);
+  await settled(bot.page);
   t.equal(await bot.page.locator('[data-testid="error-screen"]').count(), 0, 'no error page for the bot');
   t.equal(await heading(bot.page), homeHeading, 'the server HTML is still shown');
   t.ok(

@@ -26,6 +26,19 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Resolves once the page has drawn a frame and then been idle, `rounds` times over: whatever its
+ * code starts in reaction to what just happened (effects, a reload, a prefetch, a fetch) has
+ * started by then. The way to check that something did NOT happen without waiting for time.
+ * Pages with JavaScript only. (A string, not a function: the test runner's transform would add
+ * helpers the page lacks.)
+ */
+export async function settled(page: Page, rounds = 2): Promise<void> {
+  for (let round = 0; round < rounds; round += 1) {
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done(), { timeout: 5000 })))');
+  }
+}
+
 /** Collects what a page logs, to assert there are no errors or hydration warnings. */
 export function collectConsole(page: Page): { messages: ConsoleMessage[]; problems: () => string[] } {
   const messages: ConsoleMessage[] = [];
