@@ -224,16 +224,47 @@ t.test('390x844: the banner is at most 120 px on every page type, Play in it, no
   }
 });
 
-t.test('desktop: the navigation is shown in a row, with no Menu control', async (t) => {
-  const context = await newContext(desktop);
+t.test('laptop and tablet: two rows (brand, account, language and Play; then the sections), logged in or out', async (t) => {
+  for (const user of [false, true]) {
+    for (const width of [1280, 768]) {
+      const context = await newContext({ width, height: 800 }, { user });
+      const page = await context.newPage();
+      await visit(page, '/th/bonus');
+      const where = `${width}px, ${user ? 'logged in' : 'logged out'}`;
+      t.notOk(await page.locator('[data-testid="menu-toggle"]').isVisible(), `${where}: no Menu control`);
+      const items = inOneRow(await boxes(page.locator('.main-nav li'), 'a navigation item'), 0);
+      t.ok(items.sameLine && items.ordered, `${where}: the six sections in one row`);
+      const banner = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
+      t.ok(banner.height <= 120, `${where}: two rows (${banner.height} px)`);
+      const brand = (await boxes(page.locator('.brand'), 'the brand'))[0]!;
+      const account = await boxes(page.locator('.account-nav a, .account-nav button'), 'an account link');
+      const play = (await boxes(page.locator('header [data-nav="play"]'), 'Play'))[0]!;
+      t.ok([...account, play].every((box) => box.y < brand.y + brand.height && box.x > brand.x + brand.width), `${where}: account links and Play on the brand's row, to its right`);
+      t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${where}: no sideways scrolling`);
+      await context.close();
+    }
+  }
+});
+
+t.test('390x844: no meta separator is left at the start of a line', async (t) => {
+  const context = await newContext(phone);
   const page = await context.newPage();
-  await visit(page, '/bonus');
-  t.notOk(await page.locator('[data-testid="menu-toggle"]').isVisible(), 'no Menu control');
-  const items = inOneRow(await boxes(page.locator('.main-nav li'), 'a navigation item'), 0);
-  t.ok(items.sameLine && items.ordered, 'the six sections in one row');
-  t.equal(await page.locator('.main-nav li').count(), 6);
-  const banner = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
-  t.ok(banner.height <= 160, `a compact banner on a laptop too (${banner.height} px)`);
+  for (const path of ['/', '/asdas', '/asdas/how-to-read-bonus-terms', '/author/daniel-hart', '/th', '/th/asdas', '/th/asdas/how-to-read-bonus-terms', '/th/author/daniel-hart']) {
+    await visit(page, path);
+    const report = await page.locator('.meta').evaluateAll((metas) =>
+      metas.map((meta) => {
+        const items = [...meta.children] as HTMLElement[];
+        let stranded = 0;
+        for (let index = 1; index < items.length; index += 1) {
+          const wrapped = items[index]!.getBoundingClientRect().top > items[index - 1]!.getBoundingClientRect().top + 2;
+          if (wrapped && getComputedStyle(items[index]!, '::before').content !== 'none') stranded += 1;
+        }
+        return { items: items.length, stranded };
+      }),
+    );
+    t.ok(report.some((meta) => meta.items > 1), `${path}: meta lines checked (${report.length})`);
+    t.equal(report.reduce((sum, meta) => sum + meta.stranded, 0), 0, `${path}: no line starts with a separator`);
+  }
   await context.close();
 });
 
