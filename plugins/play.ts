@@ -177,10 +177,9 @@ export default fp<PlayPluginOptions>(
       const token = search.includes('launch=') ? new URLSearchParams(search).get('launch') : null;
       if (token === null || !launchPage.test(pathname)) return;
       reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
-      const playPath = localePath(splitLocale(pathname).locale, '/play');
-      if (!request.user) {
-        return reply.redirect(`${localePath(splitLocale(pathname).locale, '/login')}?redirect=${encodeURIComponent(playPath)}`, 303);
-      }
+      const { locale } = splitLocale(pathname);
+      const playPath = localePath(locale, '/play');
+      if (!request.user) return reply.redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(playPath)}`, 303);
       const verified = await service.verify(token, { player: request.user.id });
       if (verified.ok) request.log.info({ playSession: verified.launch.session.id }, 'launch token verified by the player');
       return reply.redirect(verified.ok ? `${playPath}?session=${verified.launch.session.id}` : `${playPath}?problem=${verified.reason}`, 303);

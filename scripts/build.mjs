@@ -2,7 +2,7 @@
 // (dist/build.json for the server, builds/latest.json + builds/meta/{id}.json for browsers).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createBuilder } from 'vite';
 
@@ -19,6 +19,9 @@ if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
 const builder = await createBuilder({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
 await builder.buildApp();
 
+// tsc never deletes what it wrote before: a source file removed since the last build would
+// linger as a stale .js (imports and all) in the server output.
+rmSync(resolve(root, 'dist/node'), { recursive: true, force: true });
 execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.server.json')], {
   stdio: 'inherit',
 });
