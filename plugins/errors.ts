@@ -42,7 +42,10 @@ export default fp(
           ...(error.fields ? { fields: error.fields } : {}),
         });
       }
-      if (isDatabaseUnavailable(error)) {
+      // A 4xx from Fastify (a body the client aborted mid-way carries ECONNRESET too) is the
+      // client's doing, never the database's: it must not be logged as an outage.
+      const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+      if (!clientFault && isDatabaseUnavailable(error)) {
         // The request is fine; the database is away (a restart, a failover): say "try again".
         request.log.error({ err: error }, 'database unavailable');
         return reply
