@@ -77,6 +77,36 @@ for (const backend of testBackends()) {
       t.equal(new Date(rows[0]!.expires_at).getTime() - new Date(rows[0]!.created_at).getTime(), 30 * minute, 'valid 30 minutes');
     });
 
+    // Timing: the lookup, the link and the email run after the answer, so a known address cannot
+    // take longer to answer than an unknown one. Shown by holding the lookup: the answer comes
+    // while it is held (were the answer to wait for it, this test would time out).
+    t.test('the answer does not wait for the address lookup (no enumeration by timing)', async (t) => {
+      const { email } = await register();
+      const { service } = app.passwordResets;
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started: () => void = () => {};
+      const lookupStarted = new Promise<void>((resolve) => (started = resolve));
+      const issue = service.issue;
+      service.issue = async function (this: typeof service, address: string) {
+        started();
+        await held;
+        return issue.call(this, address);
+      };
+      t.teardown(() => {
+        service.issue = issue;
+      });
+      const before = (await messagesTo(outbox, email)).length;
+
+      const known = await ask(email);
+      t.equal(known.statusCode, 202, 'answered while the lookup of a known address is held');
+      await lookupStarted;
+      t.equal((await messagesTo(outbox, email)).length, before, 'no link yet: the answer came first');
+      release();
+      await app.jobs.settled();
+      t.equal((await messagesTo(outbox, email)).length, before + 1, 'then the link is sent');
+    });
+
     t.test('the new password: registration rules, then every session ends and the visitor is logged in', async (t) => {
       const account = await register();
       const otherDevice = tokenCookie(await login(account.email, account.password))!.value;
