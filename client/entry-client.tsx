@@ -13,6 +13,7 @@ import { session } from './lib/session.ts';
 import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
 import { startNewBuildReload } from './router/new-build-reload.ts';
 import { loadPage } from './router/page-loader.ts';
+import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
 import { fetchPayload } from './router/payload.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
@@ -74,7 +75,7 @@ async function loadInitialRouteModules(routeObjects: RouteObject[]) {
 }
 
 async function start() {
-  const snapshot = window.__ASDAS__;
+  const snapshot = installPageState(document, window);
   const container = document.getElementById('root');
   if (!container || !snapshot) throw new Error('The page is missing its server-rendered state.');
 

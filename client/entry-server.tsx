@@ -29,6 +29,7 @@ import { createRouteObjects, pageRouteId } from './router/route-objects.tsx';
 import { safeRedirectPath } from './lib/navigation-guard.ts';
 import { pageRoutes, type PageRoute } from './routes.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
+import { pageStateId } from './page-state.ts';
 import { serializeForScript } from './serialize.ts';
 
 // Both languages' strings, compiled once (English first: Thai falls back to it).
@@ -46,8 +47,6 @@ export interface ServerRequestContext {
   buildCheckIntervalMs: number;
   allowedExternalOrigins: string[];
   publicUrl: string;
-  /** Script nonce for the Content-Security-Policy. */
-  nonce?: string;
   dataSource: (name: string) => PageDataSource;
   /** Runs a named form action for a form posted without JavaScript (may set cookies). */
   runFormAction: (name: string, args: FormActionArgs) => Promise<FormActionResult>;
@@ -198,10 +197,14 @@ function hydrationData(state: StaticHandlerContext) {
   return { loaderData: state.loaderData, actionData: state.actionData, errors };
 }
 
-function scriptsFor(context: ServerRequestContext, snapshot: RuntimeSnapshot, state?: StaticHandlerContext): string {
-  const nonce = context.nonce ? ` nonce="${context.nonce}"` : '';
-  const router = state ? `window.__staticRouterHydrationData=${serializeForScript(hydrationData(state))};` : '';
-  return `<script${nonce}>window.__ASDAS__=${serializeForScript(snapshot)};${router}</script>`;
+/**
+ * The page's state for the browser as data, not code: a `<script type="application/json">` never
+ * executes, so the CSP needs no nonce or hash and cached bytes stay valid (decision 0013).
+ * client/page-state.ts reads it back before anything else runs.
+ */
+function scriptsFor(snapshot: RuntimeSnapshot, state?: StaticHandlerContext): string {
+  const router = state ? `,"router":${serializeForScript(hydrationData(state))}` : '';
+  return `<script type="application/json" id="${pageStateId}">{"runtime":${serializeForScript(snapshot)}${router}}</script>`;
 }
 
 function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
@@ -259,7 +262,7 @@ export async function renderDocument(
       locale,
       head: context.renderHead(seo, locale),
       body,
-      scripts: scriptsFor(context, snapshotFor(context, locale), state),
+      scripts: scriptsFor(snapshotFor(context, locale), state),
       ...(pageModule ? { pageModule } : {}),
       ...(error ? { error } : {}),
     };
@@ -276,7 +279,7 @@ export async function renderDocument(
           <ErrorScreen info={info} onClear={() => undefined} />
         </TranslationProvider>,
       ),
-      scripts: scriptsFor(context, snapshotFor(context, locale, info)),
+      scripts: scriptsFor(snapshotFor(context, locale, info)),
       error: info,
     };
   }

@@ -13,7 +13,6 @@ import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import bench from './bench.ts';
 import { refusedCharset } from '../lib/json-api.ts';
-import { scriptNonce } from './security-headers.ts';
 import type { Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
 import { pageFontPreloads } from '../lib/page-fonts.ts';
@@ -86,7 +85,6 @@ export default async function ssr(app: FastifyInstance) {
       buildCheckIntervalMs: config.buildCheckIntervalMs,
       allowedExternalOrigins: config.allowedExternalOrigins,
       publicUrl: config.publicUrl,
-      nonce: scriptNonce(reply),
       dataSource: (name) => app.pageData.get(name),
       runFormAction: async (name, args) => {
         const action = app.formActions.get(name);

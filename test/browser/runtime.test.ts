@@ -490,7 +490,7 @@ t.test('a start-up failure is logged as "error caught during app initialization"
   const tab = await newPage();
   await tab.context.route(`${base}/bonus`, async (route) => {
     const response = await route.fetch();
-    const html = (await response.text()).replace('window.__ASDAS__=', 'window.__NOT_ASDAS__=');
+    const html = (await response.text()).replace('id="asdas-state"', 'id="not-asdas-state"');
     await route.fulfill({ response, body: html });
   });
   const startFailure = tab.page.waitForEvent('console', (message) => message.type() === 'error' && message.text().startsWith('error caught during app initialization'));

@@ -2,6 +2,7 @@ import t from 'tap';
 import { appIcons, languageIcons, navigationIcons } from '../../client/icons.ts';
 import { loadIcons } from '../../lib/icons/local-sets.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { pageStateOf } from '../helpers/page-state.ts';
 
 // The production build in dist/ (run `node scripts/build.mjs` first).
 const { app, close, logs } = await startTestApp();
@@ -18,8 +19,7 @@ function svgFor(html: string, name: string) {
 }
 
 function snapshotOf(html: string): { icons?: Record<string, unknown>; iconFallbackUrl?: string } {
-  const json = /window\.__ASDAS__=(\{.*?\});(?:window\.__staticRouterHydrationData|<\/script>)/.exec(html)?.[1];
-  return json ? (JSON.parse(json) as never) : {};
+  return pageStateOf(html).runtime as never;
 }
 
 t.test('every icon of client/icons.ts is in the installed sets', async (t) => {

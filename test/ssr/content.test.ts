@@ -2,6 +2,7 @@ import t from 'tap';
 import type { ArticleData, ArticleListData, AuthorPageData, HomeData, SiteTocPageData } from '../../lib/content/types.ts';
 import { matchesIfNoneMatch, strongEtag } from '../../lib/etag.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { pageStateOf } from '../helpers/page-state.ts';
 
 // Content pages and their `_payload.json`, on the production build (run `node scripts/build.mjs` first).
 const { app, close } = await startTestApp();
@@ -20,9 +21,8 @@ const decode = (html: string) =>
 
 /** The loader data react-router hydrates the leaf route with, from the page's HTML. */
 function hydrationLeafData(html: string): { id: string; data: unknown } {
-  const json = /window\.__staticRouterHydrationData=(\{.*?\});<\/script>/.exec(html)?.[1];
-  if (!json) throw new Error('no hydration data in the page');
-  const state = JSON.parse(json) as { loaderData: Record<string, unknown> };
+  const state = pageStateOf(html).router as { loaderData: Record<string, unknown> } | undefined;
+  if (!state) throw new Error('no hydration data in the page');
   const ids = Object.keys(state.loaderData);
   const id = ids[ids.length - 1]!;
   return { id, data: state.loaderData[id] };

@@ -2,6 +2,7 @@ import t from 'tap';
 import { runRouteMiddleware } from '../../client/router/middleware.ts';
 import { pageRoutes } from '../../client/routes.ts';
 import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
+import { pageStateOf } from '../helpers/page-state.ts';
 
 const { app, logs, close } = await startTestApp();
 t.teardown(close);
@@ -68,9 +69,9 @@ t.test('a bot gets the status code and no error page', async (t) => {
 
 t.test('the hydration data carries the error so the browser renders the same screen', async (t) => {
   const response = await page('/asdas/Not_A_Slug');
-  const state = /window\.__staticRouterHydrationData=(\{.*?\});<\/script>/.exec(response.body)?.[1];
+  const state = pageStateOf(response.body).router;
   t.ok(state, 'hydration data present');
-  const parsed = JSON.parse(state!) as { errors: Record<string, { __type: string; status: number; data: unknown }> };
+  const parsed = state as unknown as { errors: Record<string, { __type: string; status: number; data: unknown }> };
   const [error] = Object.values(parsed.errors);
   t.equal(error?.__type, 'RouteErrorResponse');
   t.same(error?.data, { statusCode: 404, message: 'Page Not Found: /asdas/Not_A_Slug', fatal: true });

@@ -3,6 +3,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import th from '../../locales/th.json' with { type: 'json' };
 import { localePath, type Locale } from '../../lib/locales.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { pageStateOf } from '../helpers/page-state.ts';
 
 const { app, close } = await startTestApp();
 t.teardown(close);
@@ -42,7 +43,7 @@ for (const locale of ['en', 'th'] as const) {
       t.equal(switchHref, localePath(other, page), 'the language switch keeps the path');
       t.match(html, /<main id="main"[^>]*>[\s\S]*<h1>/, 'the page content is in the server HTML');
       t.match(html, /<title>[^<]+<\/title>/);
-      t.match(html, /window\.__staticRouterHydrationData=/, 'hydration data is sent');
+      t.ok(pageStateOf(html).router, 'hydration data is sent');
     });
   }
 }
