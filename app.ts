@@ -8,9 +8,9 @@ import accountLinks from './plugins/account-links.ts';
 import accountSettings from './plugins/account-settings.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
-import builds from './plugins/builds.ts';
+import builds, { type BuildsPluginOptions } from './plugins/builds.ts';
 import configPlugin from './plugins/config.ts';
-import content from './plugins/content.ts';
+import content, { type ContentPluginOptions } from './plugins/content.ts';
 import database, { type DatabasePluginOptions } from './plugins/database.ts';
 import emailVerification from './plugins/email-verification.ts';
 import errors from './plugins/errors.ts';
@@ -18,7 +18,7 @@ import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import metrics from './plugins/metrics.ts';
 import overload from './plugins/overload.ts';
-import icons from './plugins/icons.ts';
+import icons, { type IconsPluginOptions } from './plugins/icons.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import pageData from './plugins/page-data.ts';
 import passwordReset from './plugins/password-reset.ts';
@@ -28,9 +28,18 @@ import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
 import authRoutes from './routes/api/auth.ts';
 
+/**
+ * Parts of the service a test may leave out (everything else is assembled as in production):
+ * `accounts` is the database and everything kept in it (accounts, emailed links, Play, account
+ * settings); `pages` is the React renderer, which needs the build in dist/ and the other parts.
+ */
+export type AppPart = 'accounts' | 'content' | 'icons' | 'builds' | 'pages';
+
 export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
+  /** Tests leave out what they do not exercise; the server leaves out nothing. */
+  without?: readonly AppPart[];
   /** Tests hand in an already migrated database. */
   database?: DatabasePluginOptions;
   /** Tests lower the password hashing cost or the rate limits. */
@@ -39,10 +48,16 @@ export interface BuildAppOptions {
   play?: PlayPluginOptions;
   /** Tests shorten the waits between email send attempts. */
   mail?: MailPluginOptions;
+  /** Tests load a fixture content folder, or watch it. */
+  content?: ContentPluginOptions;
+  /** Tests shorten the icon upstream's timeout or bound its cache. */
+  icons?: IconsPluginOptions;
+  /** Tests serve a build manifest folder of their own. */
+  builds?: BuildsPluginOptions;
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
-export async function buildApp({ config, logger, ...options }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, without = [], ...options }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -54,6 +69,18 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
+  try {
+    await assemble(app, config, without, options);
+  } catch (error) {
+    // Whatever opened before the failure (a database, Redis) is closed again.
+    await app.close().catch(() => {});
+    throw error;
+  }
+  return app;
+}
+
+async function assemble(app: FastifyInstance, config: Config, without: readonly AppPart[], options: Omit<BuildAppOptions, 'config' | 'logger' | 'without'>) {
+  const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
   await app.register(metrics);
   await app.register(requestId);
@@ -65,29 +92,30 @@ export async function buildApp({ config, logger, ...options }: BuildAppOptions):
   await app.register(pageData);
   await app.register(formActions);
   await app.register(backgroundJobs);
-  await app.register(mail, options.mail ?? {});
-  await app.register(database, options.database ?? {});
-  await app.register(accounts, {
-    ...options.accounts,
-    rateLimits: {
-      loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: 60_000 },
-      registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: 60_000 },
-      ...options.accounts?.rateLimits,
-    },
-  });
-  await app.register(authRoutes, { prefix: '/api/auth' });
-  await app.register(accountForms);
-  await app.register(accountLinks);
-  await app.register(passwordReset);
-  await app.register(emailVerification);
-  await app.register(play, options.play ?? {});
-  await app.register(accountSettings);
-  await app.register(content);
-  await app.register(icons);
-  await app.register(builds);
+  if (included('accounts')) {
+    await app.register(mail, options.mail ?? {});
+    await app.register(database, options.database ?? {});
+    await app.register(accounts, {
+      ...options.accounts,
+      rateLimits: {
+        loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: 60_000 },
+        registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: 60_000 },
+        ...options.accounts?.rateLimits,
+      },
+    });
+    await app.register(authRoutes, { prefix: '/api/auth' });
+    await app.register(accountForms);
+    await app.register(accountLinks);
+    await app.register(passwordReset);
+    await app.register(emailVerification);
+    await app.register(play, options.play ?? {});
+    await app.register(accountSettings);
+  }
+  if (included('content')) await app.register(content, options.content ?? {});
+  if (included('icons')) await app.register(icons, options.icons ?? {});
+  if (included('builds')) await app.register(builds, options.builds ?? {});
 
-  await app.register(ssr);
-  return app;
+  if (included('pages')) await app.register(ssr);
 }
 
 /** A hop count means "trust the nearest N proxies", which Fastify takes as a function. */

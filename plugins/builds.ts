@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectRoot } from '../lib/build-info.ts';
 import { errorResponseSchema, HttpError } from '../lib/http-error.ts';
 
@@ -52,7 +52,10 @@ export default async function builds(app: FastifyInstance, options: BuildsPlugin
     return sendJsonFile(reply, resolve(dir, 'meta', file), path, META_CACHE_CONTROL);
   });
 
-  app.get('/builds/*', { schema }, async (request) => {
+  // `/builds/` is `/builds` to the router (trailing slashes are ignored), which `/builds/*` misses.
+  const rest = async (request: FastifyRequest) => {
     throw notFound(request.url.split('?')[0] ?? request.url);
-  });
+  };
+  app.get('/builds', { schema }, rest);
+  app.get('/builds/*', { schema }, rest);
 }

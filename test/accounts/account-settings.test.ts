@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { countRows, createTestDatabase, testBackends } from '../helpers/database.ts';
 import { latestToken, messagesTo } from '../helpers/outbox.ts';
-import { bearer, buildTestApp, TestClock, tokenCookie, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { bearer, TestClock, tokenCookie, validRegistration } from '../helpers/accounts.ts';
 
 const chromeOnLinux = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const safariOnIphone =

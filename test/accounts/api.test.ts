@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import t from 'tap';
 import { PasswordHasher, productionHashing, testHashing } from '../../lib/auth/passwords.ts';
 import { countRows, createTestDatabase, testBackends } from '../helpers/database.ts';
-import { bearer, buildTestApp, day, TestClock, tokenCookie, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { bearer, day, TestClock, tokenCookie, validRegistration } from '../helpers/accounts.ts';
 
 /** A hasher that counts its verifications. */
 class CountingHasher extends PasswordHasher {

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { countRows, createTestDatabase, testBackends } from '../helpers/database.ts';
-import { buildTestApp, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { validRegistration } from '../helpers/accounts.ts';
 
 /**
  * Bad input across the auth routes: each gets its 4xx with the right code (and field code) and

@@ -3,7 +3,8 @@ import t from 'tap';
 import { loadConfig } from '../../lib/config.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
 import { latestToken, messagesTo } from '../helpers/outbox.ts';
-import { bearer, buildTestApp, TestClock, tokenCookie, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { bearer, TestClock, tokenCookie, validRegistration } from '../helpers/accounts.ts';
 
 const hour = 60 * 60 * 1000;
 

@@ -4,7 +4,8 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import t from 'tap';
 import { createTestDatabase } from '../helpers/database.ts';
 import { parseMessage, type OutboxMessage } from '../helpers/outbox.ts';
-import { buildTestApp, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { validRegistration } from '../helpers/accounts.ts';
 
 /** A local SMTP server standing in for the operator's mail provider. */
 async function startSmtp(options: Partial<SMTPServerOptions> = {}) {

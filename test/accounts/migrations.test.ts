@@ -5,7 +5,7 @@ import { DatabaseNewerThanCodeError, executedMigrations, MigrationFailedError, m
 import { migrations as appMigrations } from '../../lib/db/migrations.ts';
 import type { Database } from '../../lib/db/types.ts';
 import { createTestDatabase, type TestDatabase, testBackends } from '../helpers/database.ts';
-import { buildTestApp } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
 
 async function tablesOf(db: Kysely<any>): Promise<string[]> {
   const result = await sql<{ name: string }>`

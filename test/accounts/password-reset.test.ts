@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
 import { latestToken, messagesTo, readOutbox, tokenOf } from '../helpers/outbox.ts';
-import { bearer, buildTestApp, TestClock, tokenCookie, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { bearer, TestClock, tokenCookie, validRegistration } from '../helpers/accounts.ts';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const minute = 60_000;

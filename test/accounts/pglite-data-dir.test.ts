@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { buildTestApp, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { validRegistration } from '../helpers/accounts.ts';
 
 // The production default: no DATABASE_URL, PGlite in DATA_DIR, created on first start (initdb
 // takes a few seconds, which is why every other test starts from a template instead).

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import t, { type Test } from 'tap';
 import { createTestDatabase } from '../helpers/database.ts';
-import { buildTestApp, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { validRegistration } from '../helpers/accounts.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL || undefined;
 const stores: Array<'memory' | 'redis'> = redisUrl ? ['memory', 'redis'] : ['memory'];

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createTestDatabase, postgresUrl } from '../helpers/database.ts';
-import { bearer, buildTestApp, tokenCookie, validRegistration } from './app.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { bearer, tokenCookie, validRegistration } from '../helpers/accounts.ts';
 
 // Several replicas share one PostgreSQL: each opens its own pool from DATABASE_URL, as in production.
 const skip = postgresUrl() ? false : 'two replicas need PostgreSQL: TEST_DATABASE_URL is not set';

@@ -10,7 +10,7 @@ import type {
   SiteTocPageData,
 } from '../../lib/content/types.ts';
 import type { Locale } from '../../lib/locales.ts';
-import { buildContentApp, callSource, fixture } from './helpers.ts';
+import { buildContentApp, callSource, fixture } from '../helpers/content.ts';
 
 const root = fixture('content-basic');
 

@@ -5,7 +5,7 @@ import { ContentError, formatIssue, loadContent } from '../../lib/content/loader
 import { ContentIndex } from '../../lib/content/queries.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
 import { localePath, locales } from '../../lib/locales.ts';
-import { buildContentApp, callSource, copyFixture, fixture, realContent } from './helpers.ts';
+import { buildContentApp, callSource, copyFixture, fixture, realContent } from '../helpers/content.ts';
 
 const invalid = fixture('content-invalid');
 const file = (rel: string) => `test/fixtures/content-invalid/${rel}`;

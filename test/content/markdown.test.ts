@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { renderMarkdown } from '../../lib/content/markdown.ts';
 import { countWords, readingMinutes } from '../../lib/content/reading-time.ts';
-import { fixture } from './helpers.ts';
+import { fixture } from '../helpers/content.ts';
 
 const idsIn = (html: string) => [...html.matchAll(/<h[1-6][^>]*\sid="([^"]*)"/g)].map((match) => match[1]!);
 

@@ -4,7 +4,7 @@ import t from 'tap';
 import { loadContent, type ContentSnapshot } from '../../lib/content/loader.ts';
 import { ContentService } from '../../lib/content/service.ts';
 import type { ArticleData, SectionPageData } from '../../lib/content/types.ts';
-import { buildContentApp, callSource, copyFixture, eventually, publicUrl } from './helpers.ts';
+import { buildContentApp, callSource, copyFixture, eventually, publicUrl } from '../helpers/content.ts';
 
 /** Saves as editors do (a new file renamed over the old): a load never reads half a file. */
 async function save(file: string, text: string): Promise<void> {

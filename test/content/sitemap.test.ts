@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buildContentApp, checkWellFormedXml, fixture, publicUrl, realContent } from './helpers.ts';
+import { buildContentApp, checkWellFormedXml, fixture, publicUrl, realContent } from '../helpers/content.ts';
 
 interface UrlEntry {
   loc: string;

@@ -5,7 +5,7 @@
  * cluster made with the machine's initdb/pg_ctl, stopped and started by the test.
  */
 import t from 'tap';
-import { buildTestApp } from '../accounts/app.ts';
+import { buildTestApp } from '../helpers/app.ts';
 import { findPostgres, startPrivatePostgres } from '../helpers/private-servers.ts';
 
 const binaries = findPostgres();

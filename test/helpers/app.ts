@@ -1,13 +1,43 @@
+/**
+ * Every test app is the service as app.ts builds it (`buildApp`), from a test configuration,
+ * leaving out only the parts a test does not exercise (`without`).
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../lib/config.ts';
+import type { Logger } from 'pino';
+import { buildApp, type BuildAppOptions } from '../../app.ts';
+import { PasswordHasher, testHashing } from '../../lib/auth/passwords.ts';
+import { type Config, loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
 import type { AccountsPluginOptions } from '../../plugins/accounts.ts';
-import { createTestDatabase } from './database.ts';
+import type { DatabasePluginOptions } from '../../plugins/database.ts';
+import type { MailPluginOptions } from '../../plugins/mail.ts';
+import type { PlayPluginOptions } from '../../plugins/play.ts';
+import { relaxedRateLimits } from './accounts.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+/**
+ * A configuration from `env` as a test wants it by default: silent, and no shedding on
+ * event-loop delay (on a loaded machine the loop lags for reasons that have nothing to do with
+ * the test; test/ops/overload.test.ts turns it on).
+ */
+export function testConfig(env: Record<string, string> = {}, overrides: { dev?: boolean } = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env }, overrides);
+}
+
+/** A logger whose lines land, parsed, in `logs`. */
+export function collectingLogger(logs: Record<string, unknown>[], level = 'info'): Logger {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return createLogger(level, sink);
+}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,20 +53,12 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, accounts?: AccountsPluginOptions): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  // No shedding on event-loop delay unless a test asks: on a loaded machine (CI, the suite's own
-  // parallel files) the loop lags for reasons that have nothing to do with the test.
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
+  const config = testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
   // A migrated embedded database copied from a template: starting PGlite from scratch takes seconds.
   const database = await createTestDatabase('pglite');
   const app = await buildApp({
     config,
-    logger: createLogger(config.logLevel, sink),
+    logger: collectingLogger(logs, config.logLevel),
     database: { db: database.db },
     ...(accounts ? { accounts } : {}),
   });
@@ -50,6 +72,75 @@ export async function startTestApp(env: Record<string, string> = {}, accounts?: 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface TestAppOptions {
+  /**
+   * Shared with the app as an open database. Without it (or with `openFromConfig`) the database
+   * plugin opens the database from the config as in production: DATABASE_URL = `database.url`
+   * for PostgreSQL, otherwise DATA_DIR from `env`.
+   */
+  database?: TestDatabase;
+  openFromConfig?: boolean;
+  env?: Record<string, string>;
+  accounts?: AccountsPluginOptions;
+  databaseOptions?: DatabasePluginOptions;
+  play?: PlayPluginOptions;
+  /** Registers more routes before the app is ready (e.g. a probe that shows `request.user`). */
+  extraRoutes?: (app: FastifyInstance) => void;
+  /** Shorter waits between email send attempts, by default none (tests must not wait). */
+  mail?: MailPluginOptions;
+  /** Collects the app's log lines (parsed) here; without it the app logs nothing. */
+  logs?: Record<string, unknown>[];
+}
+
+export const testPlaySecret = 'test-secret-that-is-at-least-32-characters-long';
+
+/**
+ * The service without its pages (no build needed), for the API tests: cheap password hashing,
+ * generous rate limits (only the rate-limit tests meet them), no timers, emails into the data
+ * folder's outbox/ without waits.
+ */
+export async function buildTestApp(options: TestAppOptions): Promise<FastifyInstance> {
+  // Each app its own data folder: emails land in its outbox/ (when SMTP_URL is not set).
+  const dataDir = options.env?.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'asdas-accounts-'));
+  const env: Record<string, string> = { NODE_ENV: 'test', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...options.env };
+  const shared = options.database && !options.openFromConfig ? options.database.db : undefined;
+  if (options.openFromConfig && options.database) {
+    if (!options.database.url) throw new Error('openFromConfig with a database needs a PostgreSQL test database');
+    env.DATABASE_URL = options.database.url;
+  }
+  const config = testConfig(env);
+  const appOptions: BuildAppOptions = {
+    config,
+    ...(options.logs ? { logger: collectingLogger(options.logs) } : {}),
+    without: ['content', 'icons', 'builds', 'pages'],
+    mail: { retryDelaysMs: [], ...options.mail },
+    database: { ...(shared ? { db: shared } : {}), ...options.databaseOptions },
+    accounts: {
+      passwordHasher: new PasswordHasher(testHashing),
+      sweepIntervalMs: 0,
+      ...options.accounts,
+      rateLimits: { ...relaxedRateLimits, ...options.accounts?.rateLimits },
+    },
+    play: { secret: testPlaySecret, sweepIntervalMs: 0, now: options.accounts?.clock ?? (() => new Date()), ...options.play },
+  };
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(appOptions);
+  } catch (error) {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  if (dataDir) app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
+  try {
+    options.extraRoutes?.(app);
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
+  return app;
 }
 
 export const browserUserAgent =

@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import t from 'tap';
-import { loadConfig } from '../../lib/config.ts';
-import configPlugin from '../../plugins/config.ts';
-import errors from '../../plugins/errors.ts';
-import icons, { ICON_CACHE_CONTROL, loadIcons } from '../../plugins/icons.ts';
+import { buildApp } from '../../app.ts';
+import { ICON_CACHE_CONTROL, loadIcons } from '../../plugins/icons.ts';
+import { testConfig } from '../helpers/app.ts';
 
 // The local sets read straight from disk, to compare answers with.
 const require = createRequire(import.meta.url);
@@ -31,17 +30,14 @@ await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
 t.teardown(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
 const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 
-async function buildApp(): Promise<FastifyInstance> {
-  // The router options match app.ts, so long names reach the route as they would in production.
-  const app = Fastify({ routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });
-  await app.register(configPlugin, { config: loadConfig({ ICON_UPSTREAM_URL: upstreamUrl }) });
-  await app.register(errors);
-  await app.register(icons);
+/** The service with its icons only (no database, content, builds or pages). */
+async function buildIconsApp(): Promise<FastifyInstance> {
+  const app = await buildApp({ config: testConfig({ ICON_UPSTREAM_URL: upstreamUrl }), without: ['accounts', 'content', 'builds', 'pages'] });
   await app.ready();
   return app;
 }
 
-const app = await buildApp();
+const app = await buildIconsApp();
 t.teardown(() => app.close());
 t.beforeEach(() => {
   upstreamCalls = [];

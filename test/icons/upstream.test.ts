@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import t from 'tap';
-import { loadConfig } from '../../lib/config.ts';
-import configPlugin from '../../plugins/config.ts';
-import errors from '../../plugins/errors.ts';
-import icons, { ICON_CACHE_CONTROL, type IconsPluginOptions } from '../../plugins/icons.ts';
+import { buildApp } from '../../app.ts';
+import { ICON_CACHE_CONTROL, type IconsPluginOptions } from '../../plugins/icons.ts';
+import { testConfig } from '../helpers/app.ts';
 
 /**
  * A stand-in for the Iconify API on a real socket. The collection in the path picks the behaviour:
@@ -92,12 +91,9 @@ t.teardown(async () => {
   await new Promise<void>((resolve) => upstream.close(() => resolve()));
 });
 
-async function buildApp(url = upstreamUrl, options: IconsPluginOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });
-  await app.register(configPlugin, { config: loadConfig({ ICON_UPSTREAM_URL: url }) });
-  await app.register(errors);
-  await app.register(icons, options);
-  app.get('/healthz', async () => ({ status: 'ok' }));
+/** The service with its icons only (no database, content, builds or pages). */
+async function buildIconsApp(url = upstreamUrl, icons: IconsPluginOptions = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ config: testConfig({ ICON_UPSTREAM_URL: url }), without: ['accounts', 'content', 'builds', 'pages'], icons });
   await app.ready();
   return app;
 }
@@ -107,7 +103,7 @@ t.beforeEach(() => {
 });
 
 t.test('a set that is not installed comes from the upstream, once', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
 
   const first = await app.inject('/api/_nuxt_icon/fake.json?icons=star,moon');
@@ -138,7 +134,7 @@ t.test('a set that is not installed comes from the upstream, once', async (t) =>
 });
 
 t.test('upstream aliases, unknown icons and unknown icon lists', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
 
   const alias = await app.inject('/api/_nuxt_icon/fake.json?icons=sun-alias,nothing-here');
@@ -159,7 +155,7 @@ t.test('upstream aliases, unknown icons and unknown icon lists', async (t) => {
 });
 
 t.test('an unknown collection upstream is a 404 JSON error', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   for (const collection of ['nope', 'nope200']) {
     const res = await app.inject(`/api/_nuxt_icon/${collection}.json?icons=home`);
@@ -175,7 +171,7 @@ t.test('an unknown collection upstream is a 404 JSON error', async (t) => {
 });
 
 t.test('a slow upstream is cut at 1500 ms with a 504, and the server stays healthy', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   const answersBefore = slowAnswers;
   const started = performance.now();
@@ -205,7 +201,7 @@ t.test('a slow upstream is cut at 1500 ms with a 504, and the server stays healt
 });
 
 t.test('an upstream 500 is a 502, and is not cached', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   for (let attempt = 1; attempt <= 2; attempt++) {
     const res = await app.inject('/api/_nuxt_icon/broken.json?icons=star');
@@ -218,7 +214,7 @@ t.test('an upstream 500 is a 502, and is not cached', async (t) => {
 });
 
 t.test('invalid JSON or a set for another prefix from the upstream is a 502', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   for (const collection of ['garbage', 'stranger']) {
     const res = await app.inject(`/api/_nuxt_icon/${collection}.json?icons=star`);
@@ -235,7 +231,7 @@ t.test('an upstream that refuses connections is a 502', async (t) => {
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
 
-  const app = await buildApp(`http://127.0.0.1:${port}`);
+  const app = await buildIconsApp(`http://127.0.0.1:${port}`);
   t.teardown(() => app.close());
   const res = await app.inject('/api/_nuxt_icon/fake.json?icons=star');
   t.equal(res.statusCode, 502);
@@ -244,7 +240,7 @@ t.test('an upstream that refuses connections is a 502', async (t) => {
 });
 
 t.test('10 concurrent identical requests share one upstream call', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   const answers = await Promise.all(
     Array.from({ length: 10 }, () => app.inject('/api/_nuxt_icon/delayed.json?icons=star,moon')),
@@ -259,7 +255,7 @@ t.test('10 concurrent identical requests share one upstream call', async (t) => 
 });
 
 t.test('concurrent requests share a failure too, and the next request tries again', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   const answers = await Promise.all(
     Array.from({ length: 5 }, () => app.inject('/api/_nuxt_icon/slow.json?icons=moon')),
@@ -274,7 +270,7 @@ t.test('concurrent requests share a failure too, and the next request tries agai
 });
 
 t.test('the response cache is bounded (least recently used goes first)', async (t) => {
-  const app = await buildApp(upstreamUrl, { cacheEntries: 2 });
+  const app = await buildIconsApp(upstreamUrl, { cacheEntries: 2 });
   t.teardown(() => app.close());
   for (const name of ['star', 'moon', 'sun', 'star']) {
     t.equal((await app.inject(`/api/_nuxt_icon/fake.json?icons=${name}`)).statusCode, 200);
@@ -289,7 +285,7 @@ t.test('the response cache is bounded (least recently used goes first)', async (
 });
 
 t.test('an upstream URL with a path keeps it', async (t) => {
-  const app = await buildApp(`${upstreamUrl}/prefixed/`);
+  const app = await buildIconsApp(`${upstreamUrl}/prefixed/`);
   t.teardown(() => app.close());
   const res = await app.inject('/api/_nuxt_icon/fake.json?icons=star');
   t.equal(res.statusCode, 200);
@@ -297,7 +293,7 @@ t.test('an upstream URL with a path keeps it', async (t) => {
 });
 
 t.test('installed sets never ask the upstream, even for unknown icons', async (t) => {
-  const app = await buildApp();
+  const app = await buildIconsApp();
   t.teardown(() => app.close());
   t.equal((await app.inject('/api/_nuxt_icon/mdi.json?icons=star-of-nothing')).statusCode, 404);
   t.same(calls, []);

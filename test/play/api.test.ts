@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { signLaunchToken } from '../../lib/play/launch-token.ts';
 import type { FormAction } from '../../plugins/form-actions.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
-import { bearer, buildPlayApp, destination, testVerifyKey, launchOf, registerPlayer, testSecret } from './app.ts';
+import { bearer, buildPlayApp, destination, testVerifyKey, launchOf, registerPlayer, testSecret } from '../helpers/play.ts';
 
 const second = 1000;
 const hour = 60 * 60 * second;

@@ -1,15 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Fastify from 'fastify';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
 import { loadPayload, renderDocument, type ServerRequestContext } from '../../client/entry-server.tsx';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
-import builds, { META_CACHE_CONTROL } from '../../plugins/builds.ts';
-import errors from '../../plugins/errors.ts';
 import { startTestApp } from '../helpers/app.ts';
 
 const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
@@ -94,59 +91,6 @@ t.test('over HTTP: the redirect goes through the same guard (logged-in user stub
   }
   const form = await app.inject({ url: '/login?redirect=//evil.com' });
   t.equal(form.statusCode, 200, 'logged out: the form');
-});
-
-t.test('the builds plugin: latest.json read on every request, meta files immutable, JSON 404s', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'asdas-builds-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const app = Fastify();
-  await app.register(errors);
-  await app.register(builds, { dir });
-  app.get('/*', async () => 'PAGE RENDERER');
-  await app.ready();
-  t.teardown(() => app.close());
-
-  const missing = await app.inject('/builds/latest.json');
-  t.equal(missing.statusCode, 404, 'no build yet');
-  t.same(missing.json(), { statusCode: 404, code: 'NOT_FOUND', message: 'Not found: /builds/latest.json' });
-
-  mkdirSync(join(dir, 'meta'));
-  writeFileSync(join(dir, 'latest.json'), JSON.stringify({ id: 'build-a', timestamp: 1 }));
-  writeFileSync(join(dir, 'meta', 'build-a.json'), JSON.stringify({ id: 'build-a', timestamp: 1, prerendered: [] }));
-  const first = await app.inject('/builds/latest.json?1700000000000');
-  t.equal(first.statusCode, 200);
-  t.equal(first.headers['cache-control'], 'no-cache', 'revalidated every time');
-  t.match(first.headers['content-type'], /^application\/json/);
-  t.same(first.json(), { id: 'build-a', timestamp: 1 });
-
-  writeFileSync(join(dir, 'latest.json'), JSON.stringify({ id: 'build-b', timestamp: 2 }));
-  t.same((await app.inject('/builds/latest.json')).json(), { id: 'build-b', timestamp: 2 }, 'a second build is seen without a restart');
-
-  const meta = await app.inject('/builds/meta/build-a.json');
-  t.equal(meta.statusCode, 200);
-  t.equal(meta.headers['cache-control'], META_CACHE_CONTROL);
-  t.equal(META_CACHE_CONTROL, 'public, max-age=31536000, immutable');
-  t.same(meta.json(), { id: 'build-a', timestamp: 1, prerendered: [] });
-  t.equal((await app.inject({ method: 'HEAD', url: '/builds/meta/build-a.json' })).statusCode, 200, 'HEAD works');
-
-  for (const url of [
-    '/builds/meta/build-b.json',
-    '/builds/meta/build-a',
-    '/builds/meta/build-a.txt',
-    '/builds/meta/..%2Flatest.json',
-    '/builds/meta/%2e%2e%2flatest.json',
-    '/builds/meta/.json',
-    '/builds/meta/a%00.json',
-    '/builds/meta/nested/build-a.json',
-    '/builds/meta/',
-    '/builds/other.json',
-    '/builds/',
-  ]) {
-    const response = await app.inject(url);
-    t.equal(response.statusCode, 404, `${url}: 404`);
-    t.match(response.headers['content-type'], /^application\/json/, `${url}: JSON`);
-    t.match(response.json(), { statusCode: 404, code: 'NOT_FOUND', message: /^Not found: / }, `${url}: never the page renderer`);
-  }
 });
 
 t.test('the whole app serves the build it runs and its manifest', async (t) => {

@@ -1,35 +1,30 @@
+/** What the content tests share: the service with its content only, fixtures, a data source call. */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig } from '../../lib/config.ts';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app.ts';
 import type { Locale } from '../../lib/locales.ts';
 import type { PageDataArgs } from '../../lib/page-data.ts';
-import configPlugin from '../../plugins/config.ts';
-import content, { type ContentPluginOptions } from '../../plugins/content.ts';
-import errors from '../../plugins/errors.ts';
-import pageData from '../../plugins/page-data.ts';
+import type { ContentPluginOptions } from '../../plugins/content.ts';
+import { testConfig } from './app.ts';
 
 export const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixture = (name: string) => path.join(projectDir, 'test', 'fixtures', name);
 export const realContent = path.join(projectDir, 'content');
 export const publicUrl = 'https://asdas.example';
 
-export interface TestAppOptions extends ContentPluginOptions {
+export interface ContentTestAppOptions extends ContentPluginOptions {
   env?: 'production' | 'development' | 'test';
   dev?: boolean;
 }
 
-/** A Fastify instance with just what the content plugin needs. */
-export async function buildContentApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
-  const { env = 'production', dev = false, ...pluginOptions } = options;
-  const config = loadConfig({ NODE_ENV: env, PUBLIC_URL: publicUrl, LOG_LEVEL: 'silent' }, { dev });
-  const app = Fastify({ logger: false });
-  await app.register(configPlugin, { config });
-  await app.register(errors);
-  await app.register(pageData);
-  await app.register(content, pluginOptions);
+/** The service with its content only (no database, icons, builds or pages). */
+export async function buildContentApp(options: ContentTestAppOptions = {}): Promise<FastifyInstance> {
+  const { env = 'production', dev = false, ...content } = options;
+  const config = testConfig({ NODE_ENV: env, PUBLIC_URL: publicUrl }, { dev });
+  const app = await buildApp({ config, without: ['accounts', 'icons', 'builds', 'pages'], content });
   await app.ready();
   return app;
 }
