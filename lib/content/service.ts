@@ -1,5 +1,5 @@
 import type { Locale } from '../locales.ts';
-import { ContentError, type ContentIssue, type ContentSnapshot, formatIssue, loadContent } from './loader.ts';
+import { ContentError, type ContentIssue, type ContentSnapshot, loadContent } from './loader.ts';
 import { ContentIndex } from './queries.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from './types.ts';
@@ -84,10 +84,6 @@ export class ContentService {
   /** Problems kept instead of thrown (development only; empty in production). */
   get issues(): readonly ContentIssue[] {
     return this.#index.issues;
-  }
-
-  issueMessages(): string[] {
-    return this.#index.issues.map(formatIssue);
   }
 
   listArticles(locale: Locale): readonly ArticleSummary[] {

@@ -1,5 +1,5 @@
 import { defaultLocale, localePath, locales, type Locale } from '../locales.ts';
-import type { SitemapEntry } from './queries.ts';
+import type { SitemapEntry } from './sitemap-entries.ts';
 
 function escapeXml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
