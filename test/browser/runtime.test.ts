@@ -45,6 +45,11 @@ async function startApp() {
   };
 }
 
+// The new-build test runs a real production build (Vite and tsc) and restarts a server twice:
+// about a minute on an idle 2-core machine, several on a loaded one, where tap's default of
+// 7 minutes per file ran out during the build while nothing was wrong. The bound is the file's.
+t.setTimeout(20 * 60_000);
+
 const { base, close } = await startApp();
 const browser = await launchBrowser();
 t.teardown(async () => {
@@ -205,7 +210,8 @@ t.test('a new build: the next navigation is a full load that lands on the new bu
   t.equal((await fetch(`${origin}/builds/meta/${buildB}.json`)).status, 200, 'and its meta file');
 
   for (const tab of [viaLink, viaPlay, viaBack]) {
-    await tab.page.waitForSelector(`html[data-outdated-build="${buildB}"]`, { timeout: 10_000 });
+    // Polled every second; the wait is for the attribute, bounded generously for a loaded machine.
+    await tab.page.waitForSelector(`html[data-outdated-build="${buildB}"]`, { timeout: 120_000 });
   }
   t.pass('every tab noticed the new build (polling every second here)');
   t.ok(polls.length > 0 && polls.every((url) => /\/builds\/latest\.json\?\d{13}$/.test(url)), 'latest.json is polled with a cache-busting query');
