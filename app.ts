@@ -23,6 +23,7 @@ import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import pageData from './plugins/page-data.ts';
 import passwordReset from './plugins/password-reset.ts';
 import play, { type PlayPluginOptions } from './plugins/play.ts';
+import rateLimits, { type RateLimitsPluginOptions } from './plugins/rate-limits.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
@@ -42,8 +43,10 @@ export interface BuildAppOptions {
   without?: readonly AppPart[];
   /** Tests hand in an already migrated database. */
   database?: DatabasePluginOptions;
-  /** Tests lower the password hashing cost or the rate limits. */
+  /** Tests lower the password hashing cost. */
   accounts?: AccountsPluginOptions;
+  /** Tests change the rate limits or keep their Redis keys apart. */
+  rateLimits?: RateLimitsPluginOptions;
   /** Tests move Play's clock or change its limits. */
   play?: PlayPluginOptions;
   /** Tests shorten the waits between email send attempts. */
@@ -92,17 +95,11 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
   await app.register(pageData);
   await app.register(formActions);
   await app.register(backgroundJobs);
+  await app.register(rateLimits, options.rateLimits ?? {});
   if (included('accounts')) {
     await app.register(mail, options.mail ?? {});
     await app.register(database, options.database ?? {});
-    await app.register(accounts, {
-      ...options.accounts,
-      rateLimits: {
-        loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: 60_000 },
-        registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: 60_000 },
-        ...options.accounts?.rateLimits,
-      },
-    });
+    await app.register(accounts, options.accounts ?? {});
     await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(accountForms);
     await app.register(accountLinks);

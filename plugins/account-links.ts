@@ -38,7 +38,7 @@ const tokenParameter = /[?&]token=/;
 export default fp(
   async (app) => {
     const pages = new Map<string, LinkCheck>();
-    const perIp = app.accounts.createLimit('link-use-ip', app.accounts.rateLimits.linkUsePerIp);
+    const perIp = app.rateLimits.keyed('link-use-ip', app.rateLimits.settings.linkUsePerIp);
     app.decorate('accountLinks', {
       define(path, check) {
         if (pages.has(path)) throw new Error(`Link page '${path}' is defined twice.`);
@@ -84,5 +84,5 @@ export default fp(
       reply.header('referrer-policy', 'same-origin');
     });
   },
-  { name: 'account-links', dependencies: ['accounts', 'database'] },
+  { name: 'account-links', dependencies: ['accounts', 'database', 'rate-limits'] },
 );

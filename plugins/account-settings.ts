@@ -57,7 +57,7 @@ export default fp(
       accounts: accounts.service,
       tokens: new AccountTokens(app.db, accounts.clock),
     });
-    const perUser = accounts.createLimit('account-emails-user', accounts.rateLimits.accountEmailsPerUser);
+    const perUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
     const hours = Math.round(service.emailChangeTtlMs / 3_600_000);
 
     const userOf = (request: FastifyRequest): PublicUser => {

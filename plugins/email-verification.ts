@@ -34,7 +34,7 @@ export default fp(
       accounts: accounts.service,
       tokens: new AccountTokens(app.db, accounts.clock),
     });
-    const perUser = accounts.createLimit('account-emails-user', accounts.rateLimits.accountEmailsPerUser);
+    const perUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
     const hours = Math.round(service.ttlMs / 3_600_000);
 
     /** The link, made and mailed off the request. */

@@ -5,8 +5,8 @@ import { AccountTokens } from '../lib/auth/account-tokens.ts';
 import { PasswordResets } from '../lib/auth/password-reset.ts';
 import { checkEmail } from '../lib/auth/validation.ts';
 import { localePath } from '../lib/locales.ts';
+import { limitKey } from '../lib/rate-limit/settings.ts';
 import type { FormActionResult } from '../lib/page-data.ts';
-import { limitKey } from './accounts.ts';
 import { formFailure } from './account-forms.ts';
 import passwordResetRoutes from '../routes/api/password-reset.ts';
 import { validationFailed } from '../routes/api/auth.ts';
@@ -43,8 +43,9 @@ export default fp(
       accounts: accounts.service,
       tokens: new AccountTokens(app.db, accounts.clock),
     });
-    const perIp = accounts.createLimit('password-reset-ip', accounts.rateLimits.passwordResetPerIp);
-    const perAddress = accounts.createLimit('password-reset-address', accounts.rateLimits.passwordResetPerAddress);
+    const { settings } = app.rateLimits;
+    const perIp = app.rateLimits.keyed('password-reset-ip', settings.passwordResetPerIp);
+    const perAddress = app.rateLimits.keyed('password-reset-address', settings.passwordResetPerAddress);
     const limitPerIp = (request: FastifyRequest) => perIp(request, normalizeIP(request.ip));
     const minutes = Math.round(service.ttlMs / 60_000);
 

@@ -19,8 +19,6 @@ export interface PlayPluginOptions {
   secret?: string;
   /** How long a launch token may be used. Default 60 s. */
   tokenTtlMs?: number;
-  /** Verifications per client address. Default 120 a minute. */
-  verifyRateLimit?: { max: number; windowMs: number };
   /** How often long-expired launch tokens are deleted; 0 turns it off. Default one hour. */
   sweepIntervalMs?: number;
 }
@@ -95,10 +93,7 @@ export default fp<PlayPluginOptions>(
       },
     } satisfies Play);
 
-    await app.register(playRoutes, {
-      prefix: '/api/play',
-      verifyRateLimit: options.verifyRateLimit ?? { max: 120, windowMs: 60_000 },
-    });
+    await app.register(playRoutes, { prefix: '/api/play' });
     await app.register(accountRoutes, { prefix: '/api/account' });
 
     // The /account and /play pages: data for the logged-in user (route middleware `auth` keeps

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
@@ -7,11 +6,6 @@ import { locales, type Locale } from '../../lib/locales.ts';
 import { launchProblemCodes } from '../../lib/play/types.ts';
 
 // Strict: unknown fields and wrong types are refused, never dropped or coerced.
-export interface PlayRoutesOptions {
-  /** Verifications per client address (the destination's server) and window. */
-  verifyRateLimit: { max: number; windowMs: number };
-}
-
 const playBodySchema = {
   type: ['object', 'null'],
   additionalProperties: false,
@@ -99,7 +93,7 @@ export function sendUntilError(reply: FastifyReply, statusCode: number, code: st
  * `/api/play`: Play (Bearer auth) and the destination's server-to-server check of a launch token.
  * Registered by plugins/play.ts, which owns the service.
  */
-export default async function playRoutes(app: FastifyInstance, options: PlayRoutesOptions) {
+export default async function playRoutes(app: FastifyInstance) {
   jsonApiScope(app);
 
   app.post(
@@ -121,27 +115,10 @@ export default async function playRoutes(app: FastifyInstance, options: PlayRout
     },
   );
 
-  const verifyLimiter = app.createRateLimit({
-    max: options.verifyRateLimit.max,
-    timeWindow: options.verifyRateLimit.windowMs,
-    keyGenerator: (request) => `play-verify-ip:${request.ip ? normalizeIP(request.ip) : 'unknown'}`,
+  const limitVerify = app.rateLimits.perIp('play-verify-ip', app.rateLimits.settings.playVerifyPerIp, {
+    label: 'play-verify',
+    message: (seconds) => `Too many verifications. Try again in ${seconds} seconds.`,
   });
-  async function limitVerify(request: FastifyRequest) {
-    let result;
-    try {
-      result = await verifyLimiter(request);
-    } catch (error) {
-      request.log.warn({ err: error }, 'rate limit check failed; request allowed');
-      return;
-    }
-    if (!result.isAllowed && result.isExceeded) {
-      if (app.hasDecorator('metrics')) app.metrics.rateLimitRefusals.inc({ limit: 'play-verify' });
-      const seconds = Math.max(1, result.ttlInSeconds);
-      throw new HttpError(429, 'RATE_LIMITED', `Too many verifications. Try again in ${seconds} seconds.`, undefined, {
-        'retry-after': String(seconds),
-      });
-    }
-  }
 
   /**
    * Only the play destination (`Authorization: Bearer <PLAY_VERIFY_KEY>`) or the player the token

@@ -212,7 +212,7 @@ for (const backend of testBackends()) {
 t.test('wrong passwords on the account page count against the login-failure limit', async (t) => {
   const database = await createTestDatabase('pglite');
   t.teardown(() => database.close());
-  const app = await buildTestApp({ database, accounts: { rateLimits: { loginFailuresPerAccount: { max: 2, windowMs: 15 * 60_000 } } } });
+  const app = await buildTestApp({ database, rateLimits: { limits: { loginFailuresPerAccount: { max: 2, windowMs: 15 * 60_000 } } } });
   t.teardown(() => app.close());
   const body = validRegistration();
   const token = tokenCookie(await app.inject({ method: 'POST', url: '/api/auth/register', payload: body }))!.value;

@@ -16,7 +16,8 @@ for (const backend of testBackends()) {
     const app = await buildTestApp({
       database,
       env: { PUBLIC_URL: 'https://asdas.example' },
-      accounts: { clock: clock.now, rateLimits: { accountEmailsPerUser: { max: 2, windowMs: 15 * 60_000 } } },
+      accounts: { clock: clock.now },
+      rateLimits: { limits: { accountEmailsPerUser: { max: 2, windowMs: 15 * 60_000 } } },
     });
     t.teardown(() => app.close());
     const outbox = join(app.config.dataDir, 'outbox');

@@ -223,8 +223,8 @@ t.test('rate limits: per address (known or not) and per client', async (t) => {
   t.teardown(() => database.close());
   const app = await buildTestApp({
     database,
-    accounts: {
-      rateLimits: {
+    rateLimits: {
+      limits: {
         passwordResetPerAddress: { max: 2, windowMs: 60 * minute },
         passwordResetPerIp: { max: 4, windowMs: 15 * minute },
       },

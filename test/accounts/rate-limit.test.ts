@@ -24,7 +24,7 @@ for (const store of stores) {
     const app = await buildTestApp({
       database,
       env: store === 'redis' ? { REDIS_URL: redisUrl! } : {},
-      accounts: { rateLimits: limits, rateLimitNamespace: namespace },
+      rateLimits: { limits, namespace },
     });
     t.teardown(() => app.close());
 
@@ -94,7 +94,7 @@ for (const store of stores) {
         const other = await buildTestApp({
           database,
           env: { REDIS_URL: redisUrl! },
-          accounts: { rateLimits: limits, rateLimitNamespace: namespace },
+          rateLimits: { limits, namespace },
         });
         t.teardown(() => other.close());
         const ip = '10.4.0.1';
@@ -115,7 +115,7 @@ t.test('RATE_LIMIT_ALLOW_LIST: listed load generators skip the per-address limit
   const app = await buildTestApp({
     database,
     env: { RATE_LIMIT_ALLOW_LIST: '10.9.0.0/16, 192.0.2.7' },
-    accounts: { rateLimits: limits, rateLimitNamespace: `test-allow-${process.pid}-${randomBytes(4).toString('hex')}:` },
+    rateLimits: { limits, namespace: `test-allow-${process.pid}-${randomBytes(4).toString('hex')}:` },
   });
   t.teardown(() => app.close());
   const login = (ip: string, email: string, password = 'wrong password') =>

@@ -19,7 +19,7 @@ if (!binary) {
   const namespace = `fault-${randomBytes(3).toString('hex')}:`;
   const { app, logs, close } = await startTestApp(
     { REDIS_URL: redis.url, LOG_LEVEL: 'info' },
-    { passwordHashing: testHashing, rateLimitNamespace: namespace, rateLimits: { loginPerIp: { max: 3, windowMs: 60_000 } } },
+    { accounts: { passwordHashing: testHashing }, rateLimits: { namespace, limits: { loginPerIp: { max: 3, windowMs: 60_000 } } } },
   );
   t.teardown(close);
   // The test's own view of the private Redis (reconnects by itself after the restart).

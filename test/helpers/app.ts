@@ -16,6 +16,7 @@ import type { AccountsPluginOptions } from '../../plugins/accounts.ts';
 import type { DatabasePluginOptions } from '../../plugins/database.ts';
 import type { MailPluginOptions } from '../../plugins/mail.ts';
 import type { PlayPluginOptions } from '../../plugins/play.ts';
+import type { RateLimitsPluginOptions } from '../../plugins/rate-limits.ts';
 import { relaxedRateLimits } from './accounts.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -50,7 +51,7 @@ export interface TestApp {
  * The whole service in production mode, on the build in dist/ (`npm test` builds first),
  * with its own empty data folder. Pass environment variables to change its configuration.
  */
-export async function startTestApp(env: Record<string, string> = {}, accounts?: AccountsPluginOptions): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
   const config = testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
@@ -60,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}, accounts?: 
     config,
     logger: collectingLogger(logs, config.logLevel),
     database: { db: database.db },
-    ...(accounts ? { accounts } : {}),
+    ...options,
   });
   await app.ready();
   return {
@@ -84,6 +85,8 @@ export interface TestAppOptions {
   openFromConfig?: boolean;
   env?: Record<string, string>;
   accounts?: AccountsPluginOptions;
+  /** Limits other than the generous test ones, or a Redis key prefix of the test's own. */
+  rateLimits?: RateLimitsPluginOptions;
   databaseOptions?: DatabasePluginOptions;
   play?: PlayPluginOptions;
   /** Registers more routes before the app is ready (e.g. a probe that shows `request.user`). */
@@ -117,12 +120,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
     without: ['content', 'icons', 'builds', 'pages'],
     mail: { retryDelaysMs: [], ...options.mail },
     database: { ...(shared ? { db: shared } : {}), ...options.databaseOptions },
-    accounts: {
-      passwordHasher: new PasswordHasher(testHashing),
-      sweepIntervalMs: 0,
-      ...options.accounts,
-      rateLimits: { ...relaxedRateLimits, ...options.accounts?.rateLimits },
-    },
+    accounts: { passwordHasher: new PasswordHasher(testHashing), sweepIntervalMs: 0, ...options.accounts },
+    rateLimits: { ...options.rateLimits, limits: { ...relaxedRateLimits, ...options.rateLimits?.limits } },
     play: { secret: testPlaySecret, sweepIntervalMs: 0, now: options.accounts?.clock ?? (() => new Date()), ...options.play },
   };
   let app: FastifyInstance;

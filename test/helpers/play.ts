@@ -1,5 +1,6 @@
 /** What the play tests share: the service with a clock the test moves, the destination's key, players. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { RateLimitSettings } from '../../lib/rate-limit/settings.ts';
 import type { PlayPluginOptions } from '../../plugins/play.ts';
 import { bearer, TestClock, validRegistration } from './accounts.ts';
 import { buildTestApp, testPlaySecret } from './app.ts';
@@ -21,7 +22,7 @@ export interface PlayTestApp {
 /** The service without its pages, on `database`, with Play's and the sessions' clock in the test's hand. */
 export async function buildPlayApp(
   database: TestDatabase,
-  options: { env?: Record<string, string>; play?: PlayPluginOptions; clock?: TestClock } = {},
+  options: { env?: Record<string, string>; play?: PlayPluginOptions; rateLimits?: Partial<RateLimitSettings>; clock?: TestClock } = {},
 ): Promise<PlayTestApp> {
   const clock = options.clock ?? new TestClock(Date.parse('2026-03-01T10:00:00Z'));
   const app = await buildTestApp({
@@ -29,6 +30,7 @@ export async function buildPlayApp(
     env: { PLAY_VERIFY_KEY: testVerifyKey, ...options.env },
     accounts: { clock: clock.now },
     play: { now: clock.now, ...options.play },
+    ...(options.rateLimits ? { rateLimits: { limits: options.rateLimits } } : {}),
   });
   return { app, clock };
 }

@@ -313,11 +313,10 @@ for (const backend of testBackends()) {
       config,
       logger: createLogger(config.logLevel, sink),
       database: { db: database.db },
-      accounts: {
-        passwordHashing: testHashing,
-        rateLimits: { loginFailuresPerAccount: { max: 1_000_000, windowMs: 60_000 } },
+      accounts: { passwordHashing: testHashing },
+      rateLimits: {
+        limits: { loginFailuresPerAccount: { max: 1_000_000, windowMs: 60_000 }, playVerifyPerIp: { max: 1_000_000, windowMs: 60_000 } },
       },
-      play: { verifyRateLimit: { max: 1_000_000, windowMs: 60_000 } },
     });
     t.teardown(async () => {
       await app.close();

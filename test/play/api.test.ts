@@ -361,7 +361,7 @@ t.test('verify: only the destination (its key) or the token\'s own player may sp
 t.test('verify is rate-limited per address', async (t) => {
   const database = await createTestDatabase('pglite');
   t.teardown(() => database.close());
-  const { app } = await buildPlayApp(database, { play: { verifyRateLimit: { max: 3, windowMs: 60_000 } } });
+  const { app } = await buildPlayApp(database, { rateLimits: { playVerifyPerIp: { max: 3, windowMs: 60_000 } } });
   t.teardown(() => app.close());
   const statuses: number[] = [];
   for (let index = 0; index < 5; index += 1) {

@@ -1,0 +1,199 @@
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { Gauge } from 'prom-client';
+import { addressMatcher } from '../lib/address-list.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { fallbackStore } from '../lib/rate-limit/fallback-store.ts';
+import { type RateLimitRule, type RateLimitSettings, rateLimitSettings } from '../lib/rate-limit/settings.ts';
+
+export interface RateLimitsPluginOptions {
+  /** Limits other than lib/rate-limit/settings.ts's (tests). */
+  limits?: Partial<RateLimitSettings>;
+  /** Prefix of the keys in Redis (tests isolate themselves with it). */
+  namespace?: string;
+}
+
+/** Checks one limit for one key; throws HttpError 429 RATE_LIMITED (with Retry-After) past it. */
+export type KeyedLimit = (request: FastifyRequest, key: string) => Promise<void>;
+/** Checks a per-address limit; usable as an `onRequest` hook or called directly, one counter either way. */
+export type RequestLimit = (request: FastifyRequest) => Promise<void>;
+
+/** Failures counted per key (a wrong password): only a failure counts, every attempt is checked. */
+export interface FailureLimit {
+  /** Throws 429 once the failures reached the limit; counts nothing. */
+  check(request: FastifyRequest, key: string): Promise<void>;
+  /** Counts one failure. */
+  fail(request: FastifyRequest, key: string): Promise<void>;
+}
+
+export interface RateLimits {
+  readonly settings: RateLimitSettings;
+  /**
+   * A limit per client address, counted under `name` (and refused as `label` in the metrics).
+   * `allowList`: RATE_LIMIT_ALLOW_LIST's addresses skip it (the load-testing aid).
+   */
+  perIp(name: string, rule: RateLimitRule, options?: { label?: string; allowList?: boolean; message?: (seconds: number) => string }): RequestLimit;
+  /** A limit keyed by what the caller passes (hash personal keys such as emails with `limitKey`). Create at registration time. */
+  keyed(name: string, rule: RateLimitRule): KeyedLimit;
+  failures(name: string, rule: RateLimitRule): FailureLimit;
+  /** True while the counters are kept in memory because Redis does not answer. */
+  readonly storeDegraded: () => boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits;
+    /** True while the rate-limit counters are kept in memory because Redis does not answer. */
+    rateLimitStoreDegraded: () => boolean;
+  }
+}
+
+const attempts = (seconds: number) => `Too many attempts. Try again in ${seconds} seconds.`;
+
+function rateLimited(retryAfterSeconds: number, message = attempts): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new HttpError(429, 'RATE_LIMITED', message(seconds), undefined, { 'retry-after': String(seconds) });
+}
+
+/**
+ * Rate limits (@fastify/rate-limit): one store for the whole app, in memory, or in Redis when
+ * REDIS_URL is set (shared by every replica; while Redis is away each replica counts in its own
+ * memory, docs/decisions/0010). Features make their limits from `app.rateLimits` with the rules
+ * of lib/rate-limit/settings.ts.
+ */
+export default fp<RateLimitsPluginOptions>(
+  async (app, options) => {
+    const settings = rateLimitSettings(app.config, options.limits);
+    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+
+    let store: ReturnType<typeof fallbackStore> | undefined;
+    if (app.config.redisUrl) {
+      const redis = new Redis(app.config.redisUrl, {
+        lazyConnect: true,
+        // Fail fast when Redis is away (no queue, one try, a short command timeout): the store
+        // then counts in memory until Redis answers again, and no request waits for it.
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        commandTimeout: 1000,
+        connectTimeout: 5000,
+        // Keep trying to reconnect, at most every 2 s.
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      });
+      // ioredis reports every failed reconnection; the store logs the change of state once.
+      redis.on('error', (error) => app.log.debug({ err: error }, 'redis (rate limits) connection error'));
+      try {
+        await redis.connect();
+      } catch (error) {
+        redis.disconnect();
+        throw new Error(`Cannot reach Redis at REDIS_URL for the rate limits: ${(error as Error).message}`, { cause: error });
+      }
+      app.addHook('onClose', async () => {
+        await redis.quit().catch(() => redis.disconnect());
+      });
+      store = fallbackStore(redis, options.namespace ?? 'rate-limit:', {
+        degraded: (error) =>
+          app.log.error({ err: error }, 'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)'),
+        recovered: () => app.log.info('rate limits: Redis answers again; counters are shared again'),
+      });
+      if (metrics) {
+        const isDegraded = store.isDegraded;
+        new Gauge({
+          name: 'rate_limit_store_degraded',
+          help: '1 while Redis does not answer and rate limits count in this process (docs/decisions/0010).',
+          registers: [metrics.registry],
+          collect() {
+            this.set(isDegraded() ? 1 : 0);
+          },
+        });
+      }
+    }
+    const storeDegraded = store?.isDegraded ?? (() => false);
+    app.decorate('rateLimitStoreDegraded', storeDegraded);
+    await app.register(rateLimit, {
+      global: false,
+      ...(store ? { store: store.Store as never } : {}),
+      errorResponseBuilder: (_request, context) => rateLimited(context.ttl / 1000),
+    });
+
+    type Limiter = ReturnType<typeof app.createRateLimit>;
+    /** The 429 of a limit, counted by the metrics. */
+    function refuse(label: string, retryAfterSeconds: number, message?: (seconds: number) => string): HttpError {
+      metrics?.rateLimitRefusals.inc({ limit: label });
+      return rateLimited(retryAfterSeconds, message);
+    }
+    /**
+     * Runs a limiter. The store falls back to memory by itself when Redis fails; anything else
+     * thrown here is a bug, logged, and lets the request through rather than failing it.
+     */
+    async function consult(limiter: Limiter, request: FastifyRequest, increment = true) {
+      try {
+        return await limiter(request, { increment });
+      } catch (error) {
+        request.log.warn({ err: error }, 'rate limit check failed; request allowed');
+        return null;
+      }
+    }
+    /** A limiter whose key is the value the caller set on the request under `name`. */
+    function keyedLimiter(name: string, rule: RateLimitRule) {
+      const key = Symbol(name);
+      type WithKey = FastifyRequest & { [key]?: string };
+      const limiter = app.createRateLimit({
+        max: rule.max,
+        timeWindow: rule.windowMs,
+        keyGenerator: (request) => `${name}:${(request as WithKey)[key] ?? ''}`,
+      });
+      return (request: FastifyRequest, value: string, increment = true) => {
+        (request as WithKey)[key] = value;
+        return consult(limiter, request, increment);
+      };
+    }
+
+    // The client address; a request whose connection is already gone has none (nothing will
+    // read the answer, but the limiter must not throw on it).
+    const ipKey = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'unknown');
+    // RATE_LIMIT_ALLOW_LIST: an operator's load generator skips the per-address limits that take
+    // it; the per-account failure limit still applies to it, and nothing changes for anyone else.
+    const allowListed = addressMatcher(app.config.rateLimitAllowList);
+    const allowList = (request: FastifyRequest) => allowListed(request.ip ?? '');
+
+    app.decorate('rateLimits', {
+      settings,
+      storeDegraded,
+      perIp(name, rule, { label = name, allowList: allowed = false, message } = {}) {
+        const limiter = app.createRateLimit({
+          ...(allowed ? { allowList } : {}),
+          max: rule.max,
+          timeWindow: rule.windowMs,
+          keyGenerator: (request) => `${name}:${ipKey(request)}`,
+        });
+        return async (request) => {
+          const result = await consult(limiter, request);
+          if (result && !result.isAllowed && result.isExceeded) throw refuse(label, result.ttlInSeconds, message);
+        };
+      },
+      keyed(name, rule) {
+        const limiter = keyedLimiter(name, rule);
+        return async (request, value) => {
+          const result = await limiter(request, value);
+          if (result && !result.isAllowed && result.isExceeded) throw refuse(name, result.ttlInSeconds);
+        };
+      },
+      failures(name, rule) {
+        const limiter = keyedLimiter(name, rule);
+        return {
+          async check(request, value) {
+            // Read without counting: only failures count.
+            const result = await limiter(request, value, false);
+            if (result && !result.isAllowed && result.remaining === 0) throw refuse(name, result.ttlInSeconds);
+          },
+          async fail(request, value) {
+            await limiter(request, value, true);
+          },
+        };
+      },
+    } satisfies RateLimits);
+  },
+  { name: 'rate-limits', dependencies: ['config'] },
+);
