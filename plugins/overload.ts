@@ -16,6 +16,16 @@ declare module 'fastify' {
   }
 }
 
+/** An admitted request's place under OVERLOAD_MAX_IN_FLIGHT. */
+interface Slot {
+  /** The handler has answered (onSend ran). */
+  answered: boolean;
+  /** The connection closed before the answer was out. */
+  clientGone: boolean;
+  /** Gives the place back (once). */
+  release: () => void;
+}
+
 /** What a shed request is told to wait before trying again. */
 export const overloadRetryAfterSeconds = 5;
 
@@ -92,6 +102,7 @@ export default fp(
     const maxInFlight = config.overloadMaxInFlight;
     let inFlight = 0;
     if (maxInFlight > 0) {
+      const slots = new WeakMap<FastifyRequest, Slot>();
       app.addHook('onRequest', (request, reply, done) => {
         if (exempt.test(request.url)) return done();
         if (inFlight >= maxInFlight) {
@@ -99,11 +110,34 @@ export default fp(
           return;
         }
         inFlight += 1;
-        // 'close' comes for every answer, sent or aborted.
-        reply.raw.once('close', () => {
+        const slot: Slot = { answered: false, clientGone: false, release: () => {} };
+        let timer: NodeJS.Timeout | undefined;
+        slot.release = () => {
+          slot.release = () => {};
+          clearTimeout(timer);
           inFlight -= 1;
+        };
+        slots.set(request, slot);
+        // A request counts until its work is done. Usually the answer has gone out by its 'close'.
+        // A client that gives up (a timeout, a reload) closes first while the handler goes on
+        // rendering: freeing the place then let clients that time out and retry pile up unbounded
+        // work behind the cap (seen with 300 connections: every request timed out, none was shed).
+        // So such a request keeps its place until its handler answers (onSend), or at the latest
+        // REQUEST_TIMEOUT_MS later (a handler that never answers).
+        reply.raw.once('close', () => {
+          if (slot.answered || reply.raw.writableFinished) return slot.release();
+          slot.clientGone = true;
+          timer = setTimeout(() => slot.release(), config.requestTimeoutMs).unref();
         });
         done();
+      });
+      app.addHook('onSend', (request, _reply, payload, done) => {
+        const slot = slots.get(request);
+        if (slot) {
+          slot.answered = true;
+          if (slot.clientGone) slot.release();
+        }
+        done(null, payload);
       });
     }
 

@@ -139,6 +139,49 @@ t.test('in-flight cap: requests beyond OVERLOAD_MAX_IN_FLIGHT are shed until one
   t.equal(after.status, 200, 'and the next is served');
 });
 
+t.test('in-flight cap: a client that gives up keeps its place until its work is done', async (t) => {
+  // Clients that time out and try again (a reload, a load generator) leave their requests being
+  // worked on: counting them only until the connection closes let such work pile up unbounded.
+  const held: Array<() => void> = [];
+  const upstream = createServer((_request, response) => {
+    held.push(() => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ prefix: 'goneset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));
+    });
+  });
+  await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+  t.teardown(() => upstream.close());
+  const { app, close } = await startTestApp({
+    OVERLOAD_MAX_IN_FLIGHT: '1',
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ICON_UPSTREAM_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+  });
+  t.teardown(close);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  let closed: () => void = () => {};
+  const connectionClosed = new Promise<void>((done) => (closed = done));
+  app.server.once('connection', (socket) => socket.once('close', () => closed()));
+
+  const leaving = new AbortController();
+  const gone = fetch(`${base}/api/_nuxt_icon/goneset.json?icons=dot`, { signal: leaving.signal }).catch((error: Error) => error.name);
+  while (held.length < 1) await new Promise((done) => setTimeout(done, 20));
+  leaving.abort();
+  t.equal(await gone, 'AbortError');
+  await connectionClosed;
+
+  const meanwhile = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
+  await meanwhile.text();
+  t.equal(meanwhile.status, 503, 'shed: the abandoned request is still being worked on');
+  t.equal(app.overloadState().inFlight, 1);
+
+  for (const release of held.splice(0)) release();
+  while (app.overloadState().inFlight > 0) await new Promise((done) => setTimeout(done, 20));
+  const after = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
+  await after.text();
+  t.equal(after.status, 200, 'its place is free once its handler has answered');
+  t.equal(app.overloadState().inFlight, 0, 'and given back after the answer');
+});
+
 t.test('heap limit: shed with its own reason', async (t) => {
   const { app, close } = await startTestApp({ OVERLOAD_MAX_HEAP_BYTES: '1', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   t.teardown(close);
