@@ -43,6 +43,16 @@ interface RunReport {
   serverWarnings: number;
 }
 
+/**
+ * Local runs other than the overload scenario measure what each request costs, so overload
+ * shedding is off (unless the environment sets it): on a busy machine it would answer part of the
+ * load with cheap 503s, and the CPU per request and req/s would mix the two.
+ */
+function measuringEnv(): Record<string, string> {
+  const off = { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0', OVERLOAD_MAX_IN_FLIGHT: '0' };
+  return Object.fromEntries(Object.entries(off).filter(([name]) => process.env[name] === undefined));
+}
+
 interface SoakSample {
   seconds: number;
   rssMiB: number;
@@ -352,7 +362,7 @@ async function main() {
     } else {
       console.log(`Page cache ${cache}${cache === 'off' ? ' (PAGE_CACHE_TTL_MS=0: every page rendered)' : ''}:`);
       const server = await startLocalServer(root, {
-        env: cache === 'off' ? { PAGE_CACHE_TTL_MS: '0' } : {},
+        env: { ...(cache === 'off' ? { PAGE_CACHE_TTL_MS: '0' } : {}), ...(options.scenario === 'overload' ? {} : measuringEnv()) },
         cpuProfileDir: options.cpuProf ? join(resultsDir, 'profiles') : undefined,
       });
       target = { base: server.base, cache, output: server.output, stop: server.stop };

@@ -15,6 +15,9 @@ export function useLocale(): Locale {
   return defaultLocale;
 }
 
+/** True in the server render (no DOM): hooks that only matter in the browser are skipped there. */
+export const onServer = typeof document === 'undefined';
+
 export interface RootData {
   user: PublicUser | null;
 }
@@ -39,6 +42,10 @@ export async function fetchCurrentUser(): Promise<RootData> {
  */
 export function useUser(): PublicUser | null {
   const seeded = useRouteLoaderData('root') as RootData | undefined;
+  // On the server SWR would only hand back the seed: the root loader's data is the answer.
+  // (`onServer` never changes within a process, so the hooks called stay the same per render.)
+  if (onServer) return seeded?.user ?? null;
+  // eslint-disable-next-line react-hooks/rules-of-hooks
   const { data } = useSWR<RootData>(currentUserKey, fetchCurrentUser);
   return (data ?? seeded)?.user ?? null;
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
-import type { DocumentOutcome, PayloadOutcome, ServerRequestContext } from '../client/entry-server.tsx';
+import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from '../client/entry-server.tsx';
 import { appIcons } from '../client/icons.ts';
 import { flashCookie, isFlashCode } from '../client/lib/flash.ts';
 import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
@@ -16,12 +16,10 @@ import { refusedCharset } from '../lib/json-api.ts';
 import type { Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
 import { pageFontPreloads } from '../lib/page-fonts.ts';
-import { renderHeadTags } from '../lib/seo.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
-interface Renderer {
-  renderDocument(url: string, context: ServerRequestContext, options?: { form?: string }): Promise<DocumentOutcome>;
-  loadPayload(pathname: string, context: ServerRequestContext): Promise<PayloadOutcome>;
+interface RendererModule {
+  createRenderer(site: RendererSite): Renderer;
 }
 
 declare module 'fastify' {
@@ -50,7 +48,7 @@ export default async function ssr(app: FastifyInstance) {
     // The renderer is the SSR bundle itself; @fastify/vite swaps it on every request in dev.
     createRenderFunction: async (client) =>
       async function render() {
-        return { renderer: client as unknown as Renderer };
+        return { renderer: client as unknown as RendererModule };
       },
     createHtmlFunction: async (source) => {
       const template = compileHtmlTemplate(source);
@@ -73,33 +71,42 @@ export default async function ssr(app: FastifyInstance) {
   const unresolved = appIcons.filter((name) => !icons[name]);
   if (unresolved.length > 0) app.log.warn({ icons: unresolved }, 'icons listed in client/icons.ts are not in the installed sets');
 
-  const fontPreloads = pageFontPreloads(config.dev);
+  // Everything the renderer needs that no request changes: handed over once per loaded bundle.
+  const site: RendererSite = {
+    dev: config.dev,
+    buildId: build.id,
+    buildCheckIntervalMs: config.buildCheckIntervalMs,
+    allowedExternalOrigins: config.allowedExternalOrigins,
+    publicUrl: config.publicUrl,
+    fontPreloads: pageFontPreloads(config.dev),
+    icons,
+    iconFallbackUrl: config.iconUpstreamUrl,
+    dataSource: (name) => app.pageData.get(name),
+  };
 
-  function contextFor(request: FastifyRequest, reply: FastifyReply): ServerRequestContext {
+  function contextFor(request: FastifyRequest, reply: FastifyReply, isBot = isbot(request.headers['user-agent'] ?? '')): ServerRequestContext {
     return {
       user: request.user ?? null,
       sessionId: request.sessionId ?? null,
-      isBot: isbot(request.headers['user-agent'] ?? ''),
-      dev: config.dev,
-      buildId: build.id,
-      buildCheckIntervalMs: config.buildCheckIntervalMs,
-      allowedExternalOrigins: config.allowedExternalOrigins,
-      publicUrl: config.publicUrl,
-      dataSource: (name) => app.pageData.get(name),
+      isBot,
       runFormAction: async (name, args) => {
         const action = app.formActions.get(name);
         if (!action) throw new Error(`No form action named '${name}'.`);
         return action(args, request, reply);
       },
-      renderHead: (seo, locale) => fontPreloads[locale] + renderHeadTags(seo, { locale, publicUrl: config.publicUrl }),
       logError: (error, message) => request.log.error({ err: error }, message),
-      icons,
-      iconFallbackUrl: config.iconUpstreamUrl,
     };
   }
 
+  // One renderer per loaded SSR bundle: production loads it once; development reloads it on change.
+  const renderers = new WeakMap<RendererModule, Renderer>();
   async function rendererFor(reply: FastifyReply): Promise<Renderer> {
-    const { renderer } = (await reply.render()) as { renderer: Renderer };
+    const { renderer: module } = (await reply.render()) as { renderer: RendererModule };
+    let renderer = renderers.get(module);
+    if (!renderer) {
+      renderer = module.createRenderer(site);
+      renderers.set(module, renderer);
+    }
     return renderer;
   }
 

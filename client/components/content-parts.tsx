@@ -17,16 +17,26 @@ export { TableOfContents } from './table-of-contents.tsx';
 // Thai dates use the Buddhist calendar (th-TH's default); the dates are calendar days, so UTC.
 const dateLocales: Record<Locale, string> = { en: 'en-GB', th: 'th-TH' };
 const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+/** Formatted dates by `locale date`: the content's dates are few and every list renders them. */
+const formattedDates = new Map<string, string>();
+const maxFormattedDates = 2000;
 
 /** `2026-02-09` → `9 February 2026` / `9 กุมภาพันธ์ 2569`. */
 export function formatDate(date: string, locale: Locale): string {
+  const key = `${locale} ${date}`;
+  const known = formattedDates.get(key);
+  if (known !== undefined) return known;
   let format = dateFormats.get(locale);
   if (!format) {
     format = new Intl.DateTimeFormat(dateLocales[locale], { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
     dateFormats.set(locale, format);
   }
   const parsed = new Date(`${date}T00:00:00Z`);
-  return Number.isNaN(parsed.getTime()) ? date : format.format(parsed);
+  const formatted = Number.isNaN(parsed.getTime()) ? date : format.format(parsed);
+  // Bounded: whatever dates arrive, the table never grows past a few thousand short strings.
+  if (formattedDates.size >= maxFormattedDates) formattedDates.clear();
+  formattedDates.set(key, formatted);
+  return formatted;
 }
 
 export function DateTime({ date }: { date: string }) {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
 import { SWRConfig, useSWRConfig } from 'swr';
-import { currentUserKey, useLocale, useUser, type RootData } from '../hooks.ts';
+import { currentUserKey, onServer, useLocale, useUser, type RootData } from '../hooks.ts';
 import { session } from '../lib/session.ts';
 import { seedFallback, swrConfig } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
@@ -16,7 +16,8 @@ export function Root() {
   return (
     <TranslationProvider locale={locale}>
       <SWRConfig value={{ ...swrConfig, fallback: seedFallback(currentUserKey, rootData) }}>
-        <CurrentUserSync rootData={rootData} />
+        {/* Effects only: nothing to do in the server render. */}
+        {onServer ? null : <CurrentUserSync rootData={rootData} />}
         <DocumentHead />
         <RouteAnnouncer />
         <ScrollToTop />

@@ -3,7 +3,7 @@ import { locales, type Locale } from '../../lib/locales.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
-import { pageRoutes, type PageRoute } from '../routes.ts';
+import { pageRoutes, type PageModule, type PageRoute } from '../routes.ts';
 
 /** How loaders get their data on one side: in-process on the server, `_payload.json` in the browser. */
 export interface RouterSide {
@@ -14,6 +14,8 @@ export interface RouterSide {
   pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
   /** Browser only: loads a language's strings before its pages render (the server has both). */
   loadLocale?: (locale: Locale) => Promise<void>;
+  /** Server only: every page module, loaded at start (by page id); the browser loads them lazily. */
+  pages?: ReadonlyMap<string, PageModule>;
 }
 
 export interface LocaleHandle {
@@ -43,13 +45,17 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
         ...(route.path === '' ? { index: true } : { path: route.path }),
         loader: side.pageLoader(route, locale),
         ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
-        lazy: async () => {
-          const page = await route.page();
-          return {
-            Component: page.default,
-            ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),
-          };
-        },
+        ...(side.pages?.has(route.id)
+          ? { Component: side.pages.get(route.id)!.default }
+          : {
+              lazy: async () => {
+                const page = await route.page();
+                return {
+                  Component: page.default,
+                  ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),
+                };
+              },
+            }),
       }),
     ),
   }));

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadPayload, renderDocument, type ServerRequestContext } from '../../client/entry-server.tsx';
+import { createRenderer, type ServerRequestContext } from '../../client/entry-server.tsx';
 import type { PageDataSource } from '../../lib/page-data.ts';
 
 // The renderer on its own, with data sources that fail the way real ones can.
@@ -8,21 +8,22 @@ function contextWith(source: PageDataSource, dev = false) {
   const context: ServerRequestContext = {
     user: null,
     isBot: false,
+    runFormAction: async () => ({ ok: false, status: 400, values: {}, errors: {} }),
+    logError: (error, message) => logged.push({ error, message }),
+  };
+  const renderer = createRenderer({
     dev,
     buildId: 'test-build',
     buildCheckIntervalMs: 3600000,
     allowedExternalOrigins: [],
+    publicUrl: 'http://localhost:3000',
     dataSource: () => source,
-    runFormAction: async () => ({ ok: false, status: 400, values: {}, errors: {} }),
-    publicUrl: "http://localhost:3000",
-    renderHead: (seo) => `<title>${seo.title}</title>`,
-    logError: (error, message) => logged.push({ error, message }),
-  };
-  return { context, logged };
+  });
+  return { context, logged, renderDocument: renderer.renderDocument, loadPayload: renderer.loadPayload };
 }
 
 t.test('a data source that throws: 500 error screen, logged as "Произошла ошибка", no stack in production', async (t) => {
-  const { context, logged } = contextWith(() => {
+  const { context, logged, renderDocument, loadPayload } = contextWith(() => {
     throw new Error('database exploded at /secret/path.ts:12');
   });
   const outcome = await renderDocument('/', context);
@@ -38,7 +39,7 @@ t.test('a data source that throws: 500 error screen, logged as "Произошл
 });
 
 t.test('in development the error screen shows the message and stack', async (t) => {
-  const { context } = contextWith(() => {
+  const { context, renderDocument, loadPayload } = contextWith(() => {
     throw new Error('broken in dev');
   }, true);
   const outcome = await renderDocument('/', context);
@@ -49,7 +50,7 @@ t.test('in development the error screen shows the message and stack', async (t) 
 
 t.test('a component that throws while rendering: logged, 500 error screen, browser told to show it', async (t) => {
   // The home page expects an `intro`; without it the component throws during render.
-  const { context, logged } = contextWith(() => ({ latestArticles: [] }));
+  const { context, logged, renderDocument, loadPayload } = contextWith(() => ({ latestArticles: [] }));
   const outcome = await renderDocument('/th', context);
   if (outcome.type !== 'page') return t.fail('expected a page');
   t.equal(outcome.status, 500);
@@ -62,7 +63,7 @@ t.test('a component that throws while rendering: logged, 500 error screen, brows
 });
 
 t.test('the payload of a failing page is a JSON 500 without details', async (t) => {
-  const { context } = contextWith(() => {
+  const { context, renderDocument, loadPayload } = contextWith(() => {
     throw new Error('hidden detail');
   });
   const payload = await loadPayload('/asdas', context);
@@ -71,7 +72,7 @@ t.test('the payload of a failing page is a JSON 500 without details', async (t) 
 });
 
 t.test('hydration data cannot break out of its script tag', async (t) => {
-  const { context } = contextWith(() => ({
+  const { context, renderDocument, loadPayload } = contextWith(() => ({
     intro: { title: '</script><script>alert(1)</script>', html: '' },
     latestArticles: [],
     seo: { title: 'x', description: '', path: '/', alternates: ['en'], type: 'website', breadcrumbs: [] },

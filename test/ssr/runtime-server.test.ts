@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
-import { loadPayload, renderDocument, type ServerRequestContext } from '../../client/entry-server.tsx';
+import { createRenderer, type ServerRequestContext } from '../../client/entry-server.tsx';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
@@ -15,17 +15,19 @@ function contextFor(who: PublicUser | null): ServerRequestContext {
   return {
     user: who,
     isBot: false,
-    dev: false,
-    buildId: 'test-build',
-    buildCheckIntervalMs: 3600000,
-    allowedExternalOrigins: [],
-    publicUrl: 'http://localhost:3000',
-    dataSource: () => () => ({}),
     runFormAction: async () => ({ ok: false, status: 400, values: {}, errors: {} }),
-    renderHead: (seo) => `<title>${seo.title}</title>`,
     logError: () => undefined,
   };
 }
+
+const { renderDocument, loadPayload } = createRenderer({
+  dev: false,
+  buildId: 'test-build',
+  buildCheckIntervalMs: 3600000,
+  allowedExternalOrigins: [],
+  publicUrl: 'http://localhost:3000',
+  dataSource: () => () => ({}),
+});
 
 t.test('guest middleware on the server: a logged-in user is redirected (302) to an encoded, on-site Location', async (t) => {
   const cases: [url: string, location: string][] = [
