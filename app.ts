@@ -8,7 +8,7 @@ import accountLinks from './plugins/account-links.ts';
 import accountSettings from './plugins/account-settings.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
-import builds, { type BuildsPluginOptions } from './plugins/builds.ts';
+import type { BuildsRoutesOptions } from './routes/builds.ts';
 import configPlugin from './plugins/config.ts';
 import content, { type ContentPluginOptions } from './plugins/content.ts';
 import database, { type DatabasePluginOptions } from './plugins/database.ts';
@@ -27,7 +27,7 @@ import rateLimits, { type RateLimitsPluginOptions } from './plugins/rate-limits.
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
-import authRoutes from './routes/api/auth.ts';
+import { registerRoutes } from './routes/index.ts';
 
 /**
  * Parts of the service a test may leave out (everything else is assembled as in production):
@@ -56,7 +56,7 @@ export interface BuildAppOptions {
   /** Tests shorten the icon upstream's timeout or bound its cache. */
   icons?: IconsPluginOptions;
   /** Tests serve a build manifest folder of their own. */
-  builds?: BuildsPluginOptions;
+  builds?: BuildsRoutesOptions;
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
@@ -100,7 +100,6 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
     await app.register(mail, options.mail ?? {});
     await app.register(database, options.database ?? {});
     await app.register(accounts, options.accounts ?? {});
-    await app.register(authRoutes, { prefix: '/api/auth' });
     await app.register(accountForms);
     await app.register(accountLinks);
     await app.register(passwordReset);
@@ -110,8 +109,8 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
   }
   if (included('content')) await app.register(content, options.content ?? {});
   if (included('icons')) await app.register(icons, options.icons ?? {});
-  if (included('builds')) await app.register(builds, options.builds ?? {});
 
+  await registerRoutes(app, included, { builds: options.builds });
   if (included('pages')) await app.register(ssr);
 }
 

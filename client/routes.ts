@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ActionFunction, Params } from 'react-router';
-import { pageError } from './router/page-error.ts';
+import { notFound, pageError } from './router/page-error.ts';
 
 /** What a lazily loaded page module exports. */
 export interface PageModule {
@@ -135,5 +135,5 @@ function checkPageNumber(search: URLSearchParams, data: unknown, fullPath: strin
   if (!/^[1-9]\d{0,5}$/.test(raw)) pageError(400, `Invalid page number: ${raw}`);
   const { articles, pageSize } = data as { articles: unknown[]; pageSize: number };
   const pageCount = Math.max(1, Math.ceil(articles.length / pageSize));
-  if (Number(raw) > pageCount) pageError(404, `Page not found: ${fullPath}`);
+  if (Number(raw) > pageCount) notFound(fullPath);
 }

@@ -1,3 +1,4 @@
+import { notFoundMessages } from './http-error.ts';
 import type { Locale } from './locales.ts';
 
 /** The logged-in user as pages and the API may show them (never secrets). */
@@ -33,7 +34,7 @@ export type PageDataSource = (args: PageDataArgs) => Promise<unknown> | unknown;
 export class PageNotFoundError extends Error {
   override name = 'PageNotFoundError';
   constructor(readonly path: string) {
-    super(`Page not found: ${path}`);
+    super(notFoundMessages.page(path));
   }
 }
 

@@ -7,9 +7,7 @@ import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { localePath, type Locale } from '../lib/locales.ts';
 import type { FormActionArgs, FormActionResult, PublicUser } from '../lib/page-data.ts';
-import accountSettingsRoutes from '../routes/api/account-settings.ts';
 import { validationFailed } from '../routes/api/auth.ts';
-import emailChangeRoutes from '../routes/api/email-change.ts';
 import { tokenFailed } from '../routes/api/password-reset.ts';
 import { formFailure, setFlash } from './account-forms.ts';
 
@@ -135,8 +133,6 @@ export default fp(
     };
     app.decorate('accountSettings', feature);
 
-    await app.register(accountSettingsRoutes, { prefix: '/api/account' });
-    await app.register(emailChangeRoutes, { prefix: '/api/auth/email-change' });
     app.accountLinks.define('/confirm-email', (token) => service.checkEmailChange(token));
 
     // The account page: Play's data (play sessions, breaks) and this feature's.

@@ -5,7 +5,6 @@ import fp from 'fastify-plugin';
 import { formatIssue } from '../lib/content/loader.ts';
 import { ContentService } from '../lib/content/service.ts';
 import { watchContent } from '../lib/content/watch.ts';
-import sitemapRoutes from '../routes/sitemap.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,8 +36,8 @@ function projectRoot(): string {
 
 /**
  * Content pages: loads `content/` once at start (Markdown rendered and sanitized then, never per
- * request), defines the `home`, `articleList`, `article` and `contentPage` page data sources, and
- * serves `/sitemap.xml` and `/robots.txt`.
+ * request) and defines the `home`, `articleList`, `article` and `contentPage` page data sources
+ * (`/sitemap.xml` and `/robots.txt` are routes/sitemap.ts).
  *
  * A content problem stops the start (production); in development it is logged, the affected
  * page's data source throws it (the page shows the message) and edits reload without a restart.
@@ -63,8 +62,6 @@ export default fp<ContentPluginOptions>(
     app.pageData.define('articleList', (args) => app.content.index.articleList(args));
     app.pageData.define('article', (args) => app.content.index.article(args));
     app.pageData.define('contentPage', (args) => app.content.index.contentPage(args));
-
-    await app.register(sitemapRoutes);
 
     if (options.watch ?? config.dev) {
       const watcher = watchContent(

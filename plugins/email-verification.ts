@@ -6,7 +6,6 @@ import { HttpError } from '../lib/http-error.ts';
 import { localePath } from '../lib/locales.ts';
 import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
 import { formFailure } from './account-forms.ts';
-import emailVerificationRoutes from '../routes/api/email-verification.ts';
 
 export interface EmailVerificationFeature {
   readonly service: EmailVerifications;
@@ -63,7 +62,6 @@ export default fp(
     } satisfies EmailVerificationFeature);
 
     app.accountLinks.define('/verify-email', (token) => service.check(token));
-    await app.register(emailVerificationRoutes, { prefix: '/api/auth/verify-email' });
 
     app.formActions.define('verifyEmail', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
       const page = localePath(locale, '/verify-email');

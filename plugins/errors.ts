@@ -1,7 +1,7 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
-import { HttpError } from '../lib/http-error.ts';
+import { HttpError, notFoundError } from '../lib/http-error.ts';
 
 // Fastify's own input errors, named for clients that branch on `code`.
 const frameworkCodes: Record<string, string> = {
@@ -67,15 +67,9 @@ export default fp(
       });
     });
 
-    // Unknown API and infrastructure addresses answer JSON and never fall through to the page renderer.
-    const notFound = async (request: { url: string }) => {
-      const path = request.url.split('?')[0];
-      throw new HttpError(404, 'NOT_FOUND', `Not found: ${path}`);
-    };
-    app.all('/api/*', notFound);
-    app.setNotFoundHandler(async (request, reply) => {
-      const path = request.url.split('?')[0];
-      return reply.code(404).send({ statusCode: 404, code: 'NOT_FOUND', message: `Not found: ${path}` });
+    // Whatever no route takes (without the pages: anything; with them: other methods) is a JSON 404.
+    app.setNotFoundHandler(async (request) => {
+      throw notFoundError(request.url.split('?')[0] ?? request.url);
     });
   },
   { name: 'errors' },

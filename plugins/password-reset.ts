@@ -8,7 +8,6 @@ import { localePath } from '../lib/locales.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
 import type { FormActionResult } from '../lib/page-data.ts';
 import { formFailure } from './account-forms.ts';
-import passwordResetRoutes from '../routes/api/password-reset.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 
 export interface PasswordResetFeature {
@@ -71,7 +70,6 @@ export default fp(
     };
     app.decorate('passwordResets', feature);
     app.accountLinks.define('/reset-password', (token) => service.check(token));
-    await app.register(passwordResetRoutes, { prefix: '/api/auth/password-reset' });
 
     app.formActions.define('forgotPassword', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
       const values = { email: fields.email ?? '' };

@@ -9,8 +9,6 @@ import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
 import { isSelfExclusionPeriod, type AccountPageData, type PlayPageData } from '../lib/play/types.ts';
-import accountRoutes from '../routes/api/account.ts';
-import playRoutes from '../routes/api/play.ts';
 
 export interface PlayPluginOptions {
   /** The time source for play sessions, launch tokens and breaks (tests move it). */
@@ -92,9 +90,6 @@ export default fp<PlayPluginOptions>(
         return { ok: true, url: this.launchUrl(locale, started.token), playSessionId: started.playSessionId };
       },
     } satisfies Play);
-
-    await app.register(playRoutes, { prefix: '/api/play' });
-    await app.register(accountRoutes, { prefix: '/api/account' });
 
     // The /account and /play pages: data for the logged-in user (route middleware `auth` keeps
     // others out), with a head of their own: titled, and never indexed.

@@ -1,3 +1,4 @@
+import { notFoundMessages } from '../../lib/http-error.ts';
 import { data, isRouteErrorResponse } from 'react-router';
 
 /** What every error screen and error JSON shows: the spec's status code and message. */
@@ -25,12 +26,12 @@ export function pageError(
 
 /** `validate` failed: the spec's fatal 404. */
 export function validationFailed(path: string): never {
-  return pageError(404, `Page Not Found: ${path}`, { fatal: true });
+  return pageError(404, notFoundMessages.fatalPage(path), { fatal: true });
 }
 
 /** Nothing to show at this path: the spec's non-fatal 404. */
 export function notFound(path: string): never {
-  return pageError(404, `Page not found: ${path}`);
+  return pageError(404, notFoundMessages.page(path));
 }
 
 function isPageErrorInfo(value: unknown): value is PageErrorInfo {

@@ -1,3 +1,4 @@
+import { notFoundMessages } from '../../lib/http-error.ts';
 import { redirect } from 'react-router';
 import { pageError } from './page-error.ts';
 
@@ -69,7 +70,7 @@ function unlessAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T>
 function readResult(result: PayloadResult, pathname: string): unknown {
   const { body } = result;
   if (!result.ok || body === null) {
-    pageError(body?.statusCode ?? result.status, body?.message ?? `Page not found: ${pathname}`, {
+    pageError(body?.statusCode ?? result.status, body?.message ?? notFoundMessages.page(pathname), {
       fatal: body?.fatal ?? result.status >= 500,
     });
   }

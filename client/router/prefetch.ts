@@ -111,7 +111,3 @@ export function prefetchWhenVisible(element: Element, pathname: string): () => v
   };
 }
 
-/** For tests and diagnostics: prefetches running and waiting. */
-export function prefetchActivity(): { active: number; pending: number } {
-  return { active: limiter.active(), pending: limiter.pending() };
-}

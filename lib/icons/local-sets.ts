@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { IconifyJSON } from '@iconify/types';
 import { getIconData, iconToSVG } from '@iconify/utils';
-import { LruCache } from './lru.ts';
+import { iconCache } from './cache.ts';
 import { isValidCollection, splitQualifiedName } from './names.ts';
 
 /**
@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 
 const loaded = new Map<string, Promise<IconifyJSON>>();
 // Names found not installed. Bounded: anyone can ask for any valid name.
-const missing = new LruCache<true>(1000);
+const missing = iconCache<true>(1000);
 const MISSING_TTL_MS = 10 * 60 * 1000;
 
 /** Where `@iconify-json/<name>/icons.json` is installed, or null. Only called with a validated name. */
@@ -54,7 +54,7 @@ export async function loadLocalSet(name: string): Promise<IconifyJSON | null> {
     if (missing.get(name)) return null;
     const file = resolveSetFile(name);
     if (!file) {
-      missing.set(name, true, { ttlMs: MISSING_TTL_MS });
+      missing.set(name, true, { ttl: MISSING_TTL_MS });
       return null;
     }
     pending = readSet(name, file);

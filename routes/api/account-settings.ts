@@ -41,8 +41,8 @@ const body = (properties: Record<string, unknown>, required: string[]) =>
 
 /**
  * `/api/account/*` for keeping an account (Bearer auth): details, verification resends, sessions
- * and deletion. Registered by plugins/account-settings.ts beside Play's `/api/account` routes
- * (routes/api/account.ts). Bodies are checked strictly; refused input changes nothing.
+ * and deletion, through `app.accountSettings` (plugins/account-settings.ts); beside Play's
+ * `/api/account` routes (routes/api/account.ts). Bodies are checked strictly; refused input changes nothing.
  */
 export default async function accountSettingsRoutes(app: FastifyInstance) {
   jsonApiScope(app);

@@ -91,7 +91,7 @@ export function sendUntilError(reply: FastifyReply, statusCode: number, code: st
 
 /**
  * `/api/play`: Play (Bearer auth) and the destination's server-to-server check of a launch token.
- * Registered by plugins/play.ts, which owns the service.
+ * plugins/play.ts owns the service (`app.play`).
  */
 export default async function playRoutes(app: FastifyInstance) {
   jsonApiScope(app);

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
-import { ICON_CACHE_CONTROL, loadIcons } from '../../plugins/icons.ts';
+import { loadIcons } from '../../plugins/icons.ts';
+import { ICON_CACHE_CONTROL } from '../../routes/api/icons.ts';
 import { testConfig } from '../helpers/app.ts';
 
 // The local sets read straight from disk, to compare answers with.

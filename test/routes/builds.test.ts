@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
-import { META_CACHE_CONTROL } from '../../plugins/builds.ts';
+import { META_CACHE_CONTROL } from '../../routes/builds.ts';
 import { testConfig } from '../helpers/app.ts';
 
 t.test('the builds plugin: latest.json read on every request, meta files immutable, JSON 404s', async (t) => {

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectRoot } from '../lib/build-info.ts';
-import { errorResponseSchema, HttpError } from '../lib/http-error.ts';
+import { errorResponseSchema, notFoundError } from '../lib/http-error.ts';
 
-export interface BuildsPluginOptions {
+export interface BuildsRoutesOptions {
   /** Where `npm run build` writes latest.json and meta/ (default `<project>/builds`). */
   dir?: string;
 }
@@ -12,13 +12,10 @@ export interface BuildsPluginOptions {
 export const LATEST_CACHE_CONTROL = 'no-cache';
 export const META_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** A build id as scripts/build.mjs accepts it: a UUID by default, or `BUILD_ID`. */
-export const BUILD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** A build id as scripts/build.mjs accepts it (a UUID by default, or `BUILD_ID`), and `.json`. */
 const META_FILE_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,127})\.json$/;
 
-function notFound(path: string): HttpError {
-  return new HttpError(404, 'NOT_FOUND', `Not found: ${path}`, undefined, { 'cache-control': 'no-cache' });
-}
+const notFound = (path: string) => notFoundError(path, { 'cache-control': 'no-cache' });
 
 /**
  * The build manifest for browsers: `/builds/latest.json` (the newest build, read from disk on
@@ -26,7 +23,7 @@ function notFound(path: string): HttpError {
  * `/builds/meta/{id}.json` (one file per build, never changes). Anything else under /builds/
  * is a JSON 404: these addresses never fall through to the page renderer.
  */
-export default async function builds(app: FastifyInstance, options: BuildsPluginOptions = {}) {
+export default async function buildsRoutes(app: FastifyInstance, options: BuildsRoutesOptions = {}) {
   const dir = options.dir ?? resolve(projectRoot, 'builds');
   const schema = { response: { 404: errorResponseSchema } };
 

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { matchesIfNoneMatch } from '../../lib/etag.ts';
+import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
+import { collectionFromParam, ICON_NAME_PATTERN, MAX_ICONS_PER_REQUEST, MAX_NAME_LENGTH, parseIconsQuery } from '../../lib/icons/names.ts';
+import { type IconAnswer, noStore } from '../../plugins/icons.ts';
+
+export const ICON_CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=86400';
+
+function invalid(message: string): HttpError {
+  return new HttpError(400, 'INVALID_ICON_REQUEST', message, undefined, noStore);
+}
+
+const iconsRouteSchema = {
+  params: {
+    type: 'object',
+    properties: {
+      collection: { type: 'string', maxLength: MAX_NAME_LENGTH + '.json'.length, pattern: `${ICON_NAME_PATTERN.slice(0, -1)}\\.json$` },
+    },
+    required: ['collection'],
+  },
+  querystring: {
+    type: 'object',
+    properties: {
+      // A comma-separated list; repeated `icons=` params join.
+      icons: {
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: MAX_ICONS_PER_REQUEST * (MAX_NAME_LENGTH + 1) },
+        minItems: 1,
+        maxItems: MAX_ICONS_PER_REQUEST,
+      },
+    },
+    required: ['icons'],
+  },
+  response: {
+    200: {
+      description: 'IconifyJSON subset of the collection',
+      type: 'object',
+      properties: {
+        prefix: { type: 'string' },
+        icons: { type: 'object', additionalProperties: true },
+        aliases: { type: 'object', additionalProperties: true },
+        not_found: { type: 'array', items: { type: 'string' } },
+        lastModified: { type: 'number' },
+        width: { type: 'number' },
+        height: { type: 'number' },
+        left: { type: 'number' },
+        top: { type: 'number' },
+      },
+      required: ['prefix', 'icons'],
+    },
+    304: { description: 'Not modified', type: 'null' },
+    400: errorResponseSchema,
+    404: errorResponseSchema,
+    502: errorResponseSchema,
+    504: errorResponseSchema,
+  },
+} as const;
+
+function send(reply: FastifyReply, answer: IconAnswer, ifNoneMatch: string | undefined) {
+  if (!answer.found) throw new HttpError(404, answer.code, answer.message, undefined, noStore);
+  reply.header('cache-control', ICON_CACHE_CONTROL).header('etag', answer.etag);
+  if (matchesIfNoneMatch(ifNoneMatch, answer.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(answer.body);
+}
+
+/**
+ * `GET /api/_nuxt_icon/{collection}.json?icons=a,b`: what @nuxt/icon's client asks its server
+ * for, answered by `app.icons` (plugins/icons.ts) with an ETag and a week of caching.
+ */
+export default async function iconRoutes(app: FastifyInstance) {
+  app.get<{ Params: { collection: string }; Querystring: { icons?: unknown } }>(
+    '/api/_nuxt_icon/:collection',
+    { schema: iconsRouteSchema, attachValidation: true },
+    async (request, reply) => {
+      // Anything that goes wrong below must not be cached by browsers or proxies.
+      reply.header('cache-control', 'no-store');
+      if (request.validationError) throw invalid(`Invalid icon request: ${request.validationError.message}`);
+      const collection = collectionFromParam(request.params.collection);
+      if (!collection) throw invalid('Invalid icon collection name.');
+      const parsed = parseIconsQuery(request.query.icons);
+      if (!parsed.ok) throw invalid(parsed.reason);
+      return send(reply, await app.icons.answer(request.log, collection, parsed.names), request.headers['if-none-match']);
+    },
+  );
+}

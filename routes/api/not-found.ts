@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { notFoundError } from '../../lib/http-error.ts';
+
+/** Unknown API addresses answer a JSON 404 and never fall through to the page renderer. */
+export default async function apiNotFoundRoutes(app: FastifyInstance) {
+  app.all('/api/*', async (request) => {
+    throw notFoundError(request.url.split('?')[0] ?? request.url);
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppPart } from '../app.ts';
+import accountSettingsRoutes from './api/account-settings.ts';
+import accountRoutes from './api/account.ts';
+import authRoutes from './api/auth.ts';
+import emailChangeRoutes from './api/email-change.ts';
+import emailVerificationRoutes from './api/email-verification.ts';
+import iconRoutes from './api/icons.ts';
+import apiNotFoundRoutes from './api/not-found.ts';
+import passwordResetRoutes from './api/password-reset.ts';
+import playRoutes from './api/play.ts';
+import buildsRoutes, { type BuildsRoutesOptions } from './builds.ts';
+import healthRoutes from './health.ts';
+import sitemapRoutes from './sitemap.ts';
+
+/**
+ * Every HTTP endpoint but the pages (plugins/ssr.ts), each file under routes/ registered here
+ * with its prefix, once the plugins have made what they use (`app.accounts`, `app.play` ...).
+ * A part a test leaves out takes its routes with it.
+ */
+export async function registerRoutes(app: FastifyInstance, included: (part: AppPart) => boolean, options: { builds?: BuildsRoutesOptions } = {}) {
+  await app.register(healthRoutes);
+  await app.register(apiNotFoundRoutes);
+  if (included('accounts')) {
+    await app.register(authRoutes, { prefix: '/api/auth' });
+    await app.register(passwordResetRoutes, { prefix: '/api/auth/password-reset' });
+    await app.register(emailVerificationRoutes, { prefix: '/api/auth/verify-email' });
+    await app.register(emailChangeRoutes, { prefix: '/api/auth/email-change' });
+    await app.register(accountRoutes, { prefix: '/api/account' });
+    await app.register(accountSettingsRoutes, { prefix: '/api/account' });
+    await app.register(playRoutes, { prefix: '/api/play' });
+  }
+  if (included('content')) await app.register(sitemapRoutes);
+  if (included('icons')) await app.register(iconRoutes);
+  if (included('builds')) await app.register(buildsRoutes, options.builds ?? {});
+}
