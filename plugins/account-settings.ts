@@ -6,6 +6,7 @@ import type { AccountSettingsData, SessionView } from '../lib/auth/account-view.
 import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { localePath, type Locale } from '../lib/locales.ts';
+import { loginThenBackTo } from '../lib/login-path.ts';
 import type { FormActionArgs, FormActionResult, PublicUser } from '../lib/page-data.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 import { tokenFailed } from '../routes/api/password-reset.ts';
@@ -186,7 +187,7 @@ export default fp(
     app.formActions.define('account', async (args, request, reply) => {
       const { locale, fields } = args;
       if (!request.user) {
-        return { ok: true, redirect: `${localePath(locale, '/login')}?redirect=${encodeURIComponent(accountPath(locale))}` };
+        return { ok: true, redirect: loginThenBackTo(locale, accountPath(locale)) };
       }
       const intent = fields.intent ?? 'selfExclusion';
       if (intent === 'selfExclusion') {

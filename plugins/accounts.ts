@@ -3,12 +3,13 @@ import fp from 'fastify-plugin';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
+import { cookieNames } from '../lib/cookies.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
 import type { PublicUser } from '../lib/page-data.ts';
 
-/** The cookie the spec names: the client reads it and sends it back as `Authorization: Bearer`. */
-export const tokenCookieName = 'token';
+/** The cookie the spec names (`token`): the client reads it and sends it back as `Authorization: Bearer`. */
+const tokenCookieName = cookieNames.session;
 
 export interface AccountsPluginOptions {
   /** argon2id cost; production-grade by default. Tests pass `testHashing`. */

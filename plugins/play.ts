@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { projectRoot } from '../lib/build-info.ts';
 import { deviceName } from '../lib/device-name.ts';
 import { localePath, locales, splitLocale, type Locale } from '../lib/locales.ts';
+import { loginThenBackTo } from '../lib/login-path.ts';
 import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
@@ -121,7 +122,7 @@ export default fp<PlayPluginOptions>(
     // explaining it cannot be undone), then the confirmation; 303 back to the account page.
     app.formActions.define('selfExclusion', async ({ locale, fields }, request): Promise<FormActionResult> => {
       const accountPath = localePath(locale, '/account');
-      if (!request.user) return { ok: true, redirect: `${localePath(locale, '/login')}?redirect=${encodeURIComponent(accountPath)}` };
+      if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, accountPath) };
       const period = fields.period ?? '';
       if (!isSelfExclusionPeriod(period)) {
         return { ok: false, status: 400, values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
@@ -138,7 +139,7 @@ export default fp<PlayPluginOptions>(
     // never from the request). Refused (a break, an unverified address): the /play page says why.
     app.formActions.define('play', async ({ locale }, request): Promise<FormActionResult> => {
       const playPath = localePath(locale, '/play');
-      if (!request.user) return { ok: true, redirect: `${localePath(locale, '/login')}?redirect=${encodeURIComponent(playPath)}` };
+      if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, playPath) };
       const started = await app.play.start(request.user, locale, request.headers['user-agent']);
       if (!started.ok) {
         return { ok: false, status: 403, values: started.code === 'PLAY_SELF_EXCLUDED' ? { until: started.until } : {}, errors: {}, message: started.code };
@@ -169,7 +170,7 @@ export default fp<PlayPluginOptions>(
       reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
       const { locale } = splitLocale(pathname);
       const playPath = localePath(locale, '/play');
-      if (!request.user) return reply.redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(playPath)}`, 303);
+      if (!request.user) return reply.redirect(loginThenBackTo(locale, playPath), 303);
       const verified = await service.verify(token, { player: request.user.id });
       if (verified.ok) request.log.info({ playSession: verified.launch.session.id }, 'launch token verified by the player');
       return reply.redirect(verified.ok ? `${playPath}?session=${verified.launch.session.id}` : `${playPath}?problem=${verified.reason}`, 303);

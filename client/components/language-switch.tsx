@@ -1,11 +1,12 @@
 import { useTranslation } from '../i18n.ts';
 import { Link, useLocation } from 'react-router';
+import { cookieNames } from '../../lib/cookies.ts';
 import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
 import { useLocale } from '../hooks.ts';
 import { languageIcons } from '../icons.ts';
 import { Icon } from './icon.tsx';
 
-export const languageCookie = 'lang';
+export const languageCookie = cookieNames.language;
 
 /** Remembers the visitor's choice, so `/` no longer follows the browser's Accept-Language. */
 function rememberLanguage(locale: Locale) {

@@ -1,6 +1,8 @@
+import { loginPath } from '../../lib/login-path.ts';
+
 /** The nine navigation items of the spec, in its order; labels live in locales/ under `nav.*`. */
 export const navigationItems = [
-  { key: 'login', path: '/login', area: 'account' },
+  { key: 'login', path: loginPath, area: 'account' },
   { key: 'registration', path: '/registration', area: 'account' },
   { key: 'author', path: '/author', area: 'main' },
   { key: 'table_of_content', path: '/table-of-content', area: 'main' },

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router';
 import { localePath, type Locale } from '../../lib/locales.ts';
+import { loginThenBackTo } from '../../lib/login-path.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { clearPayloadCache } from '../router/payload.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
@@ -80,7 +81,7 @@ export async function accountIntentAction(intent: string, locale: Locale, form: 
     return redirect(`${accountPath}?done=${done}`);
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 401) {
-      return redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(accountPath)}`);
+      return redirect(loginThenBackTo(locale, accountPath));
     }
     return formStateFromError(error, values);
   }

@@ -1,3 +1,5 @@
+import { cookieNames } from '../../lib/cookies.ts';
+
 /**
  * One-shot messages after a form ("You are signed in"), shown once on the page the form ends on.
  * Without JavaScript the server's form action sets the `flash` cookie and the next page's render
@@ -7,7 +9,7 @@
 export const flashCodes = ['signedIn', 'registered', 'signedOut', 'accountDeleted'] as const;
 export type FlashCode = (typeof flashCodes)[number];
 
-export const flashCookie = 'flash';
+export const flashCookie = cookieNames.flash;
 
 export function isFlashCode(value: unknown): value is FlashCode {
   return typeof value === 'string' && (flashCodes as readonly string[]).includes(value);

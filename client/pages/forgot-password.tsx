@@ -1,5 +1,6 @@
 import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
+import { loginPath } from '../../lib/login-path.ts';
 import { AccountForm, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
@@ -36,7 +37,7 @@ export default function ForgotPasswordPage() {
           <p>{t('passwordReset.sentHint')}</p>
         </div>
         <p className="form-switch">
-          <AppLink to={localePath(locale, '/login')}>{t('passwordReset.backToLogin')}</AppLink>
+          <AppLink to={localePath(locale, loginPath)}>{t('passwordReset.backToLogin')}</AppLink>
           {' · '}
           <AppLink to={localePath(locale, '/forgot-password')}>{t('passwordReset.askAgain')}</AppLink>
         </p>
@@ -58,7 +59,7 @@ export default function ForgotPasswordPage() {
         />
       </AccountForm>
       <p className="form-switch">
-        {t('passwordReset.remembered')} <AppLink to={localePath(locale, '/login')}>{t('nav.login')}</AppLink>
+        {t('passwordReset.remembered')} <AppLink to={localePath(locale, loginPath)}>{t('nav.login')}</AppLink>
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../lib/locales.ts';
+import { loginPath } from '../../lib/login-path.ts';
 import { AccountForm, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components/link-problem.tsx';
@@ -44,7 +45,7 @@ export default function VerifyEmailPage() {
           {t('verifyEmail.doneText')}
         </p>
         <p>
-          <AppLink to={localePath(locale, user ? '/account' : '/login')} className="button button-primary">
+          <AppLink to={localePath(locale, user ? '/account' : loginPath)} className="button button-primary">
             {user ? t('verifyEmail.toAccount') : t('nav.login')}
           </AppLink>
         </p>

@@ -1,6 +1,7 @@
 import { redirect } from 'react-router';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { localePath, type Locale } from '../../lib/locales.ts';
+import { loginThenBackTo } from '../../lib/login-path.ts';
 
 export interface MiddlewareContext {
   user: PublicUser | null;
@@ -17,7 +18,7 @@ export type RouteMiddleware = (context: MiddlewareContext) => void;
 export const routeMiddleware: Record<string, RouteMiddleware> = {
   /** Pages for logged-in users: others go to login and come back afterwards. */
   auth({ user, locale, target }) {
-    if (!user) throw redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(target)}`);
+    if (!user) throw redirect(loginThenBackTo(locale, target));
   },
   /** Login and registration: a logged-in user is sent on to where they were going. */
   guest({ user, locale, redirectTo }) {

@@ -1,0 +1,9 @@
+import { localePath, type Locale } from './locales.ts';
+
+/** The login page, without locale prefix (`/th/login` in Thai). */
+export const loginPath = '/login';
+
+/** The login page of `locale`, which brings the visitor back to `returnTo` (a path on this site) afterwards. */
+export function loginThenBackTo(locale: Locale, returnTo: string): string {
+  return `${localePath(locale, loginPath)}?redirect=${encodeURIComponent(returnTo)}`;
+}
