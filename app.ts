@@ -3,7 +3,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
-import accountForms from './plugins/account-forms.ts';
 import accountLinks from './plugins/account-links.ts';
 import accountSettings from './plugins/account-settings.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
@@ -100,7 +99,6 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
     await app.register(mail, options.mail ?? {});
     await app.register(database, options.database ?? {});
     await app.register(accounts, options.accounts ?? {});
-    await app.register(accountForms);
     await app.register(accountLinks);
     await app.register(passwordReset);
     await app.register(emailVerification);

@@ -1,16 +1,14 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountSettings } from '../lib/auth/account-settings.ts';
 import { AccountTokens, type TokenProblem } from '../lib/auth/account-tokens.ts';
 import type { AccountSettingsData, SessionView } from '../lib/auth/account-view.ts';
 import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { localePath, type Locale } from '../lib/locales.ts';
-import { loginThenBackTo } from '../lib/login-path.ts';
-import type { FormActionArgs, FormActionResult, PublicUser } from '../lib/page-data.ts';
+import type { Locale } from '../lib/locales.ts';
+import type { PublicUser } from '../lib/page-data.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 import { tokenFailed } from '../routes/api/password-reset.ts';
-import { formFailure, setFlash } from './account-forms.ts';
 
 /** What the API routes and the account page's form posts share: each throws HttpError on refusal. */
 export interface AccountSettingsFeature {
@@ -32,9 +30,6 @@ declare module 'fastify' {
   }
 }
 
-/** One form of the account page posted without JavaScript, told apart by its `intent` field. */
-type AccountIntent = (args: FormActionArgs, request: FastifyRequest, reply: FastifyReply) => Promise<FormActionResult>;
-
 function refused(fields: FieldErrors, status = 400): HttpError {
   if (status === 409) return new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists.', fields);
   return validationFailed(fields);
@@ -44,9 +39,8 @@ function refused(fields: FieldErrors, status = 400): HttpError {
  * Keeping an account, on `/account` and under `/api/account`: display name and language, the
  * password, the email address (changed through a link to the new address; the old one is told),
  * verification resends, login sessions, and deletion. Every change that needs the password
- * counts wrong passwords against the account's login-failure limit. Without JavaScript the
- * page's forms all post to `/account` (form action `account`) with a hidden `intent`; Play's
- * "take a break" form is the default, so it works as before.
+ * counts wrong passwords against the account's login-failure limit. The API is
+ * routes/api/account-settings.ts, the page's forms without JavaScript routes/forms/account.ts.
  */
 export default fp(
   async (app) => {
@@ -142,86 +136,9 @@ export default fp(
       const [pendingEmail, sessions] = await Promise.all([service.pendingEmail(user.id), service.sessions(user.id, sessionId ?? null, locale)]);
       return { accountSettings: { pendingEmail, sessions } };
     });
-
-    const accountPath = (locale: Locale) => localePath(locale, '/account');
-    const done = (locale: Locale, what: string): FormActionResult => ({ ok: true, redirect: `${accountPath(locale)}?done=${what}` });
-    /** A form's failure as the page shows it: the typed values (never a password) and the intent. */
-    const failure = (intent: string, fields: Record<string, string>, reply: FastifyReply, error: unknown) => {
-      const values: Record<string, string> = { intent };
-      for (const [name, value] of Object.entries(fields)) if (!/password/i.test(name) && name !== 'intent') values[name] = value;
-      return formFailure(error, values, reply);
-    };
-    const intents: Record<string, AccountIntent> = {
-      async resendVerification({ locale }, request) {
-        await app.emailVerification.resend(request);
-        return done(locale, 'verification-sent');
-      },
-      async profile({ locale, fields }, request) {
-        await feature.updateProfile(request, { displayName: fields.displayName ?? '', locale: fields.locale ?? '' });
-        return done(locale, 'profile-saved');
-      },
-      async password({ locale, fields }, request) {
-        await feature.changePassword(request, fields.currentPassword ?? '', fields.newPassword ?? '');
-        return done(locale, 'password-changed');
-      },
-      async email({ locale, fields }, request) {
-        await feature.requestEmailChange(request, fields.currentPassword ?? '', fields.newEmail ?? '');
-        return done(locale, 'email-change-sent');
-      },
-      async endSession({ locale, fields }, request) {
-        await feature.endSession(request, fields.sessionId ?? '');
-        return done(locale, 'session-ended');
-      },
-      async endOtherSessions({ locale }, request) {
-        await feature.endOtherSessions(request);
-        return done(locale, 'other-sessions-ended');
-      },
-      async deleteAccount({ locale, fields }, request, reply) {
-        await feature.deleteAccount(request, fields.password ?? '');
-        accounts.clearSessionCookie(request, reply);
-        setFlash(request, reply, 'accountDeleted');
-        return { ok: true, redirect: localePath(locale, '/') };
-      },
-    };
-
-    app.formActions.define('account', async (args, request, reply) => {
-      const { locale, fields } = args;
-      if (!request.user) {
-        return { ok: true, redirect: loginThenBackTo(locale, accountPath(locale)) };
-      }
-      const intent = fields.intent ?? 'selfExclusion';
-      if (intent === 'selfExclusion') {
-        const selfExclusion = app.formActions.get('selfExclusion');
-        if (!selfExclusion) throw new Error("No form action named 'selfExclusion'.");
-        return selfExclusion(args, request, reply);
-      }
-      const handler = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
-      if (!handler) return { ok: false, status: 400, values: { intent: '' }, errors: {}, message: 'UNKNOWN_INTENT' };
-      try {
-        return await handler(args, request, reply);
-      } catch (error) {
-        return failure(intent, fields, reply, error);
-      }
-    });
-
-    // The link sent to the new address, without JavaScript: a button on /confirm-email.
-    app.formActions.define('confirmEmail', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
-      const page = localePath(locale, '/confirm-email');
-      try {
-        await app.accountLinks.limitUse(request);
-        await feature.confirmEmailChange(fields.token ?? '');
-        return { ok: true, redirect: `${page}?done=1` };
-      } catch (error) {
-        const code = error instanceof HttpError ? error.code : '';
-        if (code === 'TOKEN_INVALID' || code === 'TOKEN_USED' || code === 'TOKEN_EXPIRED') {
-          return { ok: true, redirect: `${page}?problem=${code.slice(6).toLowerCase()}` };
-        }
-        return formFailure(error, {}, reply);
-      }
-    });
   },
   {
     name: 'account-settings',
-    dependencies: ['accounts', 'account-links', 'email-verification', 'mail', 'form-actions', 'page-data', 'play'],
+    dependencies: ['accounts', 'account-links', 'email-verification', 'mail', 'page-data', 'play'],
   },
 );

@@ -3,9 +3,7 @@ import fp from 'fastify-plugin';
 import { AccountTokens } from '../lib/auth/account-tokens.ts';
 import { EmailVerifications } from '../lib/auth/email-verification.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { localePath } from '../lib/locales.ts';
-import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
-import { formFailure } from './account-forms.ts';
+import type { PublicUser } from '../lib/page-data.ts';
 
 export interface EmailVerificationFeature {
   readonly service: EmailVerifications;
@@ -62,22 +60,10 @@ export default fp(
     } satisfies EmailVerificationFeature);
 
     app.accountLinks.define('/verify-email', (token) => service.check(token));
-
-    app.formActions.define('verifyEmail', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
-      const page = localePath(locale, '/verify-email');
-      try {
-        await app.accountLinks.limitUse(request);
-        const result = await service.verify(fields.token ?? '');
-        if (!result.ok) return { ok: true, redirect: `${page}?problem=${result.problem}` };
-        return { ok: true, redirect: `${page}?done=1` };
-      } catch (error) {
-        return formFailure(error, {}, reply);
-      }
-    });
   },
   {
     name: 'email-verification',
-    dependencies: ['accounts', 'account-links', 'mail', 'background-jobs', 'form-actions'],
+    dependencies: ['accounts', 'account-links', 'mail', 'background-jobs'],
   },
 );
 

@@ -4,10 +4,7 @@ import fp from 'fastify-plugin';
 import { AccountTokens } from '../lib/auth/account-tokens.ts';
 import { PasswordResets } from '../lib/auth/password-reset.ts';
 import { checkEmail } from '../lib/auth/validation.ts';
-import { localePath } from '../lib/locales.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
-import type { FormActionResult } from '../lib/page-data.ts';
-import { formFailure } from './account-forms.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 
 export interface PasswordResetFeature {
@@ -70,36 +67,10 @@ export default fp(
     };
     app.decorate('passwordResets', feature);
     app.accountLinks.define('/reset-password', (token) => service.check(token));
-
-    app.formActions.define('forgotPassword', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
-      const values = { email: fields.email ?? '' };
-      try {
-        await limitPerIp(request);
-        await feature.request(request, values.email);
-        return { ok: true, redirect: `${localePath(locale, '/forgot-password')}?sent=1` };
-      } catch (error) {
-        return formFailure(error, values, reply);
-      }
-    });
-
-    app.formActions.define('resetPassword', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {
-      const page = localePath(locale, '/reset-password');
-      try {
-        await app.accountLinks.limitUse(request);
-        const result = await service.reset(fields.token ?? '', fields.password ?? '', request.headers['user-agent']);
-        if (!result.ok && 'problem' in result) return { ok: true, redirect: `${page}?problem=${result.problem}` };
-        if (!result.ok) return { ok: false, status: 400, values: {}, errors: result.fields };
-        accounts.setSessionCookie(request, reply, result.session);
-        request.log.info({ user: result.session.user.id }, 'password reset; every other session ended');
-        return { ok: true, redirect: `${localePath(locale, '/account')}?done=password-reset` };
-      } catch (error) {
-        return formFailure(error, {}, reply);
-      }
-    });
   },
   {
     name: 'password-reset',
-    dependencies: ['accounts', 'account-links', 'mail', 'background-jobs', 'form-actions'],
+    dependencies: ['accounts', 'account-links', 'mail', 'background-jobs'],
   },
 );
 

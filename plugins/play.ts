@@ -6,10 +6,10 @@ import { projectRoot } from '../lib/build-info.ts';
 import { deviceName } from '../lib/device-name.ts';
 import { localePath, locales, splitLocale, type Locale } from '../lib/locales.ts';
 import { loginThenBackTo } from '../lib/login-path.ts';
-import type { FormActionResult, PublicUser } from '../lib/page-data.ts';
+import type { PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
-import { isSelfExclusionPeriod, type AccountPageData, type PlayPageData } from '../lib/play/types.ts';
+import type { AccountPageData, PlayPageData } from '../lib/play/types.ts';
 
 export interface PlayPluginOptions {
   /** The time source for play sessions, launch tokens and breaks (tests move it). */
@@ -51,10 +51,10 @@ export const defaultLaunchTokenTtlMs = 60_000;
 const launchPage = /^(?:\/th)?\/play\/?$/;
 
 /**
- * Play and responsible play: `POST /api/play` hands a logged-in player to the play destination
- * with a signed, short-lived, single-use launch token; `POST /api/play/verify` lets the
- * destination check it; `/api/account` and the `/account` page (data `account`, no-JavaScript
- * form action `selfExclusion`) show play sessions and take self-exclusion breaks, which block Play.
+ * Play and responsible play: `app.play` starts a play session with a signed, short-lived,
+ * single-use launch token and verifies one; the `/account` and `/play` page data; the launch
+ * address opened as a document. Its endpoints are routes/api/play.ts, routes/api/account.ts and
+ * routes/forms/play.ts (Play and breaks without JavaScript).
  */
 export default fp<PlayPluginOptions>(
   async (app, options) => {
@@ -118,36 +118,6 @@ export default fp<PlayPluginOptions>(
       };
     });
 
-    // "Take a break" posted without JavaScript: first the period (the page then asks to confirm,
-    // explaining it cannot be undone), then the confirmation; 303 back to the account page.
-    app.formActions.define('selfExclusion', async ({ locale, fields }, request): Promise<FormActionResult> => {
-      const accountPath = localePath(locale, '/account');
-      if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, accountPath) };
-      const period = fields.period ?? '';
-      if (!isSelfExclusionPeriod(period)) {
-        return { ok: false, status: 400, values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
-      }
-      if (fields.step !== 'confirm') return { ok: false, status: 200, values: { period, step: 'confirm' }, errors: {} };
-      const result = await service.selfExclude(request.user.id, period);
-      if (!result.ok) return { ok: false, status: 409, values: { period }, errors: {}, message: 'SELF_EXCLUSION_ACTIVE' };
-      return { ok: true, redirect: accountPath };
-    });
-
-    // Play pressed without JavaScript (the button is a form posted to /play): the same outcomes
-    // as POST /api/play in the browser. Logged out: to login, then back to Play. Logged in: a
-    // play session and a 303 to the launch URL (PLAY_URL's origin comes from the configuration,
-    // never from the request). Refused (a break, an unverified address): the /play page says why.
-    app.formActions.define('play', async ({ locale }, request): Promise<FormActionResult> => {
-      const playPath = localePath(locale, '/play');
-      if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, playPath) };
-      const started = await app.play.start(request.user, locale, request.headers['user-agent']);
-      if (!started.ok) {
-        return { ok: false, status: 403, values: started.code === 'PLAY_SELF_EXCLUDED' ? { until: started.until } : {}, errors: {}, message: started.code };
-      }
-      request.log.info({ playSession: started.playSessionId }, 'play session started');
-      return { ok: true, redirect: started.url, ...(playUrl ? { external: true } : {}) };
-    });
-
     // The /play page: the player's latest play sessions, so that `/play?session=<id>` (where a
     // verified launch lands) shows who is playing and since when, on a reload too.
     app.pageData.define('play', async ({ user, locale }): Promise<PlayPageData & { seo: SeoData }> => ({
@@ -188,5 +158,5 @@ export default fp<PlayPluginOptions>(
       app.addHook('onClose', async () => clearInterval(timer));
     }
   },
-  { name: 'play', dependencies: ['config', 'database', 'accounts', 'page-data', 'form-actions'] },
+  { name: 'play', dependencies: ['config', 'database', 'accounts', 'page-data'] },
 );

@@ -11,10 +11,16 @@ import passwordResetRoutes from './api/password-reset.ts';
 import playRoutes from './api/play.ts';
 import buildsRoutes, { type BuildsRoutesOptions } from './builds.ts';
 import healthRoutes from './health.ts';
+import accountFormRoutes from './forms/account.ts';
+import authFormRoutes from './forms/auth.ts';
+import emailVerificationFormRoutes from './forms/email-verification.ts';
+import passwordResetFormRoutes from './forms/password-reset.ts';
+import playFormRoutes from './forms/play.ts';
 import sitemapRoutes from './sitemap.ts';
 
 /**
  * Every HTTP endpoint but the pages (plugins/ssr.ts), each file under routes/ registered here
+ * (forms/: what a page's form posted without JavaScript does, called by the pages' POST route)
  * with its prefix, once the plugins have made what they use (`app.accounts`, `app.play` ...).
  * A part a test leaves out takes its routes with it.
  */
@@ -29,6 +35,12 @@ export async function registerRoutes(app: FastifyInstance, included: (part: AppP
     await app.register(accountRoutes, { prefix: '/api/account' });
     await app.register(accountSettingsRoutes, { prefix: '/api/account' });
     await app.register(playRoutes, { prefix: '/api/play' });
+    // The same, posted from the pages without JavaScript: the form actions the route table names.
+    await app.register(authFormRoutes);
+    await app.register(passwordResetFormRoutes);
+    await app.register(emailVerificationFormRoutes);
+    await app.register(accountFormRoutes);
+    await app.register(playFormRoutes);
   }
   if (included('content')) await app.register(sitemapRoutes);
   if (included('icons')) await app.register(iconRoutes);
