@@ -9,10 +9,22 @@ const projectRoot = import.meta.dirname;
 // builds use the production one, bundled into both the client and the SSR bundle.
 const reactRouterProduction = resolve(projectRoot, 'node_modules/react-router/dist/production/index.mjs');
 
+const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
+const onDemandCode =
+  /[\\/]client[\\/]lib[\\/](api-client|icon-draw)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|form-field|session-reminder|link-problem)|lib[\\/](account-actions|play-reminder|form-state))\.tsx?$/;
+
 export default defineConfig(({ mode }) => ({
   root: resolve(projectRoot, 'client'),
   ...(mode === 'production'
-    ? { resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] }, ssr: { noExternal: ['react-router'] } }
+    ? {
+        resolve: {
+          alias: [
+            { find: /^react-router$/, replacement: reactRouterProduction },
+            { find: /^use-sync-external-store\/shim$/, replacement: resolve(projectRoot, 'client/lib/sync-external-store.ts') },
+          ],
+        },
+        ssr: { noExternal: ['react-router'] },
+      }
     : {}),
   plugins: [viteReact(), viteFastify({ clientModule: '/entry-server.tsx' })],
   build: {
@@ -26,8 +38,11 @@ export default defineConfig(({ mode }) => ({
           output: {
             // Code the pages share travels with the app's entry (loaded at start), so prefetching a
             // page is one request: the page's own chunk. The prefetch limit of 5 then holds for requests.
+            // Code only some visits need is left out of it and loaded when first used: the API client
+            // (ofetch) and the icon drawing for icons the page did not bring (first-load budget:
+            // test/ssr/first-load.test.ts), and the account pages' own components.
             codeSplitting: {
-              groups: [{ name: 'app', test: /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/ }],
+              groups: [{ name: 'app', test: (id: string) => sharedCode.test(id) && !onDemandCode.test(id) }],
             },
           },
         },

@@ -2,7 +2,8 @@ import useSWR from 'swr';
 import { useMatches, useRouteLoaderData } from 'react-router';
 import { defaultLocale, isLocale, type Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
-import { api, browserToken } from './lib/api-client.ts';
+import { api } from './lib/api.ts';
+import { browserToken } from './lib/cookies.ts';
 import { statusOf } from './lib/swr-config.ts';
 
 /** The locale of the page being shown, from the locale route in the matches. */

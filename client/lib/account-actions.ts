@@ -4,7 +4,7 @@ import { loginThenBackTo } from '../../lib/login-path.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { clearPayloadCache } from '../router/payload.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
-import { api } from './api-client.ts';
+import { api } from './api.ts';
 import { setFlash } from './flash.ts';
 import { formStateFromError } from './form-state.ts';
 import { session } from './session.ts';

@@ -20,9 +20,11 @@
  *   per-method count is set in `onRequest` when the caller did not choose one.
  */
 import { ofetch, type $Fetch, type FetchContext, type FetchOptions, type FetchRequest } from 'ofetch';
+import { browserToken } from './cookies.ts';
+
+export { browserToken, readCookie, TOKEN_COOKIE } from './cookies.ts';
 
 export const API_BASE = '/api';
-export const TOKEN_COOKIE = 'token';
 export const RETRY_STATUS_CODES: readonly number[] = [408, 409, 425, 429, 500, 502, 503, 504];
 export const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const RETRIES_SAFE_METHOD = 1;
@@ -32,38 +34,6 @@ export const RETRY_DELAY_MS = 0;
 /** 1 retry for GET/HEAD/OPTIONS and other non-mutating methods, 0 for POST/PUT/PATCH/DELETE. */
 export function retriesFor(method: string | undefined): number {
   return MUTATING_METHODS.has((method ?? 'GET').toUpperCase()) ? RETRIES_MUTATING_METHOD : RETRIES_SAFE_METHOD;
-}
-
-/**
- * Value of cookie `name` in a `Cookie` header / `document.cookie` string, decoded
- * (percent-decoding; surrounding double quotes removed). The first occurrence wins
- * (browsers send the most specific path first). Undefined when absent.
- * A value that is not valid percent-encoding is returned as it is.
- */
-export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {
-  if (!cookieHeader) return undefined;
-  for (const part of cookieHeader.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    let value = part.slice(eq + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return value;
-    }
-  }
-  return undefined;
-}
-
-/** The browser's token: cookie `token` from `document.cookie` (undefined on the server). */
-export function browserToken(): string | undefined {
-  try {
-    return typeof document === 'undefined' ? undefined : readCookie(document.cookie, TOKEN_COOKIE);
-  } catch {
-    return undefined;
-  }
 }
 
 // RFC 6750 b64token-ish: visible ASCII without spaces; anything else is not a safe header value.

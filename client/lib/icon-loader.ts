@@ -1,5 +1,4 @@
 import type { IconifyJSON } from '@iconify/types';
-import { getIconData, iconToSVG } from '@iconify/utils';
 import { splitQualifiedName } from '../../lib/icons/names.ts';
 
 /** One icon ready to draw: the SVG body and its viewBox (the server's `RenderedIcon`). */
@@ -39,25 +38,11 @@ export const DEFAULT_ICON_FALLBACK_URL = 'https://api.iconify.design';
 // endpoint's quick 504 (and then the fallback) rather than as a client-side timeout.
 const DEFAULT_TIMEOUT_MS = 4000;
 
-// Bodies go into the page as markup: anything that could run script is refused (the CSP blocks
-// inline handlers too; this keeps a bad upstream answer from even reaching the DOM).
-const unsafeBody = /<\s*(script|foreignobject|iframe|object|embed)\b|\bon[a-z]+\s*=|javascript:/i;
-
 /** A prototype-free copy of an icon table, so `constructor` is an unknown icon, not `Object`. */
 function ownTable(value: unknown): Record<string, never> {
   const table = Object.create(null) as Record<string, never>;
   if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(table, value);
   return table;
-}
-
-/** The icon `name` drawn from an IconifyJSON answer (aliases, rotation and flips applied), or null. */
-export function iconFromSet(set: IconifyJSON, name: string): IconData | null {
-  const data = getIconData(set, name);
-  if (!data || typeof data.body !== 'string' || unsafeBody.test(data.body)) return null;
-  const svg = iconToSVG(data);
-  const [left, top, width, height] = svg.viewBox;
-  if (![left, top, width, height].every(Number.isFinite) || width <= 0 || height <= 0) return null;
-  return { body: svg.body, left, top, width, height };
 }
 
 type Outcome = { kind: 'set'; set: IconifyJSON } | { kind: 'missing' } | { kind: 'failed' };
@@ -117,10 +102,11 @@ export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
       for (let start = 0; start < names.length; start += maxNames) {
         const chunk = names.slice(start, start + maxNames);
         void fetchBatch(collection, chunk)
+          .then(async (set) => (set ? { set, iconFromSet: (await import('./icon-draw.ts')).iconFromSet } : null))
           .catch(() => null)
-          .then((set) => {
+          .then((found) => {
             for (const name of chunk) {
-              const data = set ? iconFromSet(set, name) : null;
+              const data = found ? found.iconFromSet(found.set, name) : null;
               cache.set(`${collection}:${name}`, data);
               pending.delete(`${collection}:${name}`);
               waiting.get(name)?.(data);

@@ -6,7 +6,7 @@
  */
 import { localePath, type Locale } from '../../lib/locales.ts';
 import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../lib/play/types.ts';
-import { api } from './api-client.ts';
+import { api } from './api.ts';
 import { navigateTo, type NavigateToOptions } from './navigate.ts';
 import { NavigationRefusedError } from './navigation-guard.ts';
 

@@ -50,7 +50,7 @@ import {
   type State,
 } from 'swr';
 import { SWRGlobalState } from 'swr/_internal';
-import { api } from './api-client.ts';
+import { api } from './api.ts';
 
 export const FRESH_MS = 5_000;
 export const MAX_ERROR_RETRIES = 3;

@@ -9,7 +9,7 @@ import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLocale, useUser } from '../hooks.ts';
 import { accountIntentAction, formStateFor } from '../lib/account-actions.ts';
-import { api } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { failureCode } from '../lib/play.ts';
 import { clearPayloadCache } from '../router/payload.ts';
 

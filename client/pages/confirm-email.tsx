@@ -6,7 +6,7 @@ import { AppLink } from '../components/app-link.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components/link-problem.tsx';
 import { useLocale, useUser } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
-import { api } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { clearPayloadCache } from '../router/payload.ts';
 

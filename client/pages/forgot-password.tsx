@@ -6,7 +6,7 @@ import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
-import { api } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 
 /** With JavaScript: ask the API for a link; the answer is the same whether the address is known or not. */

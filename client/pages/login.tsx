@@ -6,7 +6,7 @@ import { AccountFormPage, useAccountForm } from '../components/account-form.tsx'
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
-import { api } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../lib/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';

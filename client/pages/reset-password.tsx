@@ -5,7 +5,7 @@ import { AccountForm, useAccountForm } from '../components/account-form.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components/link-problem.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useTranslation } from '../i18n.ts';
-import { api } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { session } from '../lib/session.ts';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import t from 'tap';
 import en from '../../locales/en.json' with { type: 'json' };
 import th from '../../locales/th.json' with { type: 'json' };
@@ -52,4 +53,25 @@ t.test('every route names the module its page imports (the server preloads that 
     const source = String(route.page);
     t.ok(source.includes(`"./${route.module}"`) || source.includes(`'./${route.module}'`), `${route.id}: ${route.module}`);
   }
+});
+
+/** The first-load JavaScript budget of a page (README, Bundle budget): brotli, as served. */
+// The aim is 100 KB (issue 11); today react-dom, react-router and SWR alone are about 95 KB of it.
+const firstLoadBudgetBytes = 112 * 1024;
+
+t.test('a page\'s first-load JavaScript stays within its budget with brotli', async (t) => {
+  const pages = ['/', '/th', '/asdas/rtp-explained', '/th/asdas/rtp-explained', '/asdas', '/bonus', '/login', '/th/login'];
+  for (const url of pages) {
+    const scripts = await firstLoadScripts(url);
+    const bytes = scripts.reduce((sum, src) => sum + brotliCompressSync(readFileSync(join(clientDir, src))).length, 0);
+    t.comment(`${url}: ${scripts.length} scripts, ${(bytes / 1024).toFixed(1)} KB brotli`);
+    t.ok(bytes <= firstLoadBudgetBytes, `${url}: ${(bytes / 1024).toFixed(1)} KB <= ${firstLoadBudgetBytes / 1024} KB`);
+  }
+});
+
+t.test('code only some visits need is not in the first load of a reader\'s page', async (t) => {
+  const home = (await firstLoadScripts('/')).map(read).join('\n');
+  // ofetch's retry status list and @iconify/utils' SVG builder: loaded when first used.
+  t.notMatch(home, /retryStatusCodes|408,\s*409,\s*425/, 'no API client (ofetch)');
+  t.notMatch(home, /preserveAspectRatio/, 'no icon drawing (@iconify/utils)');
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createIconLoader, iconFromSet } from '../../client/lib/icon-loader.ts';
+import { iconFromSet } from '../../client/lib/icon-draw.ts';
+import { createIconLoader } from '../../client/lib/icon-loader.ts';
 
 const home = '<path fill="currentColor" d="M10 20v-6h4v6h5v-8h3L12 3L2 12h3v8z"/>';
 const sets: Record<string, Record<string, string>> = {
