@@ -18,6 +18,7 @@ import health from './plugins/health.ts';
 import metrics from './plugins/metrics.ts';
 import overload from './plugins/overload.ts';
 import icons, { type IconsPluginOptions } from './plugins/icons.ts';
+import pageCache from './plugins/page-cache.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import pageData from './plugins/page-data.ts';
 import passwordReset from './plugins/password-reset.ts';
@@ -109,7 +110,10 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
   if (included('icons')) await app.register(icons, options.icons ?? {});
 
   await registerRoutes(app, included, { builds: options.builds });
-  if (included('pages')) await app.register(ssr);
+  if (included('pages')) {
+    await app.register(pageCache);
+    await app.register(ssr);
+  }
 }
 
 /** A hop count means "trust the nearest N proxies", which Fastify takes as a function. */

@@ -70,6 +70,9 @@ const schema = {
       description: 'comma-separated addresses or CIDRs such as 10.0.0.5,192.168.0.0/24',
       default: '',
     },
+    // The anonymous page cache (plugins/page-cache.ts): entries' age bound (0 turns it off) and the memory it may hold.
+    PAGE_CACHE_TTL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 300000 },
+    PAGE_CACHE_MAX_BYTES: { type: 'integer', minimum: 0, maximum: 4294967296, default: 33554432 },
     // Only `npm run bench` sets it: a constant copy of the home page and the process's CPU and memory figures.
     BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
   },
@@ -130,6 +133,10 @@ export interface Config {
   mailFrom: string;
   /** Play refuses players whose email address is not verified yet. */
   requireVerifiedEmailForPlay: boolean;
+  /** How long an anonymous page may be served from memory after its render; 0: no page cache. */
+  pageCacheTtlMs: number;
+  /** The page cache's memory bound (all encodings of all pages), least recently used dropped first; 0: no page cache. */
+  pageCacheMaxBytes: number;
   /** BENCH_BASELINE: serve the bench's constant baseline page and process figures (never in a real deployment). */
   benchBaseline: boolean;
 }
@@ -233,6 +240,8 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     smtpUrl,
     mailFrom: (raw.MAIL_FROM as string | undefined) ?? `Asdas <no-reply@${new URL(publicUrl).hostname}>`,
     requireVerifiedEmailForPlay: raw.REQUIRE_VERIFIED_EMAIL_FOR_PLAY === 'true',
+    pageCacheTtlMs: raw.PAGE_CACHE_TTL_MS as number,
+    pageCacheMaxBytes: raw.PAGE_CACHE_MAX_BYTES as number,
     benchBaseline: raw.BENCH_BASELINE === '1' || raw.BENCH_BASELINE === 'true',
   };
 }

@@ -22,6 +22,8 @@ export interface Metrics {
   readonly shed: Counter<'reason'>;
   /** Names a request's route for the request metrics when the router's pattern says little (`/*`). */
   labelRoute(request: FastifyRequest, route: string): void;
+  /** The label given by `labelRoute`, if any (the page cache repeats it on its hits). */
+  routeLabelOf(request: FastifyRequest): string | undefined;
   /** Serves `GET /metrics` on its own listener (server.ts, METRICS_PORT); closed with the app. */
   listen(host: string, port: number): Promise<string>;
 }
@@ -98,6 +100,9 @@ export default fp(
       }),
       labelRoute(request, route) {
         (request as Labelled)[routeLabel] = route;
+      },
+      routeLabelOf(request) {
+        return (request as Labelled)[routeLabel];
       },
       async listen(host, port) {
         const server = createServer((request, response) => {

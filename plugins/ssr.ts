@@ -149,7 +149,7 @@ export default async function ssr(app: FastifyInstance) {
   });
 
   if (config.benchBaseline) {
-    await app.register(bench, { sendPage: (_request, reply, html) => reply.type('text/html; charset=utf-8').send(html) });
+    await app.register(bench);
   }
 
   // Forms posted without JavaScript (login, registration, logout). Only this scope parses

@@ -28,6 +28,7 @@ export class ContentService {
   #sitemap: { version: string; xml: string } | undefined;
   #loading: Promise<ContentIndex> | undefined;
   #queued: Promise<ContentIndex> | undefined;
+  readonly #reloadListeners = new Set<(index: ContentIndex) => void>();
 
   private constructor(options: ContentServiceOptions, index: ContentIndex) {
     this.root = options.root;
@@ -64,12 +65,19 @@ export class ContentService {
     this.#loading = ContentService.#build(this.#options)
       .then((index) => {
         this.#index = index;
+        for (const listener of this.#reloadListeners) listener(index);
         return index;
       })
       .finally(() => {
         this.#loading = undefined;
       });
     return this.#loading;
+  }
+
+  /** Called after each reload swapped the index (the page cache drops what it rendered from the old one). */
+  onReload(listener: (index: ContentIndex) => void): () => void {
+    this.#reloadListeners.add(listener);
+    return () => this.#reloadListeners.delete(listener);
   }
 
   get index(): ContentIndex {

@@ -1,0 +1,48 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { isbot } from 'isbot';
+import { preferredLocale } from './accept.ts';
+import { cookieNames } from './cookies.ts';
+import { isLocale } from './locales.ts';
+
+/** The cookies that make a request personal or one-off: never served from, or stored in, the page cache. */
+export interface PersonalCookies {
+  /** The login session (plugins/accounts.ts). */
+  session: string;
+  /** A one-shot notice after a form post (client/lib/flash.ts): the page shows it once. */
+  flash: string;
+}
+
+export interface KeyRequest {
+  url: string;
+  headers: IncomingHttpHeaders;
+  cookies: Record<string, string | undefined>;
+}
+
+/**
+ * The page-cache key of an anonymous GET/HEAD of a page, or `undefined` when the response must
+ * not come from the cache (a session cookie, an Authorization header, a flash cookie).
+ *
+ * It holds everything the server reads to render an anonymous page (plugins/ssr.ts): the path;
+ * the query, its parameters sorted (`?b=1&a=2` is `?a=2&b=1`); whether the visitor is a bot
+ * (isbot, as the renderer decides); and the two inputs of the `/` → `/th` offer: the language
+ * cookie (a chosen language, any other value, or none) and the preferred language of
+ * Accept-Language. The page's own language is in its path (`/th/...`).
+ */
+export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): string | undefined {
+  const { headers } = request;
+  if (headers.authorization !== undefined) return undefined;
+  if (request.cookies[cookies.session] !== undefined || request.cookies[cookies.flash] !== undefined) return undefined;
+  const [pathname = '/', search] = request.url.split(/\?(.*)/s);
+  const language = request.cookies[cookieNames.language];
+  const chosen = language === undefined ? '-' : isLocale(language) ? language : '?';
+  const preferred = preferredLocale(headers['accept-language']) ?? '-';
+  const bot = isbot(headers['user-agent'] ?? '') ? 'bot' : 'person';
+  return `${pathname}?${normalisedQuery(search)} lang=${chosen} accept=${preferred} ${bot}`;
+}
+
+function normalisedQuery(search: string | undefined): string {
+  if (!search) return '';
+  const params = new URLSearchParams(search);
+  params.sort();
+  return params.toString();
+}

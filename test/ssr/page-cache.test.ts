@@ -1,0 +1,176 @@
+import t from 'tap';
+import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
+import { pageStateOf } from '../helpers/page-state.ts';
+
+// The anonymous page cache (plugins/page-cache.ts) as visitors meet it: X-Cache, ETag/304,
+// what it keeps apart, and what it never keeps.
+const { app, close } = await startTestApp({ PUBLIC_URL: 'http://localhost:3000' });
+t.teardown(close);
+
+const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+  app.inject({ method, url, headers: { 'user-agent': browserUserAgent, 'accept-language': 'en', ...headers } });
+
+t.test('the second anonymous visit is served from memory, byte for byte', async (t) => {
+  const first = await get('/bonus');
+  t.equal(first.statusCode, 200);
+  t.equal(first.headers['x-cache'], 'MISS');
+  const second = await get('/bonus');
+  t.equal(second.headers['x-cache'], 'HIT');
+  t.equal(second.body, first.body);
+  t.equal(second.headers['content-type'], 'text/html; charset=utf-8');
+  t.equal(second.headers['cache-control'], 'no-cache', 'browsers still revalidate');
+  t.ok(second.headers['content-security-policy'], 'per-request headers are still there');
+  t.not(second.headers['x-request-id'], first.headers['x-request-id'], 'a request id of its own');
+
+  const payload = await get('/bonus/_payload.json');
+  t.equal(payload.headers['x-cache'], 'MISS');
+  const payloadAgain = await get('/bonus/_payload.json');
+  t.equal(payloadAgain.headers['x-cache'], 'HIT', 'payloads too');
+  t.same(payloadAgain.json(), payload.json());
+  t.match(payloadAgain.headers['content-type'], /^application\/json/);
+
+  const head = await get('/bonus', {}, 'HEAD');
+  t.equal(head.headers['x-cache'], 'HIT', 'HEAD reads the same entry');
+  t.equal(head.body, '', 'without a body');
+  t.equal(head.headers['content-length'], String(Buffer.byteLength(first.body)));
+});
+
+t.test('cached pages answer ETag/304', async (t) => {
+  const page = await get('/asdas');
+  const etag = page.headers.etag as string;
+  t.match(etag, /^"[^"]+"$/, 'a strong ETag');
+  const again = await get('/asdas', { 'if-none-match': etag });
+  t.equal(again.statusCode, 304);
+  t.equal(again.headers['x-cache'], 'HIT');
+  t.equal(again.body, '');
+  t.equal(again.headers.etag, etag);
+  const other = await get('/asdas', { 'if-none-match': '"something-else"' });
+  t.equal(other.statusCode, 200);
+});
+
+t.test('language, bot and query are kept apart', async (t) => {
+  const english = await get('/asdas?x=1');
+  const thai = await get('/th/asdas?x=1');
+  t.match(english.body, /<html lang="en"/);
+  t.match(thai.body, /<html lang="th"/);
+  t.equal((await get('/th/asdas?x=1')).headers['x-cache'], 'HIT');
+
+  const bot = await get('/asdas?x=1', { 'user-agent': googlebot });
+  t.equal(bot.headers['x-cache'], 'MISS', 'a bot gets its own render');
+  t.equal(pageStateOf(bot.body).runtime.isBot, true);
+  t.equal(pageStateOf((await get('/asdas?x=1')).body).runtime.isBot, false, 'people never get the bot render');
+
+  t.equal((await get('/asdas?x=2')).headers['x-cache'], 'MISS', 'another query is another page');
+  t.equal((await get('/asdas?y=2&x=1')).headers['x-cache'], 'MISS');
+  t.equal((await get('/asdas?x=1&y=2')).headers['x-cache'], 'HIT', 'parameter order does not matter');
+
+  // The home page offers Thai to a browser preferring it: a cached English home never stops that.
+  t.equal((await get('/')).statusCode, 200);
+  t.equal((await get('/')).headers['x-cache'], 'HIT');
+  const prefersThai = await get('/', { 'accept-language': 'th-TH,th;q=0.9' });
+  t.equal(prefersThai.statusCode, 302);
+  t.equal(prefersThai.headers.location, '/th');
+  const chose = await get('/', { 'accept-language': 'th', cookie: 'lang=en' });
+  t.equal(chose.statusCode, 200, 'a chosen language stays');
+  t.match(chose.body, /<html lang="en"/);
+});
+
+t.test('a logged-in render never reaches an anonymous visitor, and never comes from the cache', async (t) => {
+  const form = new URLSearchParams({
+    email: 'cache-leak@example.com',
+    displayName: 'Leaky Larissa',
+    password: 'a long passphrase 42',
+    acceptTerms: 'on',
+    confirmAge: 'on',
+  }).toString();
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/registration',
+    headers: { origin: 'http://localhost:3000', host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded', 'user-agent': browserUserAgent },
+    payload: form,
+  });
+  t.equal(registered.statusCode, 303);
+  const token = registered.cookies.find((cookie) => cookie.name === 'token')!.value;
+
+  const anonymousFirst = await get('/th/bonus');
+  t.equal(anonymousFirst.headers['x-cache'], 'MISS');
+  for (const url of ['/th/bonus', '/th/bonus/_payload.json', '/th/terms-apply']) {
+    const mine = await get(url, { cookie: `token=${token}` });
+    t.equal(mine.statusCode, 200);
+    t.equal(mine.headers['x-cache'], 'MISS', `${url}: a logged-in visit is rendered for them`);
+    if (!url.endsWith('.json')) t.match(mine.body, /Leaky Larissa/, 'with their name');
+    t.notOk(mine.headers.etag && !url.endsWith('.json'), 'no page-cache ETag');
+  }
+  const bearer = await get('/th/bonus', { authorization: `Bearer ${token}` });
+  t.equal(bearer.headers['x-cache'], 'MISS', 'an Authorization header: not from the cache');
+
+  for (const url of ['/th/bonus', '/th/terms-apply']) {
+    const anonymous = await get(url);
+    t.notMatch(anonymous.body, /Leaky Larissa/, `${url}: the anonymous page never shows the name`);
+  }
+  t.equal((await get('/th/terms-apply')).headers['x-cache'], 'HIT', 'stored from the anonymous render only');
+});
+
+t.test('a flash notice is shown fresh and never stored; no-store and Set-Cookie responses are never stored', async (t) => {
+  t.equal((await get('/terms-apply')).headers['x-cache'], 'MISS');
+  t.equal((await get('/terms-apply')).headers['x-cache'], 'HIT');
+  const flashed = await get('/terms-apply', { cookie: 'flash=signedOut' });
+  t.equal(flashed.headers['x-cache'], 'MISS', 'not served from the cache');
+  t.equal(pageStateOf(flashed.body).runtime.flash, 'signedOut', 'the notice is in the page');
+  t.match(String(flashed.headers['set-cookie']), /flash=;/, 'and cleared');
+  const after = await get('/terms-apply');
+  t.equal(after.headers['x-cache'], 'HIT');
+  t.equal(pageStateOf(after.body).runtime.flash, undefined, 'the next visitor sees no notice');
+
+  for (let i = 0; i < 2; i++) {
+    const link = await get('/reset-password?token=not-a-real-token');
+    t.match(link.headers['cache-control'], /no-store/);
+    t.equal(link.headers['x-cache'], 'MISS', 'no-store pages are never kept');
+  }
+  for (let i = 0; i < 2; i++) {
+    t.equal((await get('/no/such/page')).headers['x-cache'], 'MISS', 'errors are never kept');
+  }
+});
+
+t.test('a content reload drops every entry', async (t) => {
+  await get('/asdas/rtp-explained');
+  t.equal((await get('/asdas/rtp-explained')).headers['x-cache'], 'HIT');
+  t.ok(app.pageCache!.size > 0);
+  await app.content.reload();
+  t.equal(app.pageCache!.size, 0, 'emptied');
+  t.equal((await get('/asdas/rtp-explained')).headers['x-cache'], 'MISS', 'rendered again from the new content');
+});
+
+t.test('concurrent misses for one page render it once (real HTTP)', async (t) => {
+  const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+  const requests = Array.from({ length: 12 }, () =>
+    fetch(`${origin}/th/asdas/rtp-explained?together=1`, { headers: { 'user-agent': browserUserAgent } }),
+  );
+  const responses = await Promise.all(requests);
+  const results = responses.map((response) => response.headers.get('x-cache'));
+  const bodies = await Promise.all(responses.map((response) => response.text()));
+  t.equal(results.filter((result) => result === 'MISS').length, 1, `one render: ${results.join(' ')}`);
+  t.equal(new Set(bodies).size, 1, 'everyone got the same page');
+});
+
+t.test('PAGE_CACHE_TTL_MS=0 turns it off', async (t) => {
+  const off = await startTestApp({ PAGE_CACHE_TTL_MS: '0' });
+  t.teardown(off.close);
+  t.equal(off.app.pageCache, null);
+  for (let i = 0; i < 2; i++) {
+    const page = await off.app.inject({ url: '/bonus', headers: { 'user-agent': browserUserAgent } });
+    t.equal(page.statusCode, 200);
+    t.equal(page.headers['x-cache'], undefined, 'no cache, no X-Cache');
+  }
+});
+
+t.test('PAGE_CACHE_MAX_BYTES bounds the memory: the least recently used page goes', async (t) => {
+  const small = await startTestApp({ PAGE_CACHE_MAX_BYTES: '60000' });
+  t.teardown(small.close);
+  const visit = (url: string) => small.app.inject({ url, headers: { 'user-agent': browserUserAgent } });
+  const pages = ['/asdas', '/th/asdas', '/asdas/rtp-explained'];
+  for (const url of pages) t.equal((await visit(url)).headers['x-cache'], 'MISS');
+  t.ok(small.app.pageCache!.bytes <= 60000, `holds ${small.app.pageCache!.bytes} bytes`);
+  t.equal((await visit('/asdas/rtp-explained')).headers['x-cache'], 'HIT', 'the latest is kept');
+  t.equal((await visit('/asdas')).headers['x-cache'], 'MISS', 'the oldest was evicted');
+});
