@@ -28,6 +28,19 @@ export interface OpenedDatabase {
   pool?: pg.Pool;
 }
 
+/**
+ * The embedded database's memory (README, Sizing per replica). PostgreSQL's defaults assume a
+ * server of its own (128 MB of shared buffers); this site's data is small, so PGlite runs with
+ * 16 MB of shared buffers and modest per-query memory. (Its WebAssembly memory cannot start below
+ * the 128 MiB the module declares: `initialMemory` smaller than that fails to instantiate.)
+ */
+export const pgliteMemoryOptions = {
+  startParams: [
+    ...PGlite.defaultStartParams,
+    ...['shared_buffers=16MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'].flatMap((setting) => ['-c', setting]),
+  ],
+};
+
 /** Opens Kysely over PostgreSQL when a URL is given, otherwise over PGlite in `dataDir`. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const log = options.onQuery
@@ -55,7 +68,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   }
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  const pglite = await PGlite.create(dataDir, pgliteMemoryOptions);
   return {
     db: new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...(log ? { log } : {}) }),
     backend: 'pglite',
