@@ -8,6 +8,7 @@ import accountSettings from './plugins/account-settings.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
 import type { BuildsRoutesOptions } from './routes/builds.ts';
+import compression from './plugins/compression.ts';
 import configPlugin from './plugins/config.ts';
 import content, { type ContentPluginOptions } from './plugins/content.ts';
 import database, { type DatabasePluginOptions } from './plugins/database.ts';
@@ -88,6 +89,7 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
   await app.register(metrics);
   await app.register(requestId);
   await app.register(securityHeaders);
+  await app.register(compression);
   await app.register(overload);
   await app.register(errors);
   await app.register(cookie);

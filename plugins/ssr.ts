@@ -58,6 +58,8 @@ export default async function ssr(app: FastifyInstance) {
     },
     fastifyStaticOptions: {
       cacheControl: false,
+      // The build writes `.br`/`.gz` next to each hashed asset (scripts/build.mjs): sent as they are.
+      preCompressed: true,
       // Vite fingerprints everything under /assets/; other public files may change between builds.
       setHeaders(reply, path) {
         reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? immutableAsset : 'public, max-age=3600');

@@ -2,8 +2,10 @@
 // (dist/build.json for the server, builds/latest.json + builds/meta/{id}.json for browsers).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { createBuilder } from 'vite';
 
 const root = resolve(import.meta.dirname, '..');
@@ -19,6 +21,8 @@ if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
 const builder = await createBuilder({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
 await builder.buildApp();
 
+await precompressAssets(resolve(root, 'dist/client/assets'));
+
 // tsc never deletes what it wrote before: a source file removed since the last build would
 // linger as a stale .js (imports and all) in the server output.
 rmSync(resolve(root, 'dist/node'), { recursive: true, force: true });
@@ -33,3 +37,28 @@ writeFileSync(resolve(root, 'builds/meta', `${build.id}.json`), JSON.stringify({
 // latest.json last: a browser polling it must never see an id whose meta file is missing.
 writeFileSync(resolve(root, 'builds/latest.json'), JSON.stringify(build));
 console.log(`built ${build.id} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+/**
+ * Hashed assets are compressed once here, at the strongest settings (brotli 11, gzip 9), as
+ * `name.br` and `name.gz` next to them; the server sends those as they are (@fastify/static's
+ * `preCompressed`), so no request pays for compressing a script. Only text files of 1 KB or more,
+ * and only a variant that is smaller.
+ */
+async function precompressAssets(dir) {
+  const brotli = promisify(brotliCompress);
+  const gzipped = promisify(gzip);
+  const files = readdirSync(dir).filter((name) => /\.(?:js|mjs|css|svg|json|txt|html)$/.test(name));
+  await Promise.all(
+    files.map(async (name) => {
+      const file = resolve(dir, name);
+      const body = readFileSync(file);
+      if (body.length < 1024) return;
+      const [br, gz] = await Promise.all([
+        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzipped(body, { level: 9 }),
+      ]);
+      if (br.length < body.length) writeFileSync(`${file}.br`, br);
+      if (gz.length < body.length) writeFileSync(`${file}.gz`, gz);
+    }),
+  );
+}
