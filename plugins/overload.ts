@@ -131,6 +131,26 @@ export default fp(
         });
         done();
       });
+      // Before the work starts, a turn of the event loop: it reads what else has arrived (new
+      // requests are admitted or shed at once, instead of waiting in the kernel behind a chain of
+      // renders) and sees a client that has already closed its connection. Such a request is not
+      // worked on: under overload most waiting requests are from clients that gave up, and
+      // rendering them kept the admitted ones waiting until they gave up too.
+      app.addHook('preHandler', (request, reply, done) => {
+        if (!slots.has(request)) return done();
+        // Two turns: a partial read ends libuv's read loop, so a close that came right after the
+        // request is read on the next poll; the second turn comes after it.
+        const check = () => {
+          const socket = request.raw.socket as { destroyed?: boolean; writableEnded?: boolean } | null;
+          if (socket && (socket.destroyed === true || socket.writableEnded === true)) {
+            metrics?.shed.inc({ reason: 'clientGone' });
+            reply.code(503).header('connection', 'close').send();
+            return;
+          }
+          done();
+        };
+        setImmediate(() => setImmediate(check));
+      });
       app.addHook('onSend', (request, _reply, payload, done) => {
         const slot = slots.get(request);
         if (slot) {

@@ -4,6 +4,7 @@
  * translated page for documents, JSON for the API and payloads); probes, assets and the metrics
  * listener keep answering; shed requests are counted; service resumes by itself.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -180,6 +181,41 @@ t.test('in-flight cap: a client that gives up keeps its place until its work is 
   await after.text();
   t.equal(after.status, 200, 'its place is free once its handler has answered');
   t.equal(app.overloadState().inFlight, 0, 'and given back after the answer');
+});
+
+t.test('in-flight cap: a request whose client has already gone is not worked on', async (t) => {
+  const { app, close } = await startTestApp({ OVERLOAD_MAX_IN_FLIGHT: '10', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  t.teardown(close);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const metricsUrl = await app.metrics.listen('127.0.0.1', 0);
+  /** Documents rendered so far, every page kind together. */
+  const rendered = async () =>
+    [...(await (await fetch(metricsUrl)).text()).matchAll(/^ssr_render_duration_seconds_count\{kind="document"[^}]*\} (\d+)$/gm)].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    );
+  const before = await rendered();
+  let closed: () => void = () => {};
+  const connectionClosed = new Promise<void>((done) => (closed = done));
+  app.server.once('connection', (socket) => socket.once('close', () => closed()));
+
+  // A client that sends a page request and closes at once, from another process while this one
+  // (the server's) is blocked: the server then reads the request and the close together, as it
+  // does for the clients that gave up while it was busy.
+  const { port } = new URL(base);
+  execFileSync(process.execPath, [
+    '-e',
+    `const s = require('net').connect(${port}, '127.0.0.1', () => s.end('GET /asdas HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: text/html\\r\\n\\r\\n')); s.on('finish', () => s.destroy());`,
+  ]);
+  await connectionClosed;
+  while ((await shedCount(metricsUrl, 'clientGone')) < 1) await new Promise((done) => setTimeout(done, 20));
+  t.equal(await rendered(), before, 'the page was not rendered for nobody');
+  t.equal(app.overloadState().inFlight, 0, 'and its place is free');
+
+  const served = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
+  await served.text();
+  t.equal(served.status, 200, 'a client that waits is served');
+  t.equal(await rendered(), before + 1);
 });
 
 t.test('heap limit: shed with its own reason', async (t) => {
