@@ -18,6 +18,8 @@ export interface Metrics {
   readonly dbQuery: Histogram<'backend' | 'outcome'>;
   /** Requests a rate limit refused, by limit (login-ip, register-ip, login-account, ...). */
   readonly rateLimitRefusals: Counter<'limit'>;
+  /** Anonymous page requests answered from the page cache (`hit`) or rendered (`miss`). */
+  readonly pageCache: Counter<'result'>;
   /** Requests answered 503 because the process is overloaded, by reason (eventLoopDelay, heapUsedBytes). */
   readonly shed: Counter<'reason'>;
   /** Names a request's route for the request metrics when the router's pattern says little (`/*`). */
@@ -90,6 +92,12 @@ export default fp(
         name: 'rate_limit_refusals_total',
         help: 'Requests refused by a rate limit (429).',
         labelNames: ['limit'],
+        registers: [registry],
+      }),
+      pageCache: new Counter({
+        name: 'page_cache_requests_total',
+        help: 'Page and payload requests from anonymous visitors: served from the page cache (hit) or rendered (miss).',
+        labelNames: ['result'],
         registers: [registry],
       }),
       shed: new Counter({

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
 import { readBuildInfo } from '../lib/build-info.ts';
 import { cookieNames } from '../lib/cookies.ts';
 import { negotiateEncoding, varyWithAcceptEncoding } from '../lib/encoding.ts';
@@ -48,6 +49,16 @@ export default fp(
     content?.onReload(() => cache.clear());
     const personal = { session: cookieNames.session, flash: cookieNames.flash };
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+    if (metrics) {
+      new Gauge({
+        name: 'page_cache_bytes',
+        help: 'Bytes the page cache holds (every encoding of every page).',
+        registers: [metrics.registry],
+        collect() {
+          this.set(cache.bytes);
+        },
+      });
+    }
 
     app.addHook('onRequest', async (request, reply) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || request.routeOptions.url !== pagesRoute) return;
@@ -62,6 +73,7 @@ export default fp(
       if (!entry) {
         const done = cache.claim(key);
         if (done) {
+          metrics?.pageCache.inc({ result: 'miss' });
           fills.set(request, { key, generation: current, done });
           // Whatever happens to the response (an error, a client gone), the waiters are let go.
           reply.raw.once('close', done);
@@ -70,8 +82,12 @@ export default fp(
         // Another request is rendering this page: wait for it rather than render it again.
         await cache.rendered(key);
         entry = cache.get(key, current);
-        if (!entry) return;
+        if (!entry) {
+          metrics?.pageCache.inc({ result: 'miss' });
+          return;
+        }
       }
+      metrics?.pageCache.inc({ result: 'hit' });
       return sendEntry(request, reply, entry);
     });
 

@@ -77,6 +77,10 @@ t.test('request, SSR, rate-limit and process metrics after real traffic', async 
   // The second visit came from the page cache: counted as a request of its page, not rendered.
   t.equal(value(all, 'ssr_render_duration_seconds_count', { kind: 'document', page: 'article' }), 1, 'SSR render time per page');
   t.equal(value(all, 'ssr_render_duration_seconds_count', { kind: 'payload' }), 1);
+  // Anonymous page requests: the article twice (a miss, then a hit), the payload and the 404 page (misses).
+  t.equal(value(all, 'page_cache_requests_total', { result: 'hit' }), 1, 'page-cache hits');
+  t.equal(value(all, 'page_cache_requests_total', { result: 'miss' }), 3, 'page-cache misses');
+  t.ok((value(all, 'page_cache_bytes') ?? 0) > 0, 'the bytes the cache holds');
   t.equal(value(all, 'rate_limit_refusals_total', { limit: 'login-ip' }), 1, 'the refused login is counted');
   t.equal(value(all, 'rate_limit_store_degraded'), undefined, 'no Redis, no store gauge');
   t.equal(value(all, 'http_requests_shed_total'), undefined, 'nothing shed yet (no sample until a shed)');
