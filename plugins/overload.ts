@@ -144,7 +144,9 @@ export default fp(
           const socket = request.raw.socket as { destroyed?: boolean; writableEnded?: boolean } | null;
           if (socket && (socket.destroyed === true || socket.writableEnded === true)) {
             metrics?.shed.inc({ reason: 'clientGone' });
-            reply.code(503).header('connection', 'close').send();
+            // The server may have ended the response with the connection: nothing to send then.
+            if (reply.sent) slots.get(request)?.release();
+            else reply.code(503).header('connection', 'close').send();
             return;
           }
           done();
