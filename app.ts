@@ -71,6 +71,10 @@ export async function buildApp({ config, logger, without = [], ...options }: Bui
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs) },
     genReqId: requestIdFrom,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Loading the pages' bundle, the icon sets and the content takes a second when the machine is
+    // idle and tens of seconds on a busy one (Fastify's 10 s default failed starts there). A start
+    // that is slow is not broken: readiness probes wait for it; a hung one still fails.
+    pluginTimeout: 120_000,
   });
 
   try {

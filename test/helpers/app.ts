@@ -131,7 +131,14 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  if (dataDir) app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
+  // onClose hooks added here run before the plugins' own, so the emails still being written into
+  // outbox/ are waited for first: removing the folder under them failed with ENOTEMPTY.
+  if (dataDir) {
+    app.addHook('onClose', async () => {
+      await app.jobs?.settled();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+  }
   try {
     options.extraRoutes?.(app);
     await app.ready();
