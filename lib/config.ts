@@ -1,82 +1,12 @@
 import { isIP } from 'node:net';
 import type { ErrorObject } from 'ajv';
 import { envSchema } from 'env-schema';
+import { configWarnings, type ConfigWarning, describeErrors } from './config-messages.ts';
+import { schema } from './config-schema.ts';
 
-/** pino's levels, and `silent`. */
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export { logLevels } from './config-schema.ts';
 
-/** Variables whose value is never repeated in an error message (keys, passwords in URLs). */
-const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PLAY_SECRET', 'PLAY_VERIFY_KEY']);
-
-/**
- * Every setting the service reads from its environment, checked once at start.
- * A bad value stops the start with a message naming the variable (see ConfigError).
- */
-const schema = {
-  type: 'object',
-  properties: {
-    NODE_ENV: { type: 'string', enum: ['production', 'development', 'test'], default: 'production' },
-    HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
-    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
-    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },
-    METRICS_HOST: { type: 'string', minLength: 1 },
-    LOG_LEVEL: { type: 'string', enum: [...logLevels], default: 'info' },
-    // A `description` is what an error message says is expected, instead of the raw pattern.
-    TRUST_PROXY: {
-      type: 'string',
-      pattern: '^(true|false|\\d+|[0-9a-fA-F.:/,\\s]+)$',
-      description: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.0/8,127.0.0.1)',
-      default: 'false',
-    },
-    PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s]+/?$', description: 'an origin such as https://example.com (no path)' },
-    SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
-    // No default here: it depends on NODE_ENV (see loadConfig).
-    SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 600000 },
-    BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: 10485760, default: 65536 },
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 1000 },
-    OVERLOAD_MAX_HEAP_BYTES: { type: 'integer', minimum: 0 },
-    OVERLOAD_MAX_IN_FLIGHT: { type: 'integer', minimum: 0, maximum: 100000, default: 100 },
-    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 10000 },
-    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
-    DATA_DIR: { type: 'string', minLength: 1, default: './data' },
-    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', description: 'a postgres:// or postgresql:// URL' },
-    REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
-    SESSION_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
-    LOGIN_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 10 },
-    REGISTER_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5 },
-    ICON_UPSTREAM_URL: {
-      type: 'string',
-      pattern: '^https?://[^\\s]+$',
-      description: 'an http(s) URL',
-      default: 'https://api.iconify.design',
-    },
-    BUILD_CHECK_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
-    PLAY_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' },
-    PLAY_SECRET: { type: 'string', minLength: 32 },
-    PLAY_VERIFY_KEY: { type: 'string', minLength: 32 },
-    ALLOWED_EXTERNAL_ORIGINS: {
-      type: 'string',
-      pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$',
-      description: 'comma-separated origins such as https://a.example,https://b.example',
-      default: '',
-    },
-    SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$', description: 'an smtp:// or smtps:// URL' },
-    MAIL_FROM: { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$', description: 'an address such as "Asdas <no-reply@example.com>" (one line)' },
-    REQUIRE_VERIFIED_EMAIL_FOR_PLAY: { type: 'string', enum: ['true', 'false'], default: 'false' },
-    // Addresses or CIDRs exempt from the per-address rate limits (a load-testing aid), comma-separated.
-    RATE_LIMIT_ALLOW_LIST: {
-      type: 'string',
-      pattern: '^[0-9a-fA-F.:/,\\s]*$',
-      description: 'comma-separated addresses or CIDRs such as 10.0.0.5,192.168.0.0/24',
-      default: '',
-    },
-    // The anonymous page cache (plugins/page-cache.ts): entries' age bound (0 turns it off) and the memory it may hold.
-    PAGE_CACHE_TTL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 300000 },
-    PAGE_CACHE_MAX_BYTES: { type: 'integer', minimum: 0, maximum: 4294967296, default: 33554432 },
-    // Only `npm run bench` sets it: a constant copy of the home page and the process's CPU and memory figures.
-    BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
-  },
-} as const;
+export type { ConfigWarning } from './config-messages.ts';
 
 export type TrustProxy = boolean | number | string[];
 
@@ -141,16 +71,11 @@ export interface Config {
   benchBaseline: boolean;
 }
 
-export interface ConfigWarning {
-  variable: string;
-  message: string;
-}
-
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } = {}): Config {
   let raw: Record<string, unknown>;
@@ -246,50 +171,6 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
   };
 }
 
-const allInterfaces = new Set(['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0', '*']);
-
-function configWarnings(settings: {
-  production: boolean;
-  publicUrlSet: boolean;
-  publicUrl: string;
-  host: string;
-  trustProxy: TrustProxy;
-  smtpUrlSet: boolean;
-  dataDir: string;
-}): ConfigWarning[] {
-  const warnings: ConfigWarning[] = [];
-  if (settings.production && !settings.smtpUrlSet) {
-    warnings.push({
-      variable: 'SMTP_URL',
-      message:
-        `SMTP_URL is not set: account emails (password resets, address checks) are written as .eml files to ${settings.dataDir}/outbox/ instead of being sent. ` +
-        'Set SMTP_URL (smtp://user:password@host:587) so they reach people.',
-    });
-  }
-  if (settings.production && !settings.publicUrlSet) {
-    warnings.push({
-      variable: 'PUBLIC_URL',
-      message:
-        `PUBLIC_URL is not set: canonical links, hreflang alternates, the sitemap and robots.txt name ${settings.publicUrl}. ` +
-        'Set it to the origin visitors use (https://example.com).',
-    });
-  }
-  // Trusting by position (a hop count, or everything) cannot tell the proxy from a client that
-  // connects directly: such a client writes its own X-Forwarded-For and picks the address the rate
-  // limits count. An address list only believes the proxy.
-  const trustsAnyPeer = settings.trustProxy === true || typeof settings.trustProxy === 'number';
-  if (trustsAnyPeer && allInterfaces.has(settings.host)) {
-    warnings.push({
-      variable: 'TRUST_PROXY',
-      message:
-        `TRUST_PROXY=${String(settings.trustProxy)} believes X-Forwarded-* from any peer, and HOST=${settings.host} listens on every interface: ` +
-        'a client that reaches the service directly, not through the proxy, can choose its own address and step around per-address rate limits. ' +
-        "Set TRUST_PROXY to the proxy's addresses or CIDR (10.0.0.0/8), or listen only where the proxy connects from.",
-    });
-  }
-  return warnings;
-}
-
 /** `10.0.0.0/8, 192.0.2.7, ::1`: every entry must be an address or a CIDR block of one. */
 function parseAllowList(value: string): string[] {
   const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -309,44 +190,4 @@ function parseTrustProxy(value: string): TrustProxy {
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((entry) => entry.trim()).filter(Boolean);
-}
-
-type PropertySchema = {
-  type: string;
-  enum?: readonly string[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  description?: string;
-};
-
-/** What a variable must be, in words: the allowed values, the range, or its description. */
-export function expectation(name: string): string {
-  const property = (schema.properties as Record<string, PropertySchema>)[name];
-  if (!property) return 'a valid value';
-  if (property.enum) return `one of ${property.enum.join(', ')}`;
-  if (property.type === 'integer') {
-    if (property.minimum !== undefined && property.maximum !== undefined) return `an integer from ${property.minimum} to ${property.maximum}`;
-    if (property.minimum !== undefined) return `an integer of at least ${property.minimum}`;
-    return 'an integer';
-  }
-  if (property.description) return property.description;
-  if (property.minLength !== undefined && property.minLength > 1) return `at least ${property.minLength} characters`;
-  return 'a non-empty value';
-}
-
-/**
- * One sentence per bad variable: "LOG_LEVEL must be one of fatal, error, ... (got "verbose")",
- * never a raw pattern, never the value of a secret.
- */
-function describeErrors(errors: ErrorObject[], env: Env, fallback: Error): string {
-  const names = [...new Set(errors.map((issue) => issue.instancePath.replace(/^\//, '')).filter(Boolean))];
-  if (names.length === 0) return fallback.message.replace(/env\//g, '');
-  return names
-    .map((name) => {
-      const value = env[name];
-      const got = value === undefined || secretVariables.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
-      return `${name} must be ${expectation(name)}${got}`;
-    })
-    .join('; ');
 }

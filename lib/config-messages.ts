@@ -1,0 +1,101 @@
+import type { ErrorObject } from 'ajv';
+import type { Env, TrustProxy } from './config.ts';
+import { schema } from './config-schema.ts';
+
+/**
+ * What the configuration says to the operator: the warnings logged at start about settings that
+ * are valid but probably not meant, and the one-sentence errors naming a bad variable and what
+ * it accepts (never a raw pattern, never the value of a secret).
+ */
+
+export interface ConfigWarning {
+  variable: string;
+  message: string;
+}
+
+/** Variables whose value is never repeated in an error message (keys, passwords in URLs). */
+const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PLAY_SECRET', 'PLAY_VERIFY_KEY']);
+
+const allInterfaces = new Set(['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0', '*']);
+
+export function configWarnings(settings: {
+  production: boolean;
+  publicUrlSet: boolean;
+  publicUrl: string;
+  host: string;
+  trustProxy: TrustProxy;
+  smtpUrlSet: boolean;
+  dataDir: string;
+}): ConfigWarning[] {
+  const warnings: ConfigWarning[] = [];
+  if (settings.production && !settings.smtpUrlSet) {
+    warnings.push({
+      variable: 'SMTP_URL',
+      message:
+        `SMTP_URL is not set: account emails (password resets, address checks) are written as .eml files to ${settings.dataDir}/outbox/ instead of being sent. ` +
+        'Set SMTP_URL (smtp://user:password@host:587) so they reach people.',
+    });
+  }
+  if (settings.production && !settings.publicUrlSet) {
+    warnings.push({
+      variable: 'PUBLIC_URL',
+      message:
+        `PUBLIC_URL is not set: canonical links, hreflang alternates, the sitemap and robots.txt name ${settings.publicUrl}. ` +
+        'Set it to the origin visitors use (https://example.com).',
+    });
+  }
+  // Trusting by position (a hop count, or everything) cannot tell the proxy from a client that
+  // connects directly: such a client writes its own X-Forwarded-For and picks the address the rate
+  // limits count. An address list only believes the proxy.
+  const trustsAnyPeer = settings.trustProxy === true || typeof settings.trustProxy === 'number';
+  if (trustsAnyPeer && allInterfaces.has(settings.host)) {
+    warnings.push({
+      variable: 'TRUST_PROXY',
+      message:
+        `TRUST_PROXY=${String(settings.trustProxy)} believes X-Forwarded-* from any peer, and HOST=${settings.host} listens on every interface: ` +
+        'a client that reaches the service directly, not through the proxy, can choose its own address and step around per-address rate limits. ' +
+        "Set TRUST_PROXY to the proxy's addresses or CIDR (10.0.0.0/8), or listen only where the proxy connects from.",
+    });
+  }
+  return warnings;
+}
+
+type PropertySchema = {
+  type: string;
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  description?: string;
+};
+
+/** What a variable must be, in words: the allowed values, the range, or its description. */
+export function expectation(name: string): string {
+  const property = (schema.properties as Record<string, PropertySchema>)[name];
+  if (!property) return 'a valid value';
+  if (property.enum) return `one of ${property.enum.join(', ')}`;
+  if (property.type === 'integer') {
+    if (property.minimum !== undefined && property.maximum !== undefined) return `an integer from ${property.minimum} to ${property.maximum}`;
+    if (property.minimum !== undefined) return `an integer of at least ${property.minimum}`;
+    return 'an integer';
+  }
+  if (property.description) return property.description;
+  if (property.minLength !== undefined && property.minLength > 1) return `at least ${property.minLength} characters`;
+  return 'a non-empty value';
+}
+
+/**
+ * One sentence per bad variable: "LOG_LEVEL must be one of fatal, error, ... (got "verbose")",
+ * never a raw pattern, never the value of a secret.
+ */
+export function describeErrors(errors: ErrorObject[], env: Env, fallback: Error): string {
+  const names = [...new Set(errors.map((issue) => issue.instancePath.replace(/^\//, '')).filter(Boolean))];
+  if (names.length === 0) return fallback.message.replace(/env\//g, '');
+  return names
+    .map((name) => {
+      const value = env[name];
+      const got = value === undefined || secretVariables.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
+      return `${name} must be ${expectation(name)}${got}`;
+    })
+    .join('; ');
+}
