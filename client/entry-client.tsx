@@ -16,6 +16,8 @@ import { loadPage } from './router/page-loader.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
 import { fetchPayload } from './router/payload.ts';
+import { pageModules } from './pages.ts';
+import { setPageChunkLoader } from './router/prefetch.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import './fonts.css';
@@ -29,6 +31,9 @@ declare global {
 }
 
 export const initializationErrorLog = 'error caught during app initialization';
+
+// Links prefetch a page's chunk through the page bindings (prefetch.ts never imports the pages).
+setPageChunkLoader((id) => pageModules[id]());
 
 const routes = createRouteObjects({
   loadLocale: loadTranslations,

@@ -27,7 +27,9 @@ import { displayPath, loadPage } from './router/page-loader.ts';
 import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
 import { createRouteObjects, pageRouteId } from './router/route-objects.tsx';
 import { safeRedirectPath } from './lib/navigation-guard.ts';
-import { pageRoutes, type PageRoute } from './routes.ts';
+import type { DataSourceKey } from '../contract/data-sources.ts';
+import { pageRoutes, type PageRoute } from '../contract/routes.ts';
+import { pageModules as pageBindings } from './pages.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import { pageStateId } from './page-state.ts';
 import { serializeForScript } from './serialize.ts';
@@ -52,7 +54,7 @@ export interface RendererSite {
   icons?: IconDataMap;
   /** The browser's icon fallback when our endpoint fails (the configured upstream). */
   iconFallbackUrl?: string;
-  dataSource: (name: string) => PageDataSource;
+  dataSource: (name: DataSourceKey) => PageDataSource;
 }
 
 /** What the server knows about one request: who asks, and the two things only it can do. */
@@ -97,7 +99,7 @@ export type DocumentOutcome =
       head: string;
       body: string;
       scripts: string;
-      /** The matched page's module (client/routes.ts `module`): the browser loads it before hydrating. */
+      /** The matched page's module (contract/routes.ts `module`): the browser loads it before hydrating. */
       pageModule?: string;
       error?: PageErrorInfo;
     };
@@ -145,7 +147,7 @@ async function formFields(request: Request): Promise<Record<string, string>> {
 
 // Every page module, loaded once at start: the server's routes carry their components directly,
 // so no request resolves a lazy route (the browser keeps loading each page's chunk on demand).
-const pageModulesById = new Map(await Promise.all(pageRoutes.map(async (route) => [route.id, await route.page()] as const)));
+const pageModulesById = new Map(await Promise.all(pageRoutes.map(async (route) => [route.id, await pageBindings[route.id]()] as const)));
 
 const routes = createRouteObjects({
   pages: pageModulesById,

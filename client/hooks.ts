@@ -1,5 +1,6 @@
 import useSWR from 'swr';
-import { useMatches, useRouteLoaderData } from 'react-router';
+import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
+import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { defaultLocale, isLocale, type Locale } from '../lib/locales.ts';
 import type { PublicUser } from '../lib/page-data.ts';
 import { api } from './lib/api.ts';
@@ -14,6 +15,14 @@ export function useLocale(): Locale {
     if (isLocale(locale)) return locale;
   }
   return defaultLocale;
+}
+
+/**
+ * The data of the page being shown, typed by its data source (the `data` the route manifest
+ * names for the page): the one place loader data gets its type.
+ */
+export function usePageData<K extends DataSourceKey>(_source: K): PageDataMap[K] {
+  return useLoaderData() as PageDataMap[K];
 }
 
 /** True in the server render (no DOM): hooks that only matter in the browser are skipped there. */

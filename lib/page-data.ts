@@ -25,7 +25,8 @@ export interface PageDataArgs {
   sessionId?: string | null;
 }
 
-export type PageDataSource = (args: PageDataArgs) => Promise<unknown> | unknown;
+/** A server data source: the data of one kind of page (contract/data-sources.ts), from its path and the user. */
+export type PageDataSource<T = unknown> = (args: PageDataArgs) => Promise<T> | T;
 
 /**
  * Thrown by a data source when its path has nothing to show. The renderer turns it into the

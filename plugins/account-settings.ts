@@ -6,7 +6,7 @@ import type { AccountSettingsData, SessionView } from '../lib/auth/account-view.
 import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { Locale } from '../lib/locales.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import type { PageDataArgs, PublicUser } from '../lib/page-data.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 import { tokenFailed } from '../routes/api/password-reset.ts';
 
@@ -131,10 +131,14 @@ export default fp(
     app.accountLinks.define('/confirm-email', (token) => service.checkEmailChange(token));
 
     // The account page: Play's data (play sessions, breaks) and this feature's.
-    app.pageData.extend('account', async ({ user, locale, sessionId }): Promise<AccountSettingsData> => {
+    const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {
       if (!user) return { accountSettings: { pendingEmail: null, sessions: [] } };
       const [pendingEmail, sessions] = await Promise.all([service.pendingEmail(user.id), service.sessions(user.id, sessionId ?? null, locale)]);
       return { accountSettings: { pendingEmail, sessions } };
+    };
+    app.pageData.define('account', async (args) => {
+      const [play, settings] = await Promise.all([app.play.accountPage(args), settingsOf(args)]);
+      return { ...play, ...settings };
     });
   },
   {

@@ -1,39 +1,28 @@
 import fp from 'fastify-plugin';
+import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import type { PageDataSource } from '../lib/page-data.ts';
 
 /**
- * The named server-side data sources the shared route table points at (`data: 'article'`).
- * Feature plugins (content, accounts ...) define them; the SSR render and `_payload.json`
- * both read them, so a page's HTML and its payload always come from the same function.
+ * The server's data sources, one per key of contract/data-sources.ts (`data: 'article'` in the
+ * route manifest). Feature plugins (content, play, account settings) define them; the SSR render
+ * and `_payload.json` both read them, so a page's HTML and its payload always come from the same
+ * function.
  */
 export class PageDataRegistry {
-  readonly #sources = new Map<string, PageDataSource>();
+  readonly #sources = new Map<DataSourceKey, PageDataSource>();
 
-  define(name: string, source: PageDataSource): void {
+  define<K extends DataSourceKey>(name: K, source: PageDataSource<PageDataMap[K]>): void {
     if (this.#sources.has(name)) throw new Error(`Page data source '${name}' is defined twice.`);
     this.#sources.set(name, source);
   }
 
-  /**
-   * Adds to a defined source what another feature shows on the same page (the account page shows
-   * play sessions and breaks from Play, and the account's details and sessions from accounts):
-   * both run together and their objects are merged, the extension's keys last.
-   */
-  extend(name: string, extension: PageDataSource): void {
-    const base = this.get(name);
-    this.#sources.set(name, async (args) => {
-      const [data, extra] = await Promise.all([base(args), extension(args)]);
-      return { ...(data as object), ...(extra as object) };
-    });
-  }
-
-  get(name: string): PageDataSource {
+  get<K extends DataSourceKey>(name: K): PageDataSource<PageDataMap[K]> {
     const source = this.#sources.get(name);
     if (!source) throw new Error(`No page data source named '${name}'.`);
-    return source;
+    return source as PageDataSource<PageDataMap[K]>;
   }
 
-  has(name: string): boolean {
+  has(name: DataSourceKey): boolean {
     return this.#sources.has(name);
   }
 }

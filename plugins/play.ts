@@ -6,10 +6,10 @@ import { projectRoot } from '../lib/build-info.ts';
 import { deviceName } from '../lib/device-name.ts';
 import { localePath, locales, splitLocale, type Locale } from '../lib/locales.ts';
 import { loginThenBackTo } from '../lib/login-path.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import type { PageDataArgs, PublicUser } from '../lib/page-data.ts';
 import type { SeoData } from '../lib/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
-import type { AccountPageData, PlayPageData } from '../lib/play/types.ts';
+import type { AccountPageData } from '../lib/play/types.ts';
 
 export interface PlayPluginOptions {
   /** The time source for play sessions, launch tokens and breaks (tests move it). */
@@ -32,6 +32,8 @@ export interface Play {
    * play session and the launch URL.
    */
   start(user: PublicUser, locale: Locale, userAgent: string | undefined): Promise<PlayStart>;
+  /** Play's part of the account page: the latest play sessions (devices named) and the break. */
+  accountPage(args: PageDataArgs): Promise<AccountPageData & { seo: SeoData }>;
 }
 
 export type PlayStart =
@@ -72,25 +74,6 @@ export default fp<PlayPluginOptions>(
     const service = new PlayService({ db: app.db, now, secret, tokenTtlMs: options.tokenTtlMs ?? defaultLaunchTokenTtlMs });
 
     const playUrl = config.playUrl ? new URL(config.playUrl) : undefined;
-    app.decorate('play', {
-      service,
-      launchUrl(locale, token) {
-        if (playUrl) {
-          const url = new URL(playUrl);
-          url.searchParams.set('launch', token);
-          return url.href;
-        }
-        // This site's own page, as a path: the browser treats it as internal whatever origin it
-        // reached us by (a proxy, 127.0.0.1, a public name).
-        return `${localePath(locale, '/play')}?launch=${token}`;
-      },
-      async start(user, locale, userAgent) {
-        if (config.requireVerifiedEmailForPlay && !user.emailVerified) return { ok: false, code: 'EMAIL_NOT_VERIFIED' };
-        const started = await service.startPlay({ userId: user.id, locale, userAgent });
-        if (!started.ok) return { ok: false, code: 'PLAY_SELF_EXCLUDED', until: started.selfExclusion.until };
-        return { ok: true, url: this.launchUrl(locale, started.token), playSessionId: started.playSessionId };
-      },
-    } satisfies Play);
 
     // The /account and /play pages: data for the logged-in user (route middleware `auth` keeps
     // others out), with a head of their own: titled, and never indexed.
@@ -108,19 +91,41 @@ export default fp<PlayPluginOptions>(
     });
     const seo = Object.fromEntries(locales.map((locale) => [locale, privateSeo(locale, '/account', strings[locale].accountPage.title)])) as Record<Locale, SeoData>;
     const playSeo = Object.fromEntries(locales.map((locale) => [locale, privateSeo(locale, '/play', strings[locale].nav.play)])) as Record<Locale, SeoData>;
-    // Devices are named in the page's language on the server: the parser stays out of the browser bundle.
-    app.pageData.define('account', async ({ user, locale }): Promise<AccountPageData & { seo: SeoData }> => {
-      const overview = user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null };
-      return {
-        ...overview,
-        playSessions: overview.playSessions.map((session) => ({ ...session, device: deviceName(session.userAgent, locale) })),
-        seo: seo[locale],
-      };
-    });
+    const play: Play = {
+      service,
+      // Play's part of the account page (plugins/account-settings.ts defines the page's data
+      // source). Devices are named in the page's language on the server: the parser stays out of
+      // the browser bundle.
+      async accountPage({ user, locale }) {
+        const overview = user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null };
+        return {
+          ...overview,
+          playSessions: overview.playSessions.map((session) => ({ ...session, device: deviceName(session.userAgent, locale) })),
+          seo: seo[locale],
+        };
+      },
+      launchUrl(locale, token) {
+        if (playUrl) {
+          const url = new URL(playUrl);
+          url.searchParams.set('launch', token);
+          return url.href;
+        }
+        // This site's own page, as a path: the browser treats it as internal whatever origin it
+        // reached us by (a proxy, 127.0.0.1, a public name).
+        return `${localePath(locale, '/play')}?launch=${token}`;
+      },
+      async start(user, locale, userAgent) {
+        if (config.requireVerifiedEmailForPlay && !user.emailVerified) return { ok: false, code: 'EMAIL_NOT_VERIFIED' };
+        const started = await service.startPlay({ userId: user.id, locale, userAgent });
+        if (!started.ok) return { ok: false, code: 'PLAY_SELF_EXCLUDED', until: started.selfExclusion.until };
+        return { ok: true, url: this.launchUrl(locale, started.token), playSessionId: started.playSessionId };
+      },
+    };
+    app.decorate('play', play);
 
     // The /play page: the player's latest play sessions, so that `/play?session=<id>` (where a
     // verified launch lands) shows who is playing and since when, on a reload too.
-    app.pageData.define('play', async ({ user, locale }): Promise<PlayPageData & { seo: SeoData }> => ({
+    app.pageData.define('play', async ({ user, locale }) => ({
       playSessions: user ? (await service.recentSessions(user.id)).map(({ id, startedAt }) => ({ id, startedAt })) : [],
       seo: playSeo[locale],
     }));

@@ -24,7 +24,6 @@ export function useFieldErrorText(): (code: string) => string {
 
 /** A labelled input with its translated error tied to it for screen readers. */
 export function FormField({ name, label, error, hint, scope, ...input }: FieldProps) {
-  const { t } = useTranslation();
   // Named after the field (and its form, on a page with several): the error summary links to it.
   const id = fieldId(name, scope);
   const errorText = useFieldErrorText();

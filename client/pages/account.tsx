@@ -1,13 +1,12 @@
 import { useTranslation } from '../i18n.ts';
-import { Form, redirect, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
+import { Form, redirect, useActionData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
-import type { AccountSettingsData } from '../../lib/auth/account-view.ts';
 import type { FormState } from '../../lib/page-data.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../lib/play/types.ts';
 import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
-import { useLocale, useUser } from '../hooks.ts';
+import { useLocale, usePageData, useUser } from '../hooks.ts';
 import { accountIntentAction, formStateFor } from '../lib/account-actions.ts';
 import { api } from '../lib/api.ts';
 import { failureCode } from '../lib/play.ts';
@@ -50,7 +49,7 @@ async function selfExclusionAction(locale: Locale, form: FormData): Promise<Form
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const data = useLoaderData() as AccountPageData & AccountSettingsData;
+  const data = usePageData('account');
   return (
     <div className="page account-page">
       <h1>{t('accountPage.title')}</h1>

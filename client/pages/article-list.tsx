@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { useLoaderData, useLocation, useSearchParams } from 'react-router';
-import type { ArticleListData } from '../../lib/content/types.ts';
+import { useLocation, useSearchParams } from 'react-router';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, PageHeader } from '../components/content-parts.tsx';
+import { usePageData } from '../hooks.ts';
 
 /** The page numbers to show: first, last, and a window around the current one; null is a gap. */
 export function pageWindow(current: number, count: number, around = 2): (number | null)[] {
@@ -65,7 +65,7 @@ function Pagination({ current, count, pathname }: { current: number; count: numb
 
 /** `/asdas`: every article, newest first; `?page=N` picks the slice (checked by the route's checkSearch). */
 export default function ArticleListPage() {
-  const data = useLoaderData() as ArticleListData;
+  const data = usePageData('articleList');
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const [search] = useSearchParams();

@@ -1,9 +1,9 @@
 import { useTranslation } from '../i18n.ts';
-import { useLoaderData } from 'react-router';
-import type { ArticleData, ArticleLink } from '../../lib/content/types.ts';
+import type { ArticleLink } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';
+import { usePageData } from '../hooks.ts';
 
 function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' | 'next' }) {
   const { t } = useTranslation();
@@ -18,7 +18,7 @@ function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' |
 
 /** `/asdas/:slug`: the article with its byline, dates, table of contents and neighbours. */
 export default function ArticlePage() {
-  const { article, previous, next, seo } = useLoaderData() as ArticleData;
+  const { article, previous, next, seo } = usePageData('article');
   const { t } = useTranslation();
   const lang = article.fallback ? 'en' : undefined;
   return (

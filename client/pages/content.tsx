@@ -1,14 +1,13 @@
 import { useTranslation } from '../i18n.ts';
-import { useLoaderData } from 'react-router';
 import type {
   AuthorPageData,
   AuthorsPageData,
-  ContentPageData,
   SectionPageData,
   SiteTocPageData,
 } from '../../lib/content/types.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
+import { usePageData } from '../hooks.ts';
 
 /** A Markdown section (bonus, terms apply, play responsibility ...), with its ToC when it has two headings or more. */
 function SectionPage({ data }: { data: SectionPageData }) {
@@ -152,7 +151,7 @@ function SiteTocPage({ data }: { data: SiteTocPageData }) {
 
 /** The catch-all: what the `contentPage` data source found at this path. */
 export default function ContentPage() {
-  const data = useLoaderData() as ContentPageData;
+  const data = usePageData('contentPage');
   switch (data.kind) {
     case 'section':
       return <SectionPage data={data} />;

@@ -1,11 +1,9 @@
 import { useTranslation } from '../i18n.ts';
-import { useLoaderData } from 'react-router';
-import type { HomeData } from '../../lib/content/types.ts';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';
-import { useLocale } from '../hooks.ts';
+import { useLocale, usePageData } from '../hooks.ts';
 
 /** Where a first visit usually goes next. */
 const entryPoints = [
@@ -15,7 +13,7 @@ const entryPoints = [
 ] as const;
 
 export default function HomePage() {
-  const data = useLoaderData() as HomeData;
+  const data = usePageData('home');
   const { t } = useTranslation();
   const locale = useLocale();
   const { intro } = data;

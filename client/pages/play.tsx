@@ -1,16 +1,16 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { useActionData, useLoaderData, useLocation, useSearchParams } from 'react-router';
+import { useActionData, useLocation, useSearchParams } from 'react-router';
 import type { FormState } from '../../lib/page-data.ts';
 import { localePath } from '../../lib/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { PlayButton, PlayOutcomeMessage } from '../components/play-button.tsx';
 import { SessionReminder } from '../components/session-reminder.tsx';
-import { useLocale, useUser } from '../hooks.ts';
+import { useLocale, usePageData, useUser } from '../hooks.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOutcome } from '../lib/play.ts';
-import { launchProblemCodes, type LaunchProblem, type PlayPageData } from '../../lib/play/types.ts';
+import { launchProblemCodes, type LaunchProblem } from '../../lib/play/types.ts';
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
 const started = new Map<string, Promise<PlayOutcome>>();
@@ -161,7 +161,7 @@ function LaunchFailed({ code }: { code: string }) {
 function PlaySession({ id }: { id: string }) {
   const { t } = useTranslation();
   const user = useUser();
-  const data = useLoaderData() as PlayPageData | null;
+  const data = usePageData('play');
   const startedAt = data?.playSessions.find((session) => session.id === id)?.startedAt ?? verifiedSession(id)?.session.startedAt;
   if (!startedAt || !user) {
     return (

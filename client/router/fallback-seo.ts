@@ -1,7 +1,7 @@
 import { splitLocale, type Locale } from '../../lib/locales.ts';
 import type { SeoData } from '../../lib/seo.ts';
 import { translatorFor } from '../i18n.ts';
-import { pageRoutes } from '../routes.ts';
+import { pageRoutes } from '../../contract/routes.ts';
 import type { PageErrorInfo } from './page-error.ts';
 
 /** The head of a page whose data carries no `seo` (forms, errors): titled by the page, errors never indexed. */

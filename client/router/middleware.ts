@@ -1,4 +1,5 @@
 import { redirect } from 'react-router';
+import type { MiddlewareName } from '../../contract/routes.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { localePath, type Locale } from '../../lib/locales.ts';
 import { loginThenBackTo } from '../../lib/login-path.ts';
@@ -15,7 +16,7 @@ export interface MiddlewareContext {
 /** A named route middleware: return nothing to continue, or throw `redirect(...)`. */
 export type RouteMiddleware = (context: MiddlewareContext) => void;
 
-export const routeMiddleware: Record<string, RouteMiddleware> = {
+export const routeMiddleware: Record<MiddlewareName, RouteMiddleware> = {
   /** Pages for logged-in users: others go to login and come back afterwards. */
   auth({ user, locale, target }) {
     if (!user) throw redirect(loginThenBackTo(locale, target));
@@ -28,7 +29,7 @@ export const routeMiddleware: Record<string, RouteMiddleware> = {
 
 export function runRouteMiddleware(names: readonly string[], context: MiddlewareContext): void {
   for (const name of names) {
-    const middleware = Object.hasOwn(routeMiddleware, name) ? routeMiddleware[name] : undefined;
+    const middleware = Object.hasOwn(routeMiddleware, name) ? routeMiddleware[name as MiddlewareName] : undefined;
     if (!middleware) throw new Error(`Unknown route middleware: '${name}'.`);
     middleware(context);
   }

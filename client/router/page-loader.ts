@@ -2,9 +2,9 @@ import type { Params } from 'react-router';
 import type { Locale } from '../../lib/locales.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { safeRedirectPath } from '../lib/navigation-guard.ts';
-import type { PageRoute } from '../routes.ts';
+import type { PageRoute } from '../../contract/routes.ts';
 import { runRouteMiddleware } from './middleware.ts';
-import { validationFailed } from './page-error.ts';
+import { pageError, validationFailed } from './page-error.ts';
 
 export interface PageLoadInput {
   route: PageRoute;
@@ -43,6 +43,7 @@ export async function loadPage({ route, locale, params, url, user, fetchData }: 
     });
   }
   const data = route.data ? await fetchData() : null;
-  route.checkSearch?.(url.searchParams, data, fullPath);
+  const problem = route.checkSearch?.(url.searchParams, data as never, fullPath);
+  if (problem) pageError(problem.status, problem.message);
   return data;
 }

@@ -1,7 +1,7 @@
 import { matchRoutes, type Params } from 'react-router';
 import { splitLocale } from '../../lib/locales.ts';
 import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
-import { pageRoutes, type PageRoute } from '../routes.ts';
+import { pageRoutes, type PageId, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';
 
 /**
@@ -15,6 +15,15 @@ const run = <T>(task: () => Promise<T>) => limiter.run(task);
 const preloadedChunks = new Set<string>();
 /** Paths prefetched because a link came into view: once per page life. */
 const seenInView = new Set<string>();
+
+/**
+ * Loads a page's chunk. The page bindings (client/pages.ts) are handed in by the entry module, so
+ * this file, which every link imports, never imports the pages (that was an import cycle).
+ */
+let loadPageChunk: (id: PageId) => Promise<unknown> = async () => undefined;
+export function setPageChunkLoader(load: (id: PageId) => Promise<unknown>): void {
+  loadPageChunk = load;
+}
 
 const matchable = pageRoutes.map((route) => ({ path: route.path === '' ? '/' : `/${route.path}`, page: route }));
 
@@ -54,7 +63,7 @@ export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void 
   if (route.validate && !route.validate(params)) return;
   if (!preloadedChunks.has(route.id)) {
     preloadedChunks.add(route.id);
-    run(() => route.page()).catch(() => {
+    run(() => loadPageChunk(route.id)).catch(() => {
       // A failed chunk is loaded (and its failure handled) by the navigation itself.
       preloadedChunks.delete(route.id);
     });

@@ -3,7 +3,8 @@ import { locales, type Locale } from '../../lib/locales.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
-import { pageRoutes, type PageModule, type PageRoute } from '../routes.ts';
+import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
+import { pageModules, type PageModule } from '../pages.ts';
 
 /** How loaders get their data on one side: in-process on the server, `_payload.json` in the browser. */
 export interface RouterSide {
@@ -49,7 +50,7 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
           ? { Component: side.pages.get(route.id)!.default }
           : {
               lazy: async () => {
-                const page = await route.page();
+                const page = await pageModules[route.id]();
                 return {
                   Component: page.default,
                   ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
 // What keyboard and screen-reader users get, in Chromium on the production build: after a client
 // navigation focus is on the new page's h1 and the live region says the new title; a form sent

@@ -3,7 +3,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { backToTopIcon } from '../../client/components/back-to-top.tsx';
 import { navigationIcons } from '../../client/icons.ts';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 
 // The production build in dist/ (run `node scripts/build.mjs` first).
 const { base, browser } = await startBrowserTest(t);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 import { messagesTo } from '../helpers/outbox.ts';
 
 // Forgot password -> the link from the outbox -> a new password -> logged in -> the old password

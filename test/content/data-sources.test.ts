@@ -23,7 +23,7 @@ const contentPage = (locale: Locale, rest: string) =>
   callSource(app, 'contentPage', locale, `/${rest}`, { '*': rest }) as Promise<ContentPageData>;
 
 t.test('the four data sources are defined', async (t) => {
-  for (const name of ['home', 'articleList', 'article', 'contentPage']) t.ok(app.pageData.has(name), name);
+  for (const name of ['home', 'articleList', 'article', 'contentPage'] as const) t.ok(app.pageData.has(name), name);
 });
 
 t.test('data is plain JSON', async (t) => {

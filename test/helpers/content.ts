@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { DataSourceKey } from '../../contract/data-sources.ts';
 import { buildApp } from '../../app.ts';
 import type { Locale } from '../../lib/locales.ts';
 import type { PageDataArgs } from '../../lib/page-data.ts';
@@ -32,7 +33,7 @@ export async function buildContentApp(options: ContentTestAppOptions = {}): Prom
 /** Calls a page data source the way the renderer and `_payload.json` do. */
 export async function callSource(
   app: FastifyInstance,
-  name: string,
+  name: DataSourceKey,
   locale: Locale,
   path: string,
   params: Record<string, string | undefined> = {},

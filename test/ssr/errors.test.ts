@@ -1,6 +1,6 @@
 import t from 'tap';
 import { runRouteMiddleware } from '../../client/router/middleware.ts';
-import { pageRoutes } from '../../client/routes.ts';
+import { pageRoutes } from '../../contract/routes.ts';
 import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
 

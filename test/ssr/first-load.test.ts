@@ -48,9 +48,10 @@ t.test('the scripts of a first load carry one language\'s strings', async (t) =>
 });
 
 t.test('every route names the module its page imports (the server preloads that chunk)', async (t) => {
-  const { pageRoutes } = await import('../../client/routes.ts');
+  const { pageRoutes } = await import('../../contract/routes.ts');
+  const { pageModules } = await import('../../client/pages.ts');
   for (const route of pageRoutes) {
-    const source = String(route.page);
+    const source = String(pageModules[route.id]);
     t.ok(source.includes(`"./${route.module}"`) || source.includes(`'./${route.module}'`), `${route.id}: ${route.module}`);
   }
 });

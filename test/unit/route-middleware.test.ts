@@ -3,7 +3,7 @@ import type { Locale } from '../../lib/locales.ts';
 import type { PublicUser } from '../../lib/page-data.ts';
 import { routeMiddleware, runRouteMiddleware } from '../../client/router/middleware.ts';
 import { loadPage } from '../../client/router/page-loader.ts';
-import type { PageRoute } from '../../client/routes.ts';
+import type { MiddlewareName, PageRoute } from '../../contract/routes.ts';
 
 // loadPage is what both sides run before a page renders (the server's static handler and the
 // browser router's loaders), so these cover both; the routes are made here because no page of
@@ -12,7 +12,8 @@ import type { PageRoute } from '../../client/routes.ts';
 const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
 
 function route(middleware: string[], extra: Partial<PageRoute> = {}): PageRoute {
-  return { id: 'test', path: 'account', middleware, data: 'account', module: 'pages/test.tsx', page: async () => ({ default: () => null }), ...extra };
+  // An unknown name is part of what is tested: the table's type would refuse it, the runtime must too.
+  return { id: 'account', path: 'account', middleware: middleware as MiddlewareName[], data: 'account', module: 'pages/test.tsx', ...extra };
 }
 
 async function run(pageRoute: PageRoute, href: string, who: PublicUser | null, locale: Locale = 'en') {
