@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
-import type { PublicUser } from '../lib/page-data.ts';
+import type { PublicUser } from '../contract/page-data.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';

@@ -11,9 +11,9 @@ import {
   type LoaderFunctionArgs,
   type StaticHandlerContext,
 } from 'react-router';
-import { locales, splitLocale, type Locale } from '../lib/locales.ts';
-import { isPageNotFound, type FormActionArgs, type FormActionResult, type PageDataSource, type PublicUser } from '../lib/page-data.ts';
-import { renderHeadTags, type SeoData } from '../lib/seo.ts';
+import { locales, splitLocale, type Locale } from '../contract/locales.ts';
+import { isPageNotFound, type FormActionArgs, type FormActionResult, type PageDataSource, type PublicUser } from '../contract/page-data.ts';
+import { renderHeadTags, type SeoData } from '../contract/seo.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { renderErrorLog } from './components/error-boundaries.tsx';
@@ -21,18 +21,18 @@ import en from '../locales/en.json' with { type: 'json' };
 import th from '../locales/th.json' with { type: 'json' };
 import { registerTranslations, TranslationProvider } from './i18n.ts';
 import type { IconDataMap } from './lib/icon-loader.ts';
-import { encodeRedirectLocation } from './lib/navigation-guard.ts';
+import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
 import { displayPath, loadPage } from './router/page-loader.ts';
 import { notFound, pageError, toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
 import { createRouteObjects, pageRouteId } from './router/route-objects.tsx';
-import { safeRedirectPath } from './lib/navigation-guard.ts';
+import { safeRedirectPath } from '../contract/navigation-guard.ts';
 import type { DataSourceKey } from '../contract/data-sources.ts';
 import { pageRoutes, type PageRoute } from '../contract/routes.ts';
 import { pageModules as pageBindings } from './pages.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import { pageStateId } from './page-state.ts';
-import { serializeForScript } from './serialize.ts';
+import { jsonForScript } from '../contract/script-json.ts';
 
 // Both languages' strings, compiled once (English first: Thai falls back to it).
 registerTranslations('en', en);
@@ -50,7 +50,7 @@ export interface RendererSite {
   publicUrl: string;
   /** `<link rel="preload">` of each language's font (lib/page-fonts.ts), written before the head tags. */
   fontPreloads?: Partial<Record<Locale, string>>;
-  /** The icons of client/icons.ts, resolved once at start (plugins/ssr.ts): rendered inline. */
+  /** The icons of contract/app-icons.ts, resolved once at start (plugins/ssr.ts): rendered inline. */
   icons?: IconDataMap;
   /** The browser's icon fallback when our endpoint fails (the configured upstream). */
   iconFallbackUrl?: string;
@@ -238,10 +238,10 @@ function requestFor(url: string, signal?: AbortSignal, form?: string): Request {
 const serialisedData = new WeakMap<object, string>();
 
 function serialiseShared(value: unknown): string {
-  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return serializeForScript(value) ?? 'null';
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return jsonForScript(value) ?? 'null';
   let json = serialisedData.get(value);
   if (json === undefined) {
-    json = serializeForScript(value);
+    json = jsonForScript(value);
     serialisedData.set(value, json);
   }
   return json;
@@ -251,10 +251,10 @@ function serialiseShared(value: unknown): string {
 function hydrationJson(state: StaticHandlerContext): string {
   const loaderData = Object.entries(state.loaderData)
     .filter(([, value]) => value !== undefined)
-    .map(([id, value]) => `${serializeForScript(id)}:${serialiseShared(value)}`)
+    .map(([id, value]) => `${jsonForScript(id)}:${serialiseShared(value)}`)
     .join(',');
   const errors = state.errors
-    ? serializeForScript(
+    ? jsonForScript(
         Object.fromEntries(
           Object.entries(state.errors).map(([id, error]) => [
             id,
@@ -263,7 +263,7 @@ function hydrationJson(state: StaticHandlerContext): string {
         ),
       )
     : 'null';
-  return `{"loaderData":{${loaderData}},"actionData":${serializeForScript(state.actionData ?? null)},"errors":${errors}}`;
+  return `{"loaderData":{${loaderData}},"actionData":${jsonForScript(state.actionData ?? null)},"errors":${errors}}`;
 }
 
 function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
@@ -295,11 +295,11 @@ export function createRenderer(site: RendererSite): Renderer {
   }
 
   function snapshotJson(request: ServerRequestContext, locale: Locale, renderError?: PageErrorInfo): string {
-    if (request.flash || renderError) return serializeForScript(snapshotFor(request, locale, renderError));
+    if (request.flash || renderError) return jsonForScript(snapshotFor(request, locale, renderError));
     const key = `${locale} ${request.isBot}`;
     let json = snapshots.get(key);
     if (json === undefined) {
-      json = serializeForScript(snapshotFor(request, locale));
+      json = jsonForScript(snapshotFor(request, locale));
       snapshots.set(key, json);
     }
     return json;
@@ -322,7 +322,7 @@ export function createRenderer(site: RendererSite): Renderer {
     return runtime;
   }
 
-  /** The document head: the language's font preload, then the page's tags (lib/seo.ts). */
+  /** The document head: the language's font preload, then the page's tags (contract/seo.ts). */
   function headFor(seo: SeoData, locale: Locale): string {
     // Content pages hand the same frozen `seo` object to every request: its tags are written once.
     const shared = Object.isFrozen(seo);

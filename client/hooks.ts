@@ -1,8 +1,8 @@
 import useSWR from 'swr';
 import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
 import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
-import { defaultLocale, isLocale, type Locale } from '../lib/locales.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import { defaultLocale, isLocale, type Locale } from '../contract/locales.ts';
+import type { PublicUser } from '../contract/page-data.ts';
 import { api } from './lib/api.ts';
 import { browserToken } from './lib/cookies.ts';
 import { statusOf } from './lib/swr-config.ts';

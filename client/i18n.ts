@@ -1,12 +1,12 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
-import { defaultLocale, type Locale } from '../lib/locales.ts';
-import { createTranslator, type Resources, type TFunction, type Translator } from './lib/translator.ts';
+import { defaultLocale, type Locale } from '../contract/locales.ts';
+import { createTranslator, type Resources, type TFunction, type Translator } from '../contract/translator.ts';
 
-export type { TFunction, TranslateOptions, Translator } from './lib/translator.ts';
+export type { TFunction, TranslateOptions, Translator } from '../contract/translator.ts';
 
 /**
  * The site's strings: locales/{en,th}.json, compiled once per language into plain lookups
- * (client/lib/translator.ts). The server registers both languages at start; the browser loads
+ * (contract/translator.ts). The server registers both languages at start; the browser loads
  * only the language of the page (its own chunk, preloaded by the page's HTML) and the other one
  * when the visitor switches (see `loadTranslations`).
  */

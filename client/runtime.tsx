@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Locale } from '../lib/locales.ts';
+import type { Locale } from '../contract/locales.ts';
 import type { IconDataMap } from './lib/icon-loader.ts';
 
 /** Facts about this page view that the server and the browser agree on (sent in the HTML). */
@@ -29,7 +29,7 @@ export interface RuntimeSnapshot {
   publicUrl: string;
   /** Set when the server could not render the page at all: the browser shows the error screen. */
   renderError?: { statusCode: number; message: string };
-  /** The icons of client/icons.ts, as the server rendered them: hydration draws the same SVG. */
+  /** The icons of contract/app-icons.ts, as the server rendered them: hydration draws the same SVG. */
   icons?: IconDataMap;
   /** Where the browser asks for icons when our endpoint fails (the CSP allows this origin). */
   iconFallbackUrl?: string;

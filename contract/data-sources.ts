@@ -1,7 +1,7 @@
-import type { AccountSettingsData } from '../lib/auth/account-view.ts';
-import type { ArticleData, ArticleListData, ContentPageData, HomeData } from '../lib/content/types.ts';
-import type { AccountPageData, PlayPageData } from '../lib/play/types.ts';
-import type { SeoData } from '../lib/seo.ts';
+import type { AccountSettingsData } from './account-view.ts';
+import type { ArticleData, ArticleListData, ContentPageData, HomeData } from './content.ts';
+import type { AccountPageData, PlayPageData } from './play.ts';
+import type { SeoData } from './seo.ts';
 
 /**
  * What each server data source answers, by the key the route manifest names (`data: 'article'`):

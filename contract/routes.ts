@@ -1,5 +1,5 @@
-import { notFoundMessages } from '../lib/http-error.ts';
-import { loginPath } from '../lib/login-path.ts';
+import { notFoundMessages } from './http-error.ts';
+import { loginPath } from './login-path.ts';
 import type { DataSourceKey, PageDataMap } from './data-sources.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Locale } from './locales.ts';
+import type { Locale } from '../contract/locales.ts';
 
 /** Whether a request asks for JSON rather than a page (an API client, `fetch` with Accept JSON). */
 export function wantsJson(accept: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Locale } from './locales.ts';
+import type { Locale } from '../contract/locales.ts';
 
 interface ManifestChunk {
   file: string;

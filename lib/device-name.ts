@@ -1,7 +1,7 @@
 import Bowser from 'bowser';
 import en from '../locales/en.json' with { type: 'json' };
 import th from '../locales/th.json' with { type: 'json' };
-import { defaultLocale, type Locale } from './locales.ts';
+import { defaultLocale, type Locale } from '../contract/locales.ts';
 
 const phrases: Record<Locale, { browserOnOs: string; unknown: string }> = { en: en.device, th: th.device };
 

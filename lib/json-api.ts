@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './http-error.ts';
+import { HttpError } from '../contract/http-error.ts';
 
 // Fastify's shared Ajv strips unknown properties and coerces "true" into true; the API must
 // refuse both, so its routes validate with this strict instance instead.

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isbot } from 'isbot';
 import { preferredLocale } from './accept.ts';
-import { cookieNames } from './cookies.ts';
-import { isLocale } from './locales.ts';
+import { cookieNames } from '../contract/cookies.ts';
+import { isLocale } from '../contract/locales.ts';
 
 /** The cookies that make a request personal or one-off: never served from, or stored in, the page cache. */
 export interface PersonalCookies {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from './build-info.ts';
-import { locales, type Locale } from './locales.ts';
+import { locales, type Locale } from '../contract/locales.ts';
 
 /** The font file client/fonts.css uses for each page language's own script. */
 const fontFiles: Record<Locale, RegExp> = {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeIP } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { AccountTokens, type TokenCheck } from '../lib/auth/account-tokens.ts';
-import { splitLocale } from '../lib/locales.ts';
+import { splitLocale } from '../contract/locales.ts';
 
 /** Checks the token of an emailed link without using it. */
 export type LinkCheck = (token: string) => Promise<TokenCheck>;

@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountSettings } from '../lib/auth/account-settings.ts';
 import { AccountTokens, type TokenProblem } from '../lib/auth/account-tokens.ts';
-import type { AccountSettingsData, SessionView } from '../lib/auth/account-view.ts';
+import type { AccountSettingsData, SessionView } from '../contract/account-view.ts';
 import type { FieldErrors } from '../lib/auth/validation.ts';
-import { HttpError } from '../lib/http-error.ts';
-import type { Locale } from '../lib/locales.ts';
-import type { PageDataArgs, PublicUser } from '../lib/page-data.ts';
+import { HttpError } from '../contract/http-error.ts';
+import type { Locale } from '../contract/locales.ts';
+import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 import { tokenFailed } from '../routes/api/password-reset.ts';
 

@@ -3,10 +3,10 @@ import fp from 'fastify-plugin';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
-import { cookieNames } from '../lib/cookies.ts';
-import { HttpError } from '../lib/http-error.ts';
+import { cookieNames } from '../contract/cookies.ts';
+import { HttpError } from '../contract/http-error.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import type { PublicUser } from '../contract/page-data.ts';
 
 /** The cookie the spec names (`token`): the client reads it and sends it back as `Authorization: Bearer`. */
 const tokenCookieName = cookieNames.session;

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountTokens } from '../lib/auth/account-tokens.ts';
 import { EmailVerifications } from '../lib/auth/email-verification.ts';
-import { HttpError } from '../lib/http-error.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import { HttpError } from '../contract/http-error.ts';
+import type { PublicUser } from '../contract/page-data.ts';
 
 export interface EmailVerificationFeature {
   readonly service: EmailVerifications;

@@ -1,7 +1,7 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
-import { HttpError, notFoundError } from '../lib/http-error.ts';
+import { HttpError, notFoundError } from '../contract/http-error.ts';
 
 // Fastify's own input errors, named for clients that branch on `code`.
 const frameworkCodes: Record<string, string> = {

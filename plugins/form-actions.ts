@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { FormActionArgs, FormActionResult } from '../lib/page-data.ts';
+import type { FormActionArgs, FormActionResult } from '../contract/page-data.ts';
 
 /** Handles a page's form posted without JavaScript; may set cookies on the reply. */
 export type FormAction = (args: FormActionArgs, request: FastifyRequest, reply: FastifyReply) => Promise<FormActionResult>;

@@ -3,7 +3,7 @@ import type { IconifyJSON } from '@iconify/types';
 import { getIcons } from '@iconify/utils';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../lib/http-error.ts';
+import { HttpError } from '../contract/http-error.ts';
 import { iconCache } from '../lib/icons/cache.ts';
 import { loadIcons, loadLocalSet, type RenderedIcon } from '../lib/icons/local-sets.ts';
 import { fetchUpstreamIcons, UpstreamError } from '../lib/icons/upstream.ts';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
-import { localePath, type Locale } from '../lib/locales.ts';
+import { localePath, type Locale } from '../contract/locales.ts';
 import { Mailer } from '../lib/mail/mailer.ts';
 import { composeMail, type MailKind, type MailValues } from '../lib/mail/messages.ts';
 

@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { wantsJson } from '../lib/accept.ts';
 import { projectRoot } from '../lib/build-info.ts';
-import { locales, splitLocale, type Locale } from '../lib/locales.ts';
+import { locales, splitLocale, type Locale } from '../contract/locales.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

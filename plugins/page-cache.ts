@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { readBuildInfo } from '../lib/build-info.ts';
-import { cookieNames } from '../lib/cookies.ts';
+import { cookieNames } from '../contract/cookies.ts';
 import { negotiateEncoding, varyWithAcceptEncoding } from '../lib/encoding.ts';
 import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
 import { pageCacheKey } from '../lib/page-cache-key.ts';

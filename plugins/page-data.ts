@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
-import type { PageDataSource } from '../lib/page-data.ts';
+import type { PageDataSource } from '../contract/page-data.ts';
 
 /**
  * The server's data sources, one per key of contract/data-sources.ts (`data: 'article'` in the

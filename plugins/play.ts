@@ -4,12 +4,12 @@ import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
 import { projectRoot } from '../lib/build-info.ts';
 import { deviceName } from '../lib/device-name.ts';
-import { localePath, locales, splitLocale, type Locale } from '../lib/locales.ts';
-import { loginThenBackTo } from '../lib/login-path.ts';
-import type { PageDataArgs, PublicUser } from '../lib/page-data.ts';
-import type { SeoData } from '../lib/seo.ts';
+import { localePath, locales, splitLocale, type Locale } from '../contract/locales.ts';
+import { loginThenBackTo } from '../contract/login-path.ts';
+import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
+import type { SeoData } from '../contract/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
-import type { AccountPageData } from '../lib/play/types.ts';
+import type { AccountPageData } from '../contract/play.ts';
 
 export interface PlayPluginOptions {
   /** The time source for play sessions, launch tokens and breaks (tests move it). */

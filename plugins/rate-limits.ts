@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
-import { HttpError } from '../lib/http-error.ts';
+import { HttpError } from '../contract/http-error.ts';
 import { fallbackStore } from '../lib/rate-limit/fallback-store.ts';
 import { type RateLimitRule, type RateLimitSettings, rateLimitSettings } from '../lib/rate-limit/settings.ts';
 

@@ -3,9 +3,10 @@ import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from '../client/entry-server.tsx';
-import { appIcons } from '../client/icons.ts';
-import { flashCookie, isFlashCode } from '../client/lib/flash.ts';
-import { encodeRedirectLocation } from '../client/lib/navigation-guard.ts';
+import { appIcons } from '../contract/app-icons.ts';
+import { cookieNames } from '../contract/cookies.ts';
+import { isFlashCode } from '../contract/flash.ts';
+import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { preferredLocale, wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
@@ -13,8 +14,8 @@ import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import bench from './bench.ts';
 import { refusedCharset } from '../lib/json-api.ts';
-import type { Locale } from '../lib/locales.ts';
-import type { PublicUser } from '../lib/page-data.ts';
+import type { Locale } from '../contract/locales.ts';
+import type { PublicUser } from '../contract/page-data.ts';
 import { pageFontPreloads } from '../lib/page-fonts.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
@@ -68,10 +69,10 @@ export default async function ssr(app: FastifyInstance) {
   });
   await app.vite.ready();
 
-  // The icons the pages render, resolved once from the installed sets (client/icons.ts).
+  // The icons the pages render, resolved once from the installed sets (contract/app-icons.ts).
   const icons = await app.icons.load(appIcons);
   const unresolved = appIcons.filter((name) => !icons[name]);
-  if (unresolved.length > 0) app.log.warn({ icons: unresolved }, 'icons listed in client/icons.ts are not in the installed sets');
+  if (unresolved.length > 0) app.log.warn({ icons: unresolved }, 'icons listed in contract/app-icons.ts are not in the installed sets');
 
   // Everything the renderer needs that no request changes: handed over once per loaded bundle.
   const site: RendererSite = {
@@ -141,9 +142,9 @@ export default async function ssr(app: FastifyInstance) {
     }
 
     // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
-    const flash = request.cookies[flashCookie];
+    const flash = request.cookies[cookieNames.flash];
     if (flash !== undefined) {
-      reply.clearCookie(flashCookie, { path: '/' });
+      reply.clearCookie(cookieNames.flash, { path: '/' });
       if (isFlashCode(flash)) context.flash = flash;
     }
     const renderer = await rendererFor(reply);
@@ -258,7 +259,7 @@ function originOf(url: string | undefined): string | undefined {
 
 /** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
 function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
-  if (isBot || request.cookies.lang !== undefined) return false;
+  if (isBot || request.cookies[cookieNames.language] !== undefined) return false;
   return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
 }
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectRoot } from '../lib/build-info.ts';
-import { errorResponseSchema, notFoundError } from '../lib/http-error.ts';
+import { errorResponseSchema, notFoundError } from '../contract/http-error.ts';
 
 export interface BuildsRoutesOptions {
   /** Where `npm run build` writes latest.json and meta/ (default `<project>/builds`). */

@@ -1,7 +1,7 @@
 import { Form, useActionData, useNavigation } from 'react-router';
-import type { AccountSettingsData, SessionView } from '../../lib/auth/account-view.ts';
-import { locales } from '../../lib/locales.ts';
-import type { FormState, PublicUser } from '../../lib/page-data.ts';
+import type { AccountSettingsData, SessionView } from '../../contract/account-view.ts';
+import { locales } from '../../contract/locales.ts';
+import type { FormState, PublicUser } from '../../contract/page-data.ts';
 import { useTranslation } from '../i18n.ts';
 import { formStateFor } from '../lib/account-actions.ts';
 import { AccountForm } from './account-form.tsx';

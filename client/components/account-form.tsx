@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Form, useActionData, useNavigation, useSearchParams } from 'react-router';
-import { localePath } from '../../lib/locales.ts';
-import type { FormState } from '../../lib/page-data.ts';
+import { localePath } from '../../contract/locales.ts';
+import type { FormState } from '../../contract/page-data.ts';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { AppLink } from './app-link.tsx';

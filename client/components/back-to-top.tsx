@@ -3,7 +3,7 @@ import { useTranslation } from '../i18n.ts';
 import { Icon, useIconLoader } from './icon.tsx';
 
 /**
- * Deliberately not in client/icons.ts: the button exists only in the browser, after the reader has
+ * Deliberately not in contract/app-icons.ts: the button exists only in the browser, after the reader has
  * scrolled a screen down, so its icon need not ride in every page. It is fetched from
  * `/api/_nuxt_icon/` when the reader starts scrolling, and is usually there before the button shows.
  */

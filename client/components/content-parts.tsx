@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../i18n.ts';
-import type { ArticleSummary, SeoData } from '../../lib/content/types.ts';
-import type { Locale } from '../../lib/locales.ts';
+import type { ArticleSummary, SeoData } from '../../contract/content.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 import { AppLink } from './app-link.tsx';
 

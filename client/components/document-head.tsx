@@ -1,6 +1,6 @@
 import { useContext, useEffect } from 'react';
 import { UNSAFE_DataRouterStateContext, useLocation, useMatches } from 'react-router';
-import { applyHeadEntries, headEntries, type SeoData } from '../../lib/seo.ts';
+import { applyHeadEntries, headEntries, type SeoData } from '../../contract/seo.ts';
 import { useLocale } from '../hooks.ts';
 import { fallbackSeo } from '../router/fallback-seo.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';

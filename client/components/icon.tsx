@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 import { createIconLoader, type IconData, type IconDataMap, type IconLoader } from '../lib/icon-loader.ts';
 
 interface IconContextValue {
-  /** Icons known when the page renders (client/icons.ts), identical on the server and in the browser. */
+  /** Icons known when the page renders (contract/app-icons.ts), identical on the server and in the browser. */
   icons: IconDataMap;
   /** Fetches the others, in the browser only (effects never run on the server). */
   loader: IconLoader;
@@ -41,7 +41,7 @@ function scaled(size: number | string, ratio: number): number | string {
 }
 
 /**
- * An Iconify icon as inline SVG. Icons the page knows at render time (client/icons.ts) are in the
+ * An Iconify icon as inline SVG. Icons the page knows at render time (contract/app-icons.ts) are in the
  * server HTML; others are fetched once in the browser and show an empty box of the same size
  * until they arrive, or for good when they do not exist.
  */

@@ -1,9 +1,9 @@
 import { useTranslation } from '../i18n.ts';
 import { Link, useLocation } from 'react-router';
-import { cookieNames } from '../../lib/cookies.ts';
-import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
+import { cookieNames } from '../../contract/cookies.ts';
+import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
-import { languageIcons } from '../icons.ts';
+import { languageIcons } from '../../contract/app-icons.ts';
 import { Icon } from './icon.tsx';
 
 export const languageCookie = cookieNames.language;

@@ -1,14 +1,14 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from '../i18n.ts';
 import { Form, Outlet, useLocation } from 'react-router';
-import { localePath } from '../../lib/locales.ts';
+import { localePath } from '../../contract/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
-import { navigationIcons } from '../icons.ts';
+import { navigationIcons } from '../../contract/app-icons.ts';
 import { AppNavLink } from './app-link.tsx';
 import { BackToTop } from './back-to-top.tsx';
 import { Icon } from './icon.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
-import { navigationItems } from './navigation.ts';
+import { navigationItems } from '../../contract/navigation.ts';
 import { NoticeArea } from './notices.tsx';
 import { PlayButton } from './play-button.tsx';
 

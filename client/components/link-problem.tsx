@@ -1,4 +1,4 @@
-import { localePath } from '../../lib/locales.ts';
+import { localePath } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { AppLink } from './app-link.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Locale } from '../../lib/locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 
 const dateLocales: Record<Locale, string> = { en: 'en-GB', th: 'th-TH' };

@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from '../i18n.ts';
-import { isFlashCode, takeFlash, type FlashCode } from '../lib/flash.ts';
+import { isFlashCode, type FlashCode } from '../../contract/flash.ts';
+import { takeFlash } from '../lib/flash.ts';
 import { useRuntime } from '../runtime.tsx';
 import { Icon } from './icon.tsx';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { localePath } from '../../lib/locales.ts';
+import { localePath } from '../../contract/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
-import { navigationIcons } from '../icons.ts';
+import { navigationIcons } from '../../contract/app-icons.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { loginForPlay, startPlay, type PlayOutcome } from '../lib/play.ts';
 import { AppLink } from './app-link.tsx';

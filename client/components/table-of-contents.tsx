@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../i18n.ts';
-import type { TocEntry } from '../../lib/content/types.ts';
+import type { TocEntry } from '../../contract/content.ts';
 
 interface TocNode extends TocEntry {
   children: TocEntry[];

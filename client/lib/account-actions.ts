@@ -1,9 +1,9 @@
 import { redirect } from 'react-router';
-import { localePath, type Locale } from '../../lib/locales.ts';
-import { loginThenBackTo } from '../../lib/login-path.ts';
-import type { FormState } from '../../lib/page-data.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { FormState } from '../../contract/page-data.ts';
 import { clearPayloadCache } from '../router/payload.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { api } from './api.ts';
 import { setFlash } from './flash.ts';
 import { formStateFromError } from './form-state.ts';

@@ -1,7 +1,9 @@
+import { cookieNames } from '../../contract/cookies.ts';
 // The token cookie, apart from the API client (client/lib/api-client.ts): knowing whether anyone
 // is logged in must not load ofetch and the client with every page.
 
-export const TOKEN_COOKIE = 'token';
+/** The session cookie's name (contract/cookies.ts). */
+export const TOKEN_COOKIE = cookieNames.session;
 
 /**
  * Value of cookie `name` in a `Cookie` header / `document.cookie` string, decoded

@@ -1,4 +1,4 @@
-import type { FormState } from '../../lib/page-data.ts';
+import type { FormState } from '../../contract/page-data.ts';
 
 interface ApiErrorBody {
   code?: unknown;

@@ -1,5 +1,5 @@
 import type { IconifyJSON } from '@iconify/types';
-import { splitQualifiedName } from '../../lib/icons/names.ts';
+import { splitQualifiedName } from '../../contract/icon-names.ts';
 
 /** One icon ready to draw: the SVG body and its viewBox (the server's `RenderedIcon`). */
 export interface IconData {

@@ -1,4 +1,4 @@
-import { resolveNavigation, type NavigationTarget } from './navigation-guard.ts';
+import { resolveNavigation, type NavigationTarget } from '../../contract/navigation-guard.ts';
 
 /**
  * `navigateTo(to, options)`: the one way the app moves somewhere in code (Play, Clear errors,

@@ -4,11 +4,11 @@
  * (PLAY_URL's origin and ALLOWED_EXTERNAL_ORIGINS). And, on the `/play` page, the check of a
  * launch token through `POST /api/play/verify`, once per token whatever React does.
  */
-import { localePath, type Locale } from '../../lib/locales.ts';
-import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../lib/play/types.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
+import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../contract/play.ts';
 import { api } from './api.ts';
 import { navigateTo, type NavigateToOptions } from './navigate.ts';
-import { NavigationRefusedError } from './navigation-guard.ts';
+import { NavigationRefusedError } from '../../contract/navigation-guard.ts';
 
 export type PlayOutcome =
   /** On the way to the destination. */

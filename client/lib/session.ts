@@ -1,4 +1,4 @@
-import type { PublicUser } from '../../lib/page-data.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 
 /**
  * Who is logged in, as the browser knows it. Seeded from the server's render, updated by

@@ -1,8 +1,8 @@
 import { useTranslation } from '../i18n.ts';
 import { Form, redirect, useActionData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale, type Locale } from '../../lib/locales.ts';
-import type { FormState } from '../../lib/page-data.ts';
-import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../lib/play/types.ts';
+import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
+import type { FormState } from '../../contract/page-data.ts';
+import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../contract/play.ts';
 import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';

@@ -1,5 +1,5 @@
 import { useTranslation } from '../i18n.ts';
-import type { ArticleLink } from '../../lib/content/types.ts';
+import type { ArticleLink } from '../../contract/content.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';

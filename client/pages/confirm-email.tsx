@@ -1,6 +1,6 @@
 import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../lib/locales.ts';
-import { loginPath } from '../../lib/login-path.ts';
+import { localePath, splitLocale } from '../../contract/locales.ts';
+import { loginPath } from '../../contract/login-path.ts';
 import { AccountForm, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components/link-problem.tsx';

@@ -4,7 +4,7 @@ import type {
   AuthorsPageData,
   SectionPageData,
   SiteTocPageData,
-} from '../../lib/content/types.ts';
+} from '../../contract/content.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
 import { usePageData } from '../hooks.ts';

@@ -1,5 +1,5 @@
 import { useTranslation } from '../i18n.ts';
-import { localePath } from '../../lib/locales.ts';
+import { localePath } from '../../contract/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';

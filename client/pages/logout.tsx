@@ -1,6 +1,6 @@
 import { useTranslation } from '../i18n.ts';
 import { Form, redirect, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../lib/locales.ts';
+import { localePath, splitLocale } from '../../contract/locales.ts';
 import { api } from '../lib/api.ts';
 import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';

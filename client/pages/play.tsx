@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n.ts';
 import { useActionData, useLocation, useSearchParams } from 'react-router';
-import type { FormState } from '../../lib/page-data.ts';
-import { localePath } from '../../lib/locales.ts';
+import type { FormState } from '../../contract/page-data.ts';
+import { localePath } from '../../contract/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { PlayButton, PlayOutcomeMessage } from '../components/play-button.tsx';
@@ -10,7 +10,7 @@ import { SessionReminder } from '../components/session-reminder.tsx';
 import { useLocale, usePageData, useUser } from '../hooks.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOutcome } from '../lib/play.ts';
-import { launchProblemCodes, type LaunchProblem } from '../../lib/play/types.ts';
+import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
 const started = new Map<string, Promise<PlayOutcome>>();

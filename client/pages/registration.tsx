@@ -1,14 +1,14 @@
 import { useTranslation } from '../i18n.ts';
 import { redirect, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../lib/locales.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import { localePath, splitLocale } from '../../contract/locales.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { AccountFormPage, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
-import { safeRedirectPath } from '../lib/navigation-guard.ts';
+import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';
 

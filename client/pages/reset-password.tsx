@@ -1,6 +1,6 @@
 import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../lib/locales.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import { localePath, splitLocale } from '../../contract/locales.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { AccountForm, useAccountForm } from '../components/account-form.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components/link-problem.tsx';
 import { FormField } from '../components/form-field.tsx';

@@ -1,5 +1,5 @@
-import { splitLocale, type Locale } from '../../lib/locales.ts';
-import type { SeoData } from '../../lib/seo.ts';
+import { splitLocale, type Locale } from '../../contract/locales.ts';
+import type { SeoData } from '../../contract/seo.ts';
 import { translatorFor } from '../i18n.ts';
 import { pageRoutes } from '../../contract/routes.ts';
 import type { PageErrorInfo } from './page-error.ts';

@@ -1,8 +1,8 @@
 import { redirect } from 'react-router';
 import type { MiddlewareName } from '../../contract/routes.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
-import { localePath, type Locale } from '../../lib/locales.ts';
-import { loginThenBackTo } from '../../lib/login-path.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
 
 export interface MiddlewareContext {
   user: PublicUser | null;

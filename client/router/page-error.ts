@@ -1,4 +1,4 @@
-import { notFoundMessages } from '../../lib/http-error.ts';
+import { notFoundMessages } from '../../contract/http-error.ts';
 import { data, isRouteErrorResponse } from 'react-router';
 
 /** What every error screen and error JSON shows: the spec's status code and message. */

@@ -1,7 +1,7 @@
 import type { Params } from 'react-router';
-import type { Locale } from '../../lib/locales.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
-import { safeRedirectPath } from '../lib/navigation-guard.ts';
+import type { Locale } from '../../contract/locales.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
+import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import type { PageRoute } from '../../contract/routes.ts';
 import { runRouteMiddleware } from './middleware.ts';
 import { pageError, validationFailed } from './page-error.ts';

@@ -1,4 +1,4 @@
-import { notFoundMessages } from '../../lib/http-error.ts';
+import { notFoundMessages } from '../../contract/http-error.ts';
 import { redirect } from 'react-router';
 import { pageError } from './page-error.ts';
 

@@ -1,5 +1,5 @@
 import { matchRoutes, type Params } from 'react-router';
-import { splitLocale } from '../../lib/locales.ts';
+import { splitLocale } from '../../contract/locales.ts';
 import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
 import { pageRoutes, type PageId, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';

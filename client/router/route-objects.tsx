@@ -1,5 +1,5 @@
 import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
-import { locales, type Locale } from '../../lib/locales.ts';
+import { locales, type Locale } from '../../contract/locales.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { deviceName } from '../device-name.ts';
-import type { Locale } from '../locales.ts';
-import type { PublicUser } from '../page-data.ts';
+import type { Locale } from '../../contract/locales.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { type AccountService, toPublicUser, userColumns } from './accounts.ts';
 import type { AccountTokens, TokenCheck } from './account-tokens.ts';
-import type { SessionView } from './account-view.ts';
+import type { SessionView } from '../../contract/account-view.ts';
 import { checkDisplayName, checkEmail, checkNewPassword, type FieldErrors } from './validation.ts';
 
 /** An email change link works once, for 24 hours. */

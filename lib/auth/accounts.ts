@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/types.ts';
-import type { PublicUser } from '../page-data.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import type { PasswordHasher } from './passwords.ts';
 import { hashSessionToken, isWellFormedToken, newSessionToken } from './tokens.ts';
 import { checkEmail, type Registration } from './validation.ts';

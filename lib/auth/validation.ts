@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { isLocale, type Locale } from '../locales.ts';
+import { isLocale, type Locale } from '../../contract/locales.ts';
 import { isCommonPassword } from './common-passwords.ts';
 
 /**

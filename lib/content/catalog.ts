@@ -1,9 +1,9 @@
-import { localePath, locales, type Locale } from '../locales.ts';
-import type { SeoData, SeoLink } from '../seo.ts';
+import { localePath, locales, type Locale } from '../../contract/locales.ts';
+import type { SeoData, SeoLink } from '../../contract/seo.ts';
 import { labels } from './labels.ts';
 import type { AuthorEntry, ContentSnapshot, PageEntry } from './loader.ts';
 import { articlesFolder } from './source-files.ts';
-import type { ArticleSummary, AuthorByline, PageContent } from './types.ts';
+import type { ArticleSummary, AuthorByline, PageContent } from '../../contract/content.ts';
 
 export const articlePageSize = 10;
 export const latestArticleCount = 6;

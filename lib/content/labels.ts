@@ -1,4 +1,4 @@
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 
 /** Titles and descriptions of the pages the content pipeline generates (not written in Markdown). */
 export interface GeneratedLabels {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { localePath, type Locale } from '../locales.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
 import { renderMarkdown } from './markdown.ts';
 import { type AuthorFrontmatter, checkAuthorFrontmatter, checkPageFrontmatter, type FieldProblem, type PageFrontmatter } from './schema.ts';
 import { routeOf, type SourceFile, splitFrontmatter, textOf, walk } from './source-files.ts';
-import type { TocEntry } from './types.ts';
+import type { TocEntry } from '../../contract/content.ts';
 
 
 /**

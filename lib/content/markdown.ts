@@ -8,9 +8,9 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { readingMinutes } from './reading-time.ts';
-import type { TocEntry } from './types.ts';
+import type { TocEntry } from '../../contract/content.ts';
 
 export interface RenderedMarkdown {
   html: string;

@@ -1,5 +1,5 @@
-import { localePath, locales, type Locale } from '../locales.ts';
-import type { SeoLink } from '../seo.ts';
+import { localePath, locales, type Locale } from '../../contract/locales.ts';
+import type { SeoLink } from '../../contract/seo.ts';
 import {
   articlePageSize,
   articlesPath,
@@ -26,7 +26,7 @@ import type {
   SectionPageData,
   SiteLink,
   SiteTocPageData,
-} from './types.ts';
+} from '../../contract/content.ts';
 
 /** Every content page of one locale, as its data source answers it (deep-frozen). */
 export interface LocalePages {

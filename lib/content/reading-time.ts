@@ -1,4 +1,4 @@
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 
 export const wordsPerMinute = 200;
 

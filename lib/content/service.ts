@@ -1,8 +1,8 @@
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { ContentError, type ContentIssue, type ContentSnapshot, loadContent } from './loader.ts';
 import { ContentIndex } from './queries.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
-import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from './types.ts';
+import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from '../../contract/content.ts';
 
 export interface ContentServiceOptions {
   root: string;

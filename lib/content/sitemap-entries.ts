@@ -1,4 +1,4 @@
-import { locales, type Locale } from '../locales.ts';
+import { locales, type Locale } from '../../contract/locales.ts';
 import { articlesPath, authorsPath, type ContentCatalog, siteTocPath } from './catalog.ts';
 import type { PageEntry } from './loader.ts';
 

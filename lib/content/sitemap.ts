@@ -1,4 +1,4 @@
-import { defaultLocale, localePath, locales, type Locale } from '../locales.ts';
+import { defaultLocale, localePath, locales, type Locale } from '../../contract/locales.ts';
 import type { SitemapEntry } from './sitemap-entries.ts';
 
 function escapeXml(value: string): string {

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { isLocale, type Locale } from '../locales.ts';
+import { isLocale, type Locale } from '../../contract/locales.ts';
 import { type FieldProblem, slugPattern } from './schema.ts';
 
 /**

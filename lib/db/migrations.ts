@@ -47,7 +47,7 @@ export const migrations: Record<string, Migration> = {
     },
   },
   // Play (issue 7): what a player started, the launch tokens handed to the play destination, and
-  // self-exclusion breaks. Types in lib/play/types.ts.
+  // self-exclusion breaks. Types in lib/play/tables.ts.
   '0002_play_sessions': {
     async up(db: Kysely<any>) {
       await db.schema

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 
 /** A `timestamptz` column: read as a Date, written as a Date (or an ISO string). */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;

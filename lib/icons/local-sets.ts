@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { IconifyJSON } from '@iconify/types';
 import { getIconData, iconToSVG } from '@iconify/utils';
 import { iconCache } from './cache.ts';
-import { isValidCollection, splitQualifiedName } from './names.ts';
+import { isValidCollection, splitQualifiedName } from '../../contract/icon-names.ts';
 
 /**
  * Icon sets installed as `@iconify-json/<name>` packages, read lazily (once per process) and kept

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createTranslator, type Resources, type TFunction } from '../../client/lib/translator.ts';
+import { createTranslator, type Resources, type TFunction } from '../../contract/translator.ts';
 import { projectRoot } from '../build-info.ts';
-import { defaultLocale, locales, type Locale } from '../locales.ts';
+import { defaultLocale, locales, type Locale } from '../../contract/locales.ts';
 
 /** The emails the site sends, each in the recipient's language (strings under `email.*` in locales/). */
 export type MailKind = 'passwordReset' | 'verifyEmail' | 'confirmEmailChange' | 'emailChanged';
@@ -28,7 +28,7 @@ export interface ComposedMail {
   html: string;
 }
 
-// The site's own translator (client/lib/translator.ts) over locales/*.json, read once at start.
+// The site's own translator (contract/translator.ts) over locales/*.json, read once at start.
 const readStrings = (locale: Locale) => JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Resources;
 const english = createTranslator(defaultLocale, readStrings(defaultLocale));
 const fixed = new Map<Locale, TFunction>(

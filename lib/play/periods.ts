@@ -1,4 +1,4 @@
-import type { SelfExclusionPeriod } from './types.ts';
+import type { SelfExclusionPeriod } from '../../contract/play.ts';
 
 const hour = 60 * 60 * 1000;
 

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { storableUserAgent } from '../auth/accounts.ts';
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { checkLaunchToken, newLaunchPayload, signLaunchToken } from './launch-token.ts';
 import { selfExclusionEnd } from './periods.ts';
-import type { AccountOverview, PlaySessionView, SelfExclusionPeriod, SelfExclusionView, VerifiedLaunch } from './types.ts';
+import type { AccountOverview, PlaySessionView, SelfExclusionPeriod, SelfExclusionView, VerifiedLaunch } from '../../contract/play.ts';
+// Play's tables in the database's type (a declaration merge).
+import type {} from './tables.ts';
 
 export interface PlayServiceOptions {
   db: Kysely<Database>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { errorResponseSchema } from '../../lib/http-error.ts';
+import { errorResponseSchema } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales } from '../../lib/locales.ts';
+import { locales } from '../../contract/locales.ts';
 import { fieldsFromSchemaErrors, publicUserSchema, schemaErrorsOf, text, validationFailed } from './auth.ts';
 
 const errors = {

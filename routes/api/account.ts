@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { errorResponseSchema } from '../../lib/http-error.ts';
+import { errorResponseSchema } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { selfExclusionPeriods, type SelfExclusionPeriod } from '../../lib/play/types.ts';
+import { selfExclusionPeriods, type SelfExclusionPeriod } from '../../contract/play.ts';
 import { publicUserSchema } from './auth.ts';
 import { sendUntilError, untilErrorSchema } from './play.ts';
 

@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type FieldCode, type FieldErrors, limits, validateRegistration } from '../../lib/auth/validation.ts';
-import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
+import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales } from '../../lib/locales.ts';
+import { locales } from '../../contract/locales.ts';
 
 // Strict validation for these routes only: Fastify's shared Ajv removes unknown properties and
 // coerces types ("true" -> true), which would let extra fields and wrong types through silently.

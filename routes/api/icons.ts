@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { matchesIfNoneMatch } from '../../lib/etag.ts';
-import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
-import { collectionFromParam, ICON_NAME_PATTERN, MAX_ICONS_PER_REQUEST, MAX_NAME_LENGTH, parseIconsQuery } from '../../lib/icons/names.ts';
+import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
+import { collectionFromParam, ICON_NAME_PATTERN, MAX_ICONS_PER_REQUEST, MAX_NAME_LENGTH, parseIconsQuery } from '../../contract/icon-names.ts';
 import { type IconAnswer, noStore } from '../../plugins/icons.ts';
 
 export const ICON_CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=86400';

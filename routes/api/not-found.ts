@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { notFoundError } from '../../lib/http-error.ts';
+import { notFoundError } from '../../contract/http-error.ts';
 
 /** Unknown API addresses answer a JSON 404 and never fall through to the page renderer. */
 export default async function apiNotFoundRoutes(app: FastifyInstance) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenProblem } from '../../lib/auth/account-tokens.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { authErrors, fieldsFromSchemaErrors, schemaErrorsOf, text, userResponseSchema, validationFailed } from './auth.ts';
 

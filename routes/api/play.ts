@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponseSchema, HttpError } from '../../lib/http-error.ts';
+import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales, type Locale } from '../../lib/locales.ts';
-import { launchProblemCodes } from '../../lib/play/types.ts';
+import { locales, type Locale } from '../../contract/locales.ts';
+import { launchProblemCodes } from '../../contract/play.ts';
 
 // Strict: unknown fields and wrong types are refused, never dropped or coerced.
 const playBodySchema = {

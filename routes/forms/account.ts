@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../../lib/http-error.ts';
-import { localePath, type Locale } from '../../lib/locales.ts';
-import { loginThenBackTo } from '../../lib/login-path.ts';
-import type { FormActionArgs, FormActionResult } from '../../lib/page-data.ts';
+import { HttpError } from '../../contract/http-error.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { FormActionArgs, FormActionResult } from '../../contract/page-data.ts';
 import { formFailure, setFlash } from './form-results.ts';
 
 /** One form of the account page posted without JavaScript, told apart by its `intent` field. */

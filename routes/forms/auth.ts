@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validateRegistration } from '../../lib/auth/validation.ts';
-import { localePath } from '../../lib/locales.ts';
+import { localePath } from '../../contract/locales.ts';
 import { formFailure, setFlash } from './form-results.ts';
 
 /**

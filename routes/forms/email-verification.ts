@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { localePath } from '../../lib/locales.ts';
-import type { FormActionResult } from '../../lib/page-data.ts';
+import { localePath } from '../../contract/locales.ts';
+import type { FormActionResult } from '../../contract/page-data.ts';
 import { formFailure } from './form-results.ts';
 
 /** The verification link without JavaScript: the button on `/verify-email?token=` (form action `verifyEmail`). */

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { flashCookie, type FlashCode } from '../../client/lib/flash.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import type { FormActionResult } from '../../lib/page-data.ts';
+import { cookieNames } from '../../contract/cookies.ts';
+import type { FlashCode } from '../../contract/flash.ts';
+import { HttpError } from '../../contract/http-error.ts';
+import type { FormActionResult } from '../../contract/page-data.ts';
 
 /** An API error as the form shows it (429 keeps its Retry-After); anything else propagates. */
 export function formFailure(error: unknown, values: Record<string, string>, reply: FastifyReply): FormActionResult {
@@ -18,6 +19,6 @@ export function formFailure(error: unknown, values: Record<string, string>, repl
 
 /** The one-shot notice of the next page (plugins/ssr.ts reads and clears it): a minute is plenty for a redirect. */
 export function setFlash(request: FastifyRequest, reply: FastifyReply, code: FlashCode): void {
-  reply.setCookie(flashCookie, code, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 60 });
+  reply.setCookie(cookieNames.flash, code, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 60 });
 }
 

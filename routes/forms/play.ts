@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { localePath } from '../../lib/locales.ts';
-import { loginThenBackTo } from '../../lib/login-path.ts';
-import type { FormActionResult } from '../../lib/page-data.ts';
-import { isSelfExclusionPeriod } from '../../lib/play/types.ts';
+import { localePath } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { FormActionResult } from '../../contract/page-data.ts';
+import { isSelfExclusionPeriod } from '../../contract/play.ts';
 
 /** Play and its breaks without JavaScript (form actions `selfExclusion` and `play`), through `app.play`. */
 export default async function playFormRoutes(app: FastifyInstance) {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { backToTopIcon } from '../../client/components/back-to-top.tsx';
-import { navigationIcons } from '../../client/icons.ts';
+import { navigationIcons } from '../../contract/app-icons.ts';
 import { browserUserAgent } from '../helpers/app.ts';
 import { collectConsole, startBrowserTest } from '../helpers/browser.ts';
 

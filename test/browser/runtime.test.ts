@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { browserUserAgent } from '../helpers/app.ts';
 import { collectConsole, launchBrowser, settled } from '../helpers/browser.ts';
 import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
@@ -346,7 +346,7 @@ t.test('a CSS-only preload failure is swallowed; a JavaScript one is left to fai
 
 /** client/lib/navigate.ts and the guard, as plain script for page.evaluate (CSP allows no inline script). */
 function guardScript(): string {
-  const files = { navigate: 'client/lib/navigate.ts', './navigation-guard.ts': 'client/lib/navigation-guard.ts' };
+  const files = { navigate: 'client/lib/navigate.ts', './navigation-guard.ts': 'contract/navigation-guard.ts' };
   const modules = Object.entries(files).map(([name, file]) => {
     const { outputText } = ts.transpileModule(readFileSync(join(root, file), 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },

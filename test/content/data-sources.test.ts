@@ -8,8 +8,8 @@ import type {
   HomeData,
   SectionPageData,
   SiteTocPageData,
-} from '../../lib/content/types.ts';
-import type { Locale } from '../../lib/locales.ts';
+} from '../../contract/content.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { buildContentApp, callSource, fixture } from '../helpers/content.ts';
 
 const root = fixture('content-basic');

@@ -4,7 +4,7 @@ import t from 'tap';
 import { ContentError, formatIssue, loadContent } from '../../lib/content/loader.ts';
 import { ContentIndex } from '../../lib/content/queries.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
-import { localePath, locales } from '../../lib/locales.ts';
+import { localePath, locales } from '../../contract/locales.ts';
 import { buildContentApp, callSource, copyFixture, fixture, realContent } from '../helpers/content.ts';
 
 const invalid = fixture('content-invalid');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { loadContent, type ContentSnapshot } from '../../lib/content/loader.ts';
 import { ContentService } from '../../lib/content/service.ts';
-import type { ArticleData, SectionPageData } from '../../lib/content/types.ts';
+import type { ArticleData, SectionPageData } from '../../contract/content.ts';
 import { buildContentApp, callSource, copyFixture, eventually, publicUrl } from '../helpers/content.ts';
 
 /** Saves as editors do (a new file renamed over the old): a load never reads half a file. */

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { escapeHtml, headEntries, jsonForScript, pageTitle, renderHeadTags, type SeoData } from '../../lib/seo.ts';
+import { jsonForScript } from '../../contract/script-json.ts';
+import { escapeHtml, headEntries, pageTitle, renderHeadTags, type SeoData } from '../../contract/seo.ts';
 
 const context = { locale: 'en' as const, publicUrl: 'https://asdas.example', siteName: 'Asdas' };
 

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { DataSourceKey } from '../../contract/data-sources.ts';
 import { buildApp } from '../../app.ts';
-import type { Locale } from '../../lib/locales.ts';
-import type { PageDataArgs } from '../../lib/page-data.ts';
+import type { Locale } from '../../contract/locales.ts';
+import type { PageDataArgs } from '../../contract/page-data.ts';
 import type { ContentPluginOptions } from '../../plugins/content.ts';
 import { testConfig } from './app.ts';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { appIcons, languageIcons, navigationIcons } from '../../client/icons.ts';
+import { appIcons, languageIcons, navigationIcons } from '../../contract/app-icons.ts';
 import { loadIcons } from '../../lib/icons/local-sets.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
@@ -22,7 +22,7 @@ function snapshotOf(html: string): { icons?: Record<string, unknown>; iconFallba
   return pageStateOf(html).runtime as never;
 }
 
-t.test('every icon of client/icons.ts is in the installed sets', async (t) => {
+t.test('every icon of contract/app-icons.ts is in the installed sets', async (t) => {
   const icons = await loadIcons(appIcons);
   t.same(Object.keys(icons).sort(), [...appIcons].sort());
   t.notOk(logs.some((line) => String(line.msg).includes('not in the installed sets')), 'no start-up warning');

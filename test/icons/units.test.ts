@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loadLocalSet } from '../../lib/icons/local-sets.ts';
 import { iconCache } from '../../lib/icons/cache.ts';
-import { collectionFromParam, parseIconsQuery, splitQualifiedName } from '../../lib/icons/names.ts';
+import { collectionFromParam, parseIconsQuery, splitQualifiedName } from '../../contract/icon-names.ts';
 import { sanitizeIconSet } from '../../lib/icons/upstream.ts';
 
 t.test('parseIconsQuery', async (t) => {

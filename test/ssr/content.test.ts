@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { ArticleData, ArticleListData, AuthorPageData, HomeData, SiteTocPageData } from '../../lib/content/types.ts';
+import type { ArticleData, ArticleListData, AuthorPageData, HomeData, SiteTocPageData } from '../../contract/content.ts';
 import { matchesIfNoneMatch, strongEtag } from '../../lib/etag.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';

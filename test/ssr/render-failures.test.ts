@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createRenderer, type ServerRequestContext } from '../../client/entry-server.tsx';
-import type { PageDataSource } from '../../lib/page-data.ts';
+import type { PageDataSource } from '../../contract/page-data.ts';
 
 // The renderer on its own, with data sources that fail the way real ones can.
 function contextWith(source: PageDataSource, dev = false) {

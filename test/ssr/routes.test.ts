@@ -1,7 +1,7 @@
 import t from 'tap';
 import en from '../../locales/en.json' with { type: 'json' };
 import th from '../../locales/th.json' with { type: 'json' };
-import { localePath, type Locale } from '../../lib/locales.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
 

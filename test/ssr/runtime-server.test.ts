@@ -6,7 +6,7 @@ import { buildApp } from '../../app.ts';
 import { createRenderer, type ServerRequestContext } from '../../client/entry-server.tsx';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { startTestApp } from '../helpers/app.ts';
 
 const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };

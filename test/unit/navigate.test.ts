@@ -8,7 +8,7 @@ import {
   type NavigationEnvironment,
   type RouterNavigator,
 } from '../../client/lib/navigate.ts';
-import { NavigationRefusedError } from '../../client/lib/navigation-guard.ts';
+import { NavigationRefusedError } from '../../contract/navigation-guard.ts';
 
 const origin = 'https://site.example';
 

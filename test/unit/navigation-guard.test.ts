@@ -8,7 +8,7 @@ import {
   type NavigationOptions,
   type NavigationRefusedReason,
   type NavigationTarget,
-} from '../../client/lib/navigation-guard.ts';
+} from '../../contract/navigation-guard.ts';
 
 const SITE = 'https://site.example';
 const ALLOWED = ['https://allowed.example', 'https://play.example', 'http://localhost:3000'];

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { NavigationRefusedError } from '../../client/lib/navigation-guard.ts';
+import { NavigationRefusedError } from '../../contract/navigation-guard.ts';
 import { forgetLaunchChecks, launchProblemOf, loginForPlay, startPlay, verifiedSession, verifyLaunch, type PlayDependencies } from '../../client/lib/play.ts';
 import {
   minutesPlayed,
@@ -11,7 +11,7 @@ import {
   scheduleReminders,
   type ReminderTimers,
 } from '../../client/lib/play-reminder.ts';
-import type { VerifiedLaunch } from '../../lib/play/types.ts';
+import type { VerifiedLaunch } from '../../contract/play.ts';
 
 /** An ofetch-like failure. */
 function apiError(statusCode: number | undefined, data?: unknown): Error {

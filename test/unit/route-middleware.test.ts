@@ -1,6 +1,6 @@
 import t from 'tap';
-import type { Locale } from '../../lib/locales.ts';
-import type { PublicUser } from '../../lib/page-data.ts';
+import type { Locale } from '../../contract/locales.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 import { routeMiddleware, runRouteMiddleware } from '../../client/router/middleware.ts';
 import { loadPage } from '../../client/router/page-loader.ts';
 import type { MiddlewareName, PageRoute } from '../../contract/routes.ts';

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import t from 'tap';
-import { createTranslator, type Resources } from '../../client/lib/translator.ts';
+import { createTranslator, type Resources } from '../../contract/translator.ts';
 import en from '../../locales/en.json' with { type: 'json' };
 import th from '../../locales/th.json' with { type: 'json' };
 

@@ -1,4 +1,4 @@
-import { loginPath } from '../../lib/login-path.ts';
+import { loginPath } from './login-path.ts';
 
 /** The nine navigation items of the spec, in its order; labels live in locales/ under `nav.*`. */
 export const navigationItems = [

@@ -46,6 +46,10 @@
  *    `currentPath` (default `/`). The empty string means `/` (as in Nuxt).
  */
 
+import { detectScriptProtocol, PROTOCOL_RELATIVE_RE, SCHEME_RE, whatwgView } from './url-views.ts';
+
+export { detectScriptProtocol } from './url-views.ts';
+
 export type NavigationRefusedReason =
   | 'external-not-allowed'
   | 'origin-not-allowed'
@@ -80,7 +84,6 @@ export type NavigationTarget =
   | { kind: 'internal'; path: string }
   | { kind: 'external'; url: string };
 
-export const SCRIPT_PROTOCOLS: readonly string[] = ['javascript:', 'data:', 'blob:', 'vbscript:'];
 
 /** Inputs longer than this are refused as invalid (no legitimate navigation target is this long). */
 export const MAX_URL_LENGTH = 8192;
@@ -105,129 +108,6 @@ function originMessage(origin: string): string {
 
 // WHATWG URL parser: remove leading and trailing C0 control or space, then every ASCII tab or newline.
 // eslint-disable-next-line no-control-regex
-const LEADING_TRAILING_C0_SPACE = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
-const TAB_OR_NEWLINE = /[\t\n\r]/g;
-
-/** The string exactly as the WHATWG URL parser will read it. */
-export function whatwgView(input: string): string {
-  return input.replace(LEADING_TRAILING_C0_SPACE, '').replace(TAB_OR_NEWLINE, '');
-}
-
-const SCHEME_RE = /^([a-zA-Z][a-zA-Z\d+.-]*):/;
-const VIEW_SOURCE_RE = /^view-source:/i;
-const PROTOCOL_RELATIVE_RE = /^[/\\]{2}/;
-
-// Paranoid view helpers ------------------------------------------------------
-
-const NAMED_ENTITIES: Record<string, string> = {
-  tab: '\t',
-  newline: '\n',
-  colon: ':',
-  sol: '/',
-  bsol: '\\',
-  lpar: '(',
-  rpar: ')',
-  period: '.',
-  nbsp: '\u00a0',
-  amp: '&',
-  quot: '"',
-  apos: "'",
-  lt: '<',
-  gt: '>',
-  excl: '!',
-  num: '#',
-  percnt: '%',
-  semi: ';',
-  equals: '=',
-  zwsp: '\u200b',
-  shy: '\u00ad',
-};
-
-function decodeEntitiesOnce(s: string): string {
-  return s
-    .replace(/&#x0*([0-9a-f]{1,6});?/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
-    .replace(/&#0*(\d{1,7});?/g, (m, dec: string) => codePoint(parseInt(dec, 10), m))
-    .replace(/&([a-z]+);?/gi, (m, name: string) => NAMED_ENTITIES[name.toLowerCase()] ?? m);
-}
-
-function codePoint(n: number, fallback: string): string {
-  // HTML maps NUL and out-of-range references to U+FFFD; for our purpose any
-  // invisible replacement is equivalent, so drop them to an empty string.
-  if (!Number.isFinite(n) || n === 0 || n > 0x10ffff) return '';
-  try {
-    return String.fromCodePoint(n);
-  } catch {
-    return fallback;
-  }
-}
-
-function percentDecodeOnce(s: string): string {
-  // Byte-wise (latin1) decoding is enough to reveal an ASCII scheme and never throws.
-  return s.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-// Controls (C0, DEL, C1), every Unicode space, and zero-width/invisible formatting characters.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE_ANYWHERE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]|\s/g;
-
-function paranoidViews(input: string): string[] {
-  const views: string[] = [];
-  let current = input;
-  for (let i = 0; i < 6; i++) {
-    const next = percentDecodeOnce(decodeEntitiesOnce(current)).normalize('NFKC');
-    views.push(next.replace(INVISIBLE_ANYWHERE, ''));
-    if (next === current) break;
-    current = next;
-  }
-  return views;
-}
-
-function scriptSchemeOf(view: string): string | null {
-  let v = view;
-  // Peel any number of view-source: prefixes (with whatever the browser strips in between).
-  for (let i = 0; i < 32 && VIEW_SOURCE_RE.test(v); i++) {
-    v = whatwgView(v.replace(VIEW_SOURCE_RE, ''));
-  }
-  const m = SCHEME_RE.exec(v);
-  if (!m) return null;
-  const protocol = `${m[1]!.toLowerCase()}:`;
-  return SCRIPT_PROTOCOLS.includes(protocol) ? protocol : null;
-}
-
-function parserProtocol(view: string): string | null {
-  try {
-    return new URL(view, 'http://localhost/').protocol;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Returns the script protocol (`'javascript:'`, `'data:'`, `'blob:'`, `'vbscript:'`)
- * that `input` would run or could be decoded into, or `null`.
- * Safe to use for sanitising hrefs too.
- */
-export function detectScriptProtocol(input: string): string | null {
-  // 1. The WHATWG URL parser is the source of truth for what a browser executes.
-  let view = whatwgView(input);
-  for (let i = 0; i < 32; i++) {
-    const protocol = parserProtocol(view);
-    if (protocol && SCRIPT_PROTOCOLS.includes(protocol)) return protocol;
-    if (protocol !== 'view-source:' || !VIEW_SOURCE_RE.test(view)) break;
-    view = whatwgView(view.replace(VIEW_SOURCE_RE, ''));
-  }
-  const direct = scriptSchemeOf(whatwgView(input));
-  if (direct) return direct;
-  // 2. Paranoid views: entity/percent/unicode tricks and invisible characters anywhere.
-  for (const v of paranoidViews(input)) {
-    const found = scriptSchemeOf(v);
-    if (found) return found;
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------
-
 function normaliseOrigin(origin: string): string | null {
   try {
     return new URL(origin).origin;

@@ -3,6 +3,7 @@
  * Pure (no Node or DOM APIs): the server renders `renderHeadTags(...)` into the document, the
  * client can apply `headEntries(...)` to `document.head` after a navigation.
  */
+import { jsonForScript } from './script-json.ts';
 import { defaultLocale, localePath, type Locale } from './locales.ts';
 
 export const siteName = 'Asdas';
@@ -65,14 +66,6 @@ function contentLocale(seo: SeoData, locale: Locale): Locale {
   if (seo.alternates.includes(locale)) return locale;
   if (seo.alternates.includes(defaultLocale)) return defaultLocale;
   return seo.alternates[0] ?? locale;
-}
-
-/**
- * JSON for a `<script type="application/ld+json">`: `<`, `>`, `&` and the two JavaScript line
- * separators are written as \\u escapes, so no value can close the script element.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The structured list of head tags for a page. */

@@ -1,5 +1,5 @@
-import type { NavigationKey } from './components/navigation.ts';
-import type { Locale } from '../lib/locales.ts';
+import type { NavigationKey } from './navigation.ts';
+import type { Locale } from './locales.ts';
 
 /**
  * Every icon the server may render, as `collection:name`. The server resolves this list once at

@@ -4,12 +4,12 @@
  * the client (types only, no Node modules).
  *
  * Paths in this data are locale-aware (`/th/asdas/x` in Thai data), except `seo.path`, which is the
- * path without its locale prefix (see lib/seo.ts).
+ * path without its locale prefix (see contract/seo.ts).
  */
-import type { Locale } from '../locales.ts';
-import type { SeoData } from '../seo.ts';
+import type { Locale } from './locales.ts';
+import type { SeoData } from './seo.ts';
 
-export type { SeoData } from '../seo.ts';
+export type { SeoData } from './seo.ts';
 
 /** A heading of the table of contents: the `id` is the heading's id in `html`. */
 export interface TocEntry {

@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import t from 'tap';
+
+/**
+ * The folders' contract (docs/decisions/0015): `contract/` is what the server and the browser
+ * share and imports nothing else; server code (app.ts, server.ts, lib/, plugins/, routes/) never
+ * imports browser code (client/), and browser code never imports server code. The one seam is the
+ * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry-server.tsx.
+ */
+const root = join(import.meta.dirname, '../..');
+const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'app.ts', 'server.ts', 'lib', 'plugins', 'routes', 'client', 'contract'], {
+  cwd: root,
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter((file) => /\.tsx?$/.test(file));
+
+type Side = 'server' | 'client' | 'contract';
+// locales/*.json are the strings both sides show: shared data, like contract/.
+const sideOf = (file: string): Side =>
+  file.startsWith('client/') ? 'client' : file.startsWith('contract/') || file.startsWith('locales/') ? 'contract' : 'server';
+
+const importPattern = /(?:^|[\s;])(import\s+(type\s+)?[^'"]*?from\s*|import\s*\(\s*|export\s+(type\s+)?[^'"]*?from\s*)['"]([^'"]+)['"]/g;
+
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+const edges: Edge[] = [];
+const packages: { from: string; name: string }[] = [];
+for (const file of files) {
+  const source = readFileSync(join(root, file), 'utf8');
+  for (const match of source.matchAll(importPattern)) {
+    const specifier = match[4]!;
+    const typeOnly = Boolean(match[2] ?? match[3]);
+    if (specifier.startsWith('.')) edges.push({ from: file, to: normalize(relative(root, join(root, dirname(file), specifier))), typeOnly });
+    else packages.push({ from: file, name: specifier });
+  }
+}
+
+t.test('contract/ imports only contract/, and no Node or browser package', async (t) => {
+  const outside = edges.filter((edge) => sideOf(edge.from) === 'contract' && sideOf(edge.to) !== 'contract');
+  t.same(outside, [], 'contract/ stays self-contained');
+  const used = packages.filter((use) => sideOf(use.from) === 'contract');
+  t.same(used, [], 'contract/ is plain TypeScript');
+});
+
+t.test('server code never imports browser code', async (t) => {
+  const seam = (edge: Edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx' && edge.typeOnly;
+  const crossing = edges.filter((edge) => sideOf(edge.from) === 'server' && sideOf(edge.to) === 'client' && !seam(edge));
+  t.same(crossing, []);
+});
+
+t.test('browser code never imports server code', async (t) => {
+  const crossing = edges.filter((edge) => sideOf(edge.from) === 'client' && sideOf(edge.to) === 'server');
+  t.same(crossing, []);
+});
+
+t.test('the check sees the imports (it would catch a crossing)', async (t) => {
+  t.ok(edges.some((edge) => edge.from.startsWith('client/') && edge.to.startsWith('contract/')), 'client -> contract edges found');
+  t.ok(edges.some((edge) => edge.from.startsWith('plugins/') && edge.to.startsWith('contract/')), 'server -> contract edges found');
+  t.ok(edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx'), 'the SSR seam is seen');
+});
