@@ -5,18 +5,15 @@ import { dirname, join } from 'node:path';
 import { FetchError } from 'ofetch';
 import { unstable_serialize, type Cache, type Key, type SWRConfiguration, type SWRHook } from 'swr';
 import { initCache } from 'swr/_internal';
+import { CACHE_TTL_MS, createSwrCache, markFetched, SwrCache } from '../../client/lib/swr-cache.ts';
 import {
-  CACHE_TTL_MS,
   FRESH_MS,
   MAX_ERROR_RETRIES,
-  SwrCache,
   createOnErrorRetry,
-  createSwrCache,
   createSwrConfig,
   freshnessMiddleware,
   isClientError,
   isFresh,
-  markFetched,
   retryDelay,
   seedFallback,
   shouldRetry,
