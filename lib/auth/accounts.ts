@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../db/types.ts';
+import type { Database } from '../db/types.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 import type { PasswordHasher } from './passwords.ts';
 import { hashSessionToken, isWellFormedToken, newSessionToken } from './tokens.ts';
+import { storableUserAgent, toPublicUser, type UserColumns, userColumns } from './users.ts';
 import { checkEmail, type Registration } from './validation.ts';
 
 export class EmailTakenError extends Error {
@@ -35,36 +36,6 @@ export interface AccountServiceOptions {
   /** The expiry slides at most this often per session, so a busy session costs one write a minute. */
   touchIntervalMs: number;
   clock: () => Date;
-}
-
-const userAgentMax = 512;
-
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * A User-Agent as stored: at most 512 characters, without NUL (PostgreSQL refuses it in text)
- * or other control characters. Null when nothing is left.
- */
-export function storableUserAgent(userAgent: string | undefined): string | null {
-  if (!userAgent) return null;
-  const clean = userAgent.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, userAgentMax).replace(loneSurrogate, '\ufffd');
-  return clean === '' ? null : clean;
-}
-
-export type UserColumns = Pick<UserRow, 'id' | 'email' | 'display_name' | 'locale' | 'created_at' | 'email_verified_at'>;
-
-/** The columns a PublicUser is made of. */
-export const userColumns = ['id', 'email', 'display_name', 'locale', 'created_at', 'email_verified_at'] as const;
-
-export function toPublicUser(row: UserColumns): PublicUser {
-  return {
-    id: row.id,
-    email: row.email,
-    displayName: row.display_name,
-    locale: row.locale,
-    createdAt: new Date(row.created_at).toISOString(),
-    emailVerified: row.email_verified_at !== null,
-  };
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import type { AccountService, UserColumns } from './accounts.ts';
+import type { AccountService } from './accounts.ts';
+import type { UserColumns } from './users.ts';
 import type { AccountTokens, TokenCheck } from './account-tokens.ts';
 
 /** A verification link works once, for 24 hours (a resend makes a new one). */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import type { AccountService, IssuedSession, UserColumns } from './accounts.ts';
+import type { AccountService, IssuedSession } from './accounts.ts';
+import type { UserColumns } from './users.ts';
 import type { AccountTokens, TokenCheck, TokenProblem } from './account-tokens.ts';
 import { checkNewPassword, type FieldErrors } from './validation.ts';
 

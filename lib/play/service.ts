@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { storableUserAgent } from '../auth/accounts.ts';
+import { storableUserAgent } from '../auth/users.ts';
 import type { Locale } from '../../contract/locales.ts';
 import { checkLaunchToken, newLaunchPayload, signLaunchToken } from './launch-token.ts';
 import { selfExclusionEnd } from './periods.ts';
