@@ -463,6 +463,8 @@ t.test('guest in the browser router: a logged-in user following a link to regist
   const backHome = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/_payload.json');
   await tab.page.click('[data-entry="registration"]');
   await backHome;
+  // The payload request comes before the router puts the address back: wait for the address.
+  await tab.page.waitForURL(`${base}/`);
   await settled(tab.page);
   t.equal(tab.page.url(), `${base}/`, 'back on the page');
   t.ok(await sameWindow(tab.page), 'all in the client router');
