@@ -26,7 +26,9 @@ const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email
 /** The service on the build in dist/, where a request with `x-test-user` is logged in. */
 async function startApp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-runtime-'));
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  // The page cache off: a request logged in by `x-test-user` carries no session cookie, so the
+  // cache would take it for a visitor and answer with an anonymous render of the page.
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', PAGE_CACHE_TTL_MS: '0' });
   const database = await createTestDatabase('pglite');
   const app = await buildApp({ config, logger: createLogger('warn', { write: () => undefined }), database: { db: database.db } });
   // After the accounts plugin's own preHandler, which resolves the real (absent) session.
@@ -346,7 +348,12 @@ t.test('a CSS-only preload failure is swallowed; a JavaScript one is left to fai
 
 /** client/lib/navigate.ts and the guard, as plain script for page.evaluate (CSP allows no inline script). */
 function guardScript(): string {
-  const files = { navigate: 'client/lib/navigate.ts', './navigation-guard.ts': 'contract/navigation-guard.ts' };
+  // Keyed by the specifiers the files import each other with.
+  const files = {
+    navigate: 'client/lib/navigate.ts',
+    '../../contract/navigation-guard.ts': 'contract/navigation-guard.ts',
+    './url-views.ts': 'contract/url-views.ts',
+  };
   const modules = Object.entries(files).map(([name, file]) => {
     const { outputText } = ts.transpileModule(readFileSync(join(root, file), 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
