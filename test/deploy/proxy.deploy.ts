@@ -204,6 +204,33 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
   t.same(JSON.parse(tooLarge.body), { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' }, "in the app's JSON shape");
 });
 
+/**
+ * What a failed read looked like from each side, so a failure on a loaded machine can be told
+ * apart from a proxy or replica fault: the failures by second and kind, nginx's error log, and the
+ * 5xx answers and warnings each replica logged while the load ran.
+ */
+async function explainFailures(t: Test, failures: LoadCounts['readFailures'], since: Date) {
+  const bySecond = new Map<string, number>();
+  for (const failure of failures) {
+    const key = `${Math.floor(failure.at / 1000)} s: ${failure.problem}`;
+    bySecond.set(key, (bySecond.get(key) ?? 0) + 1);
+  }
+  t.comment(`failed reads by second of load and kind: ${JSON.stringify(Object.fromEntries(bySecond))}`);
+  const nginxLog = readFileSync(join(nginxDir, 'logs/error.log'), 'utf8');
+  const messages = new Map<string, number>();
+  for (const line of nginxLog.split('\n').filter(Boolean)) {
+    // "... [error] 12#12: *345 connect() failed (111: Connection refused) while connecting to upstream, client: ..."
+    const message = line.replace(/^.*?\[(\w+)\] \d+#\d+: (\*\d+ )?/, '$1: ').replace(/, client: .*$/, '');
+    messages.set(message, (messages.get(message) ?? 0) + 1);
+  }
+  t.comment(`nginx error log, distinct messages: ${JSON.stringify(Object.fromEntries(messages))}`);
+  for (const replica of replicas) {
+    const lines = (await logsSince(replica.name, since)).split('\n');
+    const serverErrors = lines.filter((line) => /"statusCode":5\d\d/.test(line) || /"level":[4-6]\d/.test(line));
+    t.comment(`${replica.name}: ${serverErrors.length} 5xx answers or warnings while the load ran; first ones:\n${serverErrors.slice(0, 8).join('\n')}`);
+  }
+}
+
 interface LoadCounts {
   reads: number;
   readFailures: { path: string; problem: string; at: number }[];
@@ -276,6 +303,7 @@ function startLoad(readers: number, registrars: number) {
 
 t.test('under load: SIGTERM one replica (drain), SIGKILL the other; no failed page read, every 201 stored once', async (t) => {
   if (!needsSetup(t)) return;
+  const loadStarted = new Date();
   const load = startLoad(4, 2);
   let restartedB = new Date();
   try {
@@ -323,8 +351,10 @@ t.test('under load: SIGTERM one replica (drain), SIGKILL the other; no failed pa
   figure('proxy: page reads failed', counts.readFailures.length);
   figure('proxy: registrations answered 201', counts.created.length);
   figure('proxy: registration outcomes', JSON.stringify(counts.registrationOutcomes));
-  t.ok(load.elapsedSeconds() <= 45, `the load stayed bounded (${load.elapsedSeconds().toFixed(1)} s)`);
+  // The load stops itself once the faults are over and 25 s have passed; how long the faults take
+  // depends on the machine, so the duration is a figure, not a limit.
   t.ok(counts.reads > 100, `${counts.reads} page reads`);
+  if (counts.readFailures.length > 0) await explainFailures(t, counts.readFailures, loadStarted);
   t.same(counts.readFailures, [], 'no failed page read');
   t.ok(counts.created.length > 0, `${counts.created.length} registrations answered 201`);
 
