@@ -34,6 +34,7 @@ export const schema = {
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', description: 'a postgres:// or postgresql:// URL' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
+    PASSWORD_HASH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     SESSION_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
     LOGIN_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 10 },
     REGISTER_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5 },

@@ -41,6 +41,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Password hashes (argon2id, 19 MiB each) run at once; the rest queue. */
+  passwordHashConcurrency: number;
   sessionTtlDays: number;
   /** Login attempts per client address per minute (more behind a shared NAT, or for load tests). */
   loginRateLimitPerMinute: number;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     dataDir: raw.DATA_DIR as string,
     databaseUrl: raw.DATABASE_URL as string | undefined,
     redisUrl: raw.REDIS_URL as string | undefined,
+    passwordHashConcurrency: raw.PASSWORD_HASH_CONCURRENCY as number,
     sessionTtlDays: raw.SESSION_TTL_DAYS as number,
     loginRateLimitPerMinute: raw.LOGIN_RATE_LIMIT_PER_MINUTE as number,
     registerRateLimitPerMinute: raw.REGISTER_RATE_LIMIT_PER_MINUTE as number,

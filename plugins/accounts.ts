@@ -95,7 +95,9 @@ const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 export default fp<AccountsPluginOptions>(
   async (app, options) => {
-    const hasher = options.passwordHasher ?? new PasswordHasher(options.passwordHashing ?? productionHashing);
+    const hasher =
+      options.passwordHasher ??
+      new PasswordHasher(options.passwordHashing ?? productionHashing, { concurrency: app.config.passwordHashConcurrency });
     const clock = options.clock ?? (() => new Date());
     const service = new AccountService({
       db: app.db,

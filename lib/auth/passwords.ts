@@ -1,4 +1,5 @@
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
+import pLimit, { type LimitFunction } from 'p-limit';
 
 export interface PasswordHashingParams {
   /** KiB of memory per hash. */
@@ -22,25 +23,40 @@ export const testHashing: PasswordHashingParams = { memoryCost: 1024, timeCost: 
 // @node-rs/argon2 declares Algorithm as an ambient const enum, which isolatedModules cannot read.
 const argon2id = 2 as Algorithm;
 
+/** How many hashes run at once unless PASSWORD_HASH_CONCURRENCY says otherwise. */
+export const defaultHashConcurrency = 2;
+
 /**
  * Hashes and verifies passwords with argon2id. Passwords are NFC-normalized first, so the same
  * password typed on two keyboards (composed or decomposed Thai or accented letters) matches.
+ *
+ * At most `concurrency` hashes or verifications run at once; the rest wait their turn. Each holds
+ * memoryCost (19 MiB) while it runs, on one of libuv's four threads: four at once held 76 MiB of a
+ * replica's memory and every thread the file system and DNS share, while on two cores they took
+ * no less time in all than two at a time do (docs/decisions/0016-password-hashing-concurrency.md).
  */
 export class PasswordHasher {
   readonly params: PasswordHashingParams;
+  readonly #limit: LimitFunction;
 
-  constructor(params: PasswordHashingParams = productionHashing) {
+  constructor(params: PasswordHashingParams = productionHashing, { concurrency = defaultHashConcurrency }: { concurrency?: number } = {}) {
     this.params = { ...params };
+    this.#limit = pLimit(concurrency);
+  }
+
+  /** Hashes waiting for a turn (not counting those running). */
+  get waiting(): number {
+    return this.#limit.pendingCount;
   }
 
   hash(password: string): Promise<string> {
-    return hash(password.normalize('NFC'), { ...this.params, algorithm: argon2id });
+    return this.#limit(() => hash(password.normalize('NFC'), { ...this.params, algorithm: argon2id }));
   }
 
   /** False for a wrong password and for a stored hash that cannot be read. */
   async verify(passwordHash: string, password: string): Promise<boolean> {
     try {
-      return await verify(passwordHash, password.normalize('NFC'));
+      return await this.#limit(() => verify(passwordHash, password.normalize('NFC')));
     } catch {
       return false;
     }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { commonPasswords, isCommonPassword } from '../../lib/auth/common-passwords.ts';
 import { PasswordHasher, productionHashing, testHashing } from '../../lib/auth/passwords.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { hashSessionToken, isWellFormedToken, newSessionToken } from '../../lib/auth/tokens.ts';
 import {
   checkDisplayName,
@@ -134,4 +135,20 @@ t.test('password hashing', async (t) => {
   t.notOk(hasher.needsRehash(hash));
   t.ok(new PasswordHasher(productionHashing).needsRehash(hash));
   t.ok(hasher.needsRehash('garbage'));
+});
+
+t.test('password hashes beyond the concurrency wait their turn, and each still answers', async (t) => {
+  t.equal(loadConfig({}).passwordHashConcurrency, 2, 'two at a time by default');
+  t.equal(loadConfig({ PASSWORD_HASH_CONCURRENCY: '3' }).passwordHashConcurrency, 3);
+  t.throws(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: '0' }), /PASSWORD_HASH_CONCURRENCY/, 'at least one');
+
+  const hasher = new PasswordHasher(testHashing, { concurrency: 1 });
+  const passwords = ['first password', 'second password', 'third password'];
+  const hashing = passwords.map((password) => hasher.hash(password));
+  t.equal(hasher.waiting, 2, 'one runs, two wait');
+  const hashes = await Promise.all(hashing);
+  t.equal(hasher.waiting, 0);
+  const checks = await Promise.all(hashes.map((hash, index) => hasher.verify(hash, passwords[index]!)));
+  t.same(checks, [true, true, true], 'every queued hash is the hash of its own password');
+  t.notOk(await hasher.verify(hashes[0]!, passwords[1]!));
 });
