@@ -1,10 +1,12 @@
 import compress from '@fastify/compress';
+import type { onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { compressibleType, compressionThresholdBytes, contentEncodings, varyWithAcceptEncoding } from '../lib/encoding.ts';
+import { compressibleType, compressionThresholdBytes, compressResponse, contentEncodings, negotiateEncoding, varyWithAcceptEncoding } from '../lib/encoding.ts';
 
 /**
  * Compression of text answers (HTML, JSON, CSS, JavaScript, SVG) by Accept-Encoding: brotli or
- * gzip (@fastify/compress, brotli at its quality 4 per response), nothing under 1 KB. Answers that
+ * gzip, brotli at quality 4 per response, nothing under 1 KB: whole bodies in one call here
+ * (lib/encoding.ts), streams by @fastify/compress. Answers that
  * arrive already encoded are left alone: the page cache's stored variants (plugins/page-cache.ts)
  * and the build's pre-compressed assets (`.br`/`.gz` next to each file, served by @fastify/static).
  * Registered before every route: @fastify/compress attaches itself to the routes added after it.
@@ -18,16 +20,32 @@ export default fp(
       customTypes: compressibleType,
     });
 
+    // Whole bodies (pages rendered per request, JSON) are compressed here in one call; streams
+    // (files without a pre-compressed copy) are left to @fastify/compress, whose route-level hook
+    // runs after this one and leaves an answer that already has a Content-Encoding alone.
     // @fastify/compress says `Vary: Accept-Encoding` only when it compresses; the identity answer
     // to a client without brotli or gzip must say it too, or a shared cache could hand that
     // uncompressed copy to everyone (or a compressed one to that client).
-    // A synchronous callback hook: an async one would make every send asynchronous (see plugins/page-cache.ts).
-    app.addHook('onSend', (_request, reply, payload, done) => {
+    // A route-level hook, placed first among the route's own: after every application-level
+    // onSend (the page cache stores the identity body, then answers with its own stored variant).
+    // A callback hook, synchronous for what it leaves alone: an async one would make every send
+    // asynchronous (see plugins/page-cache.ts).
+    const compressWhole: onSendHookHandler = (request, reply, payload, done) => {
       if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return done(null, payload);
       if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
-      const size = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : Infinity;
-      if (size >= compressionThresholdBytes) reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary') as string | undefined));
-      done(null, payload);
+      const whole = typeof payload === 'string' || Buffer.isBuffer(payload);
+      if (whole && Buffer.byteLength(payload) < compressionThresholdBytes) return done(null, payload);
+      reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary') as string | undefined));
+      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      if (!whole || encoding === 'identity' || request.method === 'HEAD') return done(null, payload);
+      compressResponse(payload, encoding).then((body) => {
+        reply.header('content-encoding', encoding);
+        reply.removeHeader('content-length');
+        done(null, body);
+      }, done);
+    };
+    app.addHook('onRoute', (route) => {
+      route.onSend = [compressWhole, ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend])];
     });
   },
   { name: 'compression' },
