@@ -28,8 +28,8 @@ export default fp(
     // uncompressed copy to everyone (or a compressed one to that client).
     // A route-level hook, placed first among the route's own: after every application-level
     // onSend (the page cache stores the identity body, then answers with its own stored variant).
-    // A callback hook, synchronous for what it leaves alone: an async one would make every send
-    // asynchronous (see plugins/page-cache.ts).
+    // A synchronous callback hook: an async one would make every send asynchronous (see
+    // plugins/page-cache.ts).
     const compressWhole: onSendHookHandler = (request, reply, payload, done) => {
       if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return done(null, payload);
       if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
@@ -38,11 +38,10 @@ export default fp(
       reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary') as string | undefined));
       const encoding = negotiateEncoding(request.headers['accept-encoding']);
       if (!whole || encoding === 'identity' || request.method === 'HEAD') return done(null, payload);
-      compressResponse(payload, encoding).then((body) => {
-        reply.header('content-encoding', encoding);
-        reply.removeHeader('content-length');
-        done(null, body);
-      }, done);
+      const body = compressResponse(payload, encoding);
+      reply.header('content-encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, body);
     };
     app.addHook('onRoute', (route) => {
       route.onSend = [compressWhole, ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend])];
