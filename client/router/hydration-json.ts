@@ -1,0 +1,40 @@
+import { isRouteErrorResponse, type StaticHandlerContext } from 'react-router';
+import { jsonForScript } from '../../contract/script-json.ts';
+import { toPageErrorInfo, type PageErrorInfo } from './page-error.ts';
+
+/** JSON of shared, frozen page data (content), serialised once per object rather than per request. */
+const serialisedData = new WeakMap<object, string>();
+
+function serialiseShared(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return jsonForScript(value) ?? 'null';
+  let json = serialisedData.get(value);
+  if (json === undefined) {
+    json = jsonForScript(value);
+    serialisedData.set(value, json);
+  }
+  return json;
+}
+
+/** The react-router hydration data, in the format `createBrowserRouter` reads back. */
+export function hydrationJson(state: StaticHandlerContext): string {
+  const loaderData = Object.entries(state.loaderData)
+    .filter(([, value]) => value !== undefined)
+    .map(([id, value]) => `${jsonForScript(id)}:${serialiseShared(value)}`)
+    .join(',');
+  const errors = state.errors
+    ? jsonForScript(
+        Object.fromEntries(
+          Object.entries(state.errors).map(([id, error]) => [
+            id,
+            isRouteErrorResponse(error) ? { ...error, __type: 'RouteErrorResponse' } : { message: 'Internal Server Error', __type: 'Error' },
+          ]),
+        ),
+      )
+    : 'null';
+  return `{"loaderData":{${loaderData}},"actionData":${jsonForScript(state.actionData ?? null)},"errors":${errors}}`;
+}
+
+export function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
+  const error = state.errors ? Object.values(state.errors)[0] : undefined;
+  return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
+}

@@ -1,0 +1,155 @@
+import {
+  createStaticHandler,
+  createStaticRouter,
+  data,
+  redirect,
+  type LoaderFunctionArgs,
+  type StaticHandlerContext,
+} from 'react-router';
+import { locales, splitLocale, type Locale } from '../../contract/locales.ts';
+import { isPageNotFound } from '../../contract/page-data.ts';
+import { safeRedirectPath } from '../../contract/navigation-guard.ts';
+import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
+import { renderErrorLog } from '../components/error-boundaries.tsx';
+import { pageModules as pageBindings } from '../pages.ts';
+import { displayPath, loadPage } from './page-loader.ts';
+import { notFound, pageError, toPageErrorInfo } from './page-error.ts';
+import type { RendererSite, ServerRequestContext } from './renderer-api.ts';
+import { createRouteObjects, pageRouteId } from './route-objects.tsx';
+
+// The server's side of the route table, built once at start: the static handler every request is
+// matched against, the router template each render copies, and how a request reaches them.
+
+/** What the route loaders and actions get as react-router's request context. */
+export interface LoaderContext {
+  site: RendererSite;
+  request: ServerRequestContext;
+}
+
+/** Marks a form action's redirect that leaves the site on purpose (Play to PLAY_URL). */
+export const externalRedirectHeader = 'x-asdas-external-redirect';
+
+/** A redirect from route middleware: 302 unless it asked for another redirect status. */
+export function redirectStatus(status: number): number {
+  return [301, 302, 303, 307, 308].includes(status) ? status : 302;
+}
+
+export function isPassThrough(error: unknown): boolean {
+  return (
+    error instanceof Response ||
+    (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'DataWithResponseInit')
+  );
+}
+
+async function serverData({ site, request }: LoaderContext, route: PageRoute, locale: Locale, args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  try {
+    return await site.dataSource(route.data!)({
+      locale,
+      params: args.params,
+      path: splitLocale(url.pathname).path,
+      user: request.user,
+      sessionId: request.sessionId ?? null,
+    });
+  } catch (error) {
+    if (isPageNotFound(error)) notFound(displayPath(url));
+    throw error;
+  }
+}
+
+async function formFields(request: Request): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of await request.formData()) {
+    if (typeof value === 'string') fields[name] = value;
+  }
+  return fields;
+}
+
+// Every page module, loaded once at start: the server's routes carry their components directly,
+// so no request resolves a lazy route (the browser keeps loading each page's chunk on demand).
+const pageModulesById = new Map(await Promise.all(pageRoutes.map(async (route) => [route.id, await pageBindings[route.id]()] as const)));
+
+const routes = createRouteObjects({
+  pages: pageModulesById,
+  pageAction: (route, locale) => async ({ request, context }) => {
+    const url = new URL(request.url);
+    const redirectParam = url.searchParams.get('redirect');
+    const result = await (context as LoaderContext).request.runFormAction(route.action!, {
+      locale,
+      fields: await formFields(request),
+      redirectTo: redirectParam === null ? null : safeRedirectPath(redirectParam, '') || null,
+    });
+    // 303: the browser follows with a GET, so a reload never posts the form again.
+    if (result.ok) throw redirect(result.redirect, { status: 303, headers: result.external ? { [externalRedirectHeader]: '1' } : {} });
+    const { ok: _ok, status, ...state } = result;
+    return data(state, { status });
+  },
+  rootLoader: ({ context }) => ({ user: (context as LoaderContext).request.user }),
+  pageLoader: (route, locale) => async (args) => {
+    const context = args.context as LoaderContext;
+    try {
+      return await loadPage({
+        route,
+        locale,
+        params: args.params,
+        url: new URL(args.request.url),
+        user: context.request.user,
+        fetchData: () => serverData(context, route, locale, args),
+      });
+    } catch (error) {
+      if (isPassThrough(error)) throw error;
+      context.request.logError(error, renderErrorLog);
+      const info = toPageErrorInfo(error, { exposeDetails: context.site.dev });
+      return pageError(info.statusCode, info.message, { fatal: true, unhandled: info.unhandled, stack: info.stack });
+    }
+  },
+});
+
+// Built once at start: the handler holds the route tree every request is matched against.
+export const handler = createStaticHandler(routes);
+export const pageModules = new Map(locales.flatMap((locale) => pageRoutes.map((route) => [pageRouteId(locale, route), route.module] as const)));
+
+/**
+ * `createStaticRouter` converts the whole route tree again on every call; the tree never changes,
+ * so it is converted once here and each request gets a router that differs only in its state.
+ */
+const routerTemplate = createStaticRouter(handler.dataRoutes, {
+  basename: '/',
+  location: { pathname: '/', search: '', hash: '', state: null, key: 'default' },
+  matches: [],
+  loaderData: {},
+  actionData: null,
+  errors: null,
+  statusCode: 200,
+  loaderHeaders: {},
+  actionHeaders: {},
+} as unknown as StaticHandlerContext);
+const idleRouterState = routerTemplate.state;
+
+export function staticRouterFor(state: StaticHandlerContext): typeof routerTemplate {
+  const manifest = routerTemplate.manifest;
+  const matches = state.matches.map((match) => ({ ...match, route: manifest[match.route.id] ?? match.route }));
+  const routerState = {
+    ...idleRouterState,
+    location: state.location,
+    matches,
+    loaderData: state.loaderData,
+    actionData: state.actionData,
+    errors: state.errors,
+    fetchers: new Map(),
+    blockers: new Map(),
+  };
+  return Object.create(routerTemplate, {
+    basename: { value: state.basename },
+    state: { value: routerState },
+  }) as typeof routerTemplate;
+}
+
+export function requestFor(url: string, signal?: AbortSignal, form?: string): Request {
+  return new Request(new URL(url, 'http://localhost'), {
+    ...(signal ? { signal } : {}),
+    ...(form === undefined
+      ? {}
+      : { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+  });
+}
