@@ -20,7 +20,6 @@ export default defineConfig(({ mode }) => ({
         resolve: {
           alias: [
             { find: /^react-router$/, replacement: reactRouterProduction },
-            { find: /^use-sync-external-store\/shim$/, replacement: resolve(projectRoot, 'client/lib/sync-external-store.ts') },
           ],
         },
         ssr: { noExternal: ['react-router'] },

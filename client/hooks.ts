@@ -1,11 +1,11 @@
-import useSWR from 'swr';
+import { useEffect, useSyncExternalStore } from 'react';
 import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
 import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { defaultLocale, isLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 import { api } from './lib/api.ts';
 import { browserToken } from './lib/cookies.ts';
-import { statusOf } from './lib/swr-config.ts';
+import { createBrowserCurrentUserStore, statusOf } from './lib/current-user.ts';
 
 /** The locale of the page being shown, from the locale route in the matches. */
 export function useLocale(): Locale {
@@ -32,7 +32,7 @@ export interface RootData {
   user: PublicUser | null;
 }
 
-/** SWR key of the current user; the root loader's data seeds it (client/components/root.tsx). */
+/** API path of the current user; the root loader's data seeds the store (client/components/root.tsx). */
 export const currentUserKey = '/auth/me';
 
 /** Who is logged in, asked of the API only when a token exists: no token means nobody. */
@@ -46,16 +46,29 @@ export async function fetchCurrentUser(): Promise<RootData> {
   }
 }
 
+/** The browser's current-user store (client/lib/current-user.ts). */
+export const currentUserStore = createBrowserCurrentUserStore(fetchCurrentUser);
+
+const noSubscription = () => () => {};
+
 /**
  * The logged-in user. Seeded from the server render (no request after hydration), then kept
- * fresh by SWR: logging out in another tab shows here when this tab regains focus.
+ * fresh by the store: logging out in another tab shows here when this tab regains focus.
  */
 export function useUser(): PublicUser | null {
   const seeded = useRouteLoaderData('root') as RootData | undefined;
-  // On the server SWR would only hand back the seed: the root loader's data is the answer.
-  // (`onServer` never changes within a process, so the hooks called stay the same per render.)
-  if (onServer) return seeded?.user ?? null;
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const { data } = useSWR<RootData>(currentUserKey, fetchCurrentUser);
+  // The snapshot before the store is seeded (hydration) is the root loader's data, so the first
+  // client render matches the server's. On the server nothing subscribes.
+  const data = useSyncExternalStore(
+    onServer ? noSubscription : currentUserStore.subscribe,
+    currentUserStore.getSnapshot,
+    () => undefined,
+  );
+  useEffect(() => {
+    // The seed first (a no-op for data already seen), so hydration fetches nothing; then a
+    // component that mounts later asks again if the value is older than 5 s (as SWR did).
+    if (seeded) currentUserStore.seed(seeded);
+    void currentUserStore.revalidate();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return (data ?? seeded)?.user ?? null;
 }

@@ -1,9 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
-import { SWRConfig, useSWRConfig } from 'swr';
-import { currentUserKey, onServer, useLocale, useUser, type RootData } from '../hooks.ts';
+import { currentUserStore, onServer, useLocale, useUser, type RootData } from '../hooks.ts';
 import { session } from '../lib/session.ts';
-import { seedFallback, swrConfig } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
 import { DocumentHead } from './document-head.tsx';
 import { NoticeProvider } from './notices.tsx';
@@ -15,17 +13,15 @@ export function Root() {
   const rootData = useRouteLoaderData('root') as RootData;
   return (
     <TranslationProvider locale={locale}>
-      <SWRConfig value={{ ...swrConfig, fallback: seedFallback(currentUserKey, rootData) }}>
-        {/* Effects only: nothing to do in the server render. */}
-        {onServer ? null : <CurrentUserSync rootData={rootData} />}
-        <DocumentHead />
-        <RouteAnnouncer />
-        <ScrollToTop />
-        <HydratedMarker />
-        <NoticeProvider>
-          <Outlet />
-        </NoticeProvider>
-      </SWRConfig>
+      {/* Effects only: nothing to do in the server render. */}
+      {onServer ? null : <CurrentUserSync rootData={rootData} />}
+      <DocumentHead />
+      <RouteAnnouncer />
+      <ScrollToTop />
+      <HydratedMarker />
+      <NoticeProvider>
+        <Outlet />
+      </NoticeProvider>
     </TranslationProvider>
   );
 }
@@ -49,14 +45,13 @@ function HydratedMarker() {
 
 /**
  * Keeps the three views of "who is logged in" in step: the root loader (changed by login and
- * logout), SWR's cache (refreshed on focus) and the session store route middleware reads.
+ * logout), the current-user store (refreshed on focus) and the session store route middleware reads.
  */
 function CurrentUserSync({ rootData }: { rootData: RootData }) {
-  const { mutate } = useSWRConfig();
   const user = useUser();
   useEffect(() => {
-    void mutate(currentUserKey, rootData, { revalidate: false });
-  }, [mutate, rootData]);
+    currentUserStore.seed(rootData);
+  }, [rootData]);
   useEffect(() => {
     session.set(user);
   }, [user]);

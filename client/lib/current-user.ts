@@ -1,0 +1,141 @@
+import type { PublicUser } from '../../contract/page-data.ts';
+
+/**
+ * Who is logged in, as a tiny external store for React's `useSyncExternalStore` (docs/decisions/0017).
+ * It replaces SWR, which the app used for this one value only, and keeps the spec's data-cache
+ * rules (seed-spec: fresh for 5000 ms; failed fetches retried up to 3 times with back-off capped at
+ * 30 s; 4xx never retried):
+ * - `seed(data)`: the root loader's data (the server render, then every login/logout, whose loaders
+ *   run again) becomes the value at once, and counts as fresh: hydration fetches nothing.
+ * - `revalidate()`: asks the API again unless the value is younger than `freshMs`; one request at a
+ *   time (callers share the one in flight). A failure keeps the value shown and is retried.
+ * - window `focus`/`visibilitychange` (at most once per `freshMs`) and `online` revalidate while
+ *   something is subscribed.
+ * ("Unused data discarded after 5 minutes" does not arise: the store holds one small value.)
+ */
+
+export interface CurrentUserData {
+  user: PublicUser | null;
+}
+
+export const FRESH_MS = 5_000;
+export const MAX_ERROR_RETRIES = 3;
+
+/** Delay before retry number `attempt + 1` (attempt starts at 0): 1000, 2000, 4000 ... capped at 30000. */
+export function retryDelay(attempt: number): number {
+  return Math.min(1_000 * 2 ** Math.max(0, attempt), 30_000);
+}
+
+/** HTTP status of an error: ofetch `FetchError.statusCode` (or `status`, or `response.status`). */
+export function statusOf(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { statusCode?: unknown; status?: unknown; response?: { status?: unknown } };
+  for (const v of [e.statusCode, e.status, e.response?.status]) {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+  }
+  return undefined;
+}
+
+export function isClientError(error: unknown): boolean {
+  const status = statusOf(error);
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+/** The window events the store listens to (a fake in unit tests). */
+export interface StoreEvents {
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+  /** False while the page is hidden (a `visibilitychange` to hidden is not a return to the page). */
+  visible(): boolean;
+}
+
+export interface CurrentUserStoreOptions {
+  fetch: () => Promise<CurrentUserData>;
+  now?: () => number;
+  schedule?: (fn: () => void, ms: number) => unknown;
+  events?: StoreEvents;
+  freshMs?: number;
+}
+
+export type CurrentUserStore = ReturnType<typeof createCurrentUserStore>;
+
+export function createCurrentUserStore(options: CurrentUserStoreOptions) {
+  const now = options.now ?? Date.now;
+  const schedule = options.schedule ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+  const freshMs = options.freshMs ?? FRESH_MS;
+  const events = options.events;
+  const listeners = new Set<() => void>();
+  let value: CurrentUserData | undefined;
+  let seeded: CurrentUserData | undefined;
+  let freshAt = -Infinity;
+  let focusAt = -Infinity;
+  let inFlight: Promise<void> | undefined;
+
+  const set = (next: CurrentUserData) => {
+    value = next;
+    freshAt = now();
+    for (const listener of listeners) listener();
+  };
+
+  const run = (attempt: number): Promise<void> =>
+    options.fetch().then(set, (error: unknown) => {
+      if (isClientError(error) || attempt >= MAX_ERROR_RETRIES) return;
+      schedule(() => void revalidate(true, attempt + 1), retryDelay(attempt));
+    });
+
+  function revalidate(force = false, attempt = 0): Promise<void> {
+    if (inFlight) return inFlight;
+    if (!force && value !== undefined && now() - freshAt < freshMs) return Promise.resolve();
+    inFlight = run(attempt).finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  const onFocus = () => {
+    if (events && !events.visible()) return;
+    if (now() - focusAt < freshMs) return;
+    focusAt = now();
+    void revalidate();
+  };
+  const onOnline = () => void revalidate();
+  const triggers: [string, () => void][] = [['focus', onFocus], ['visibilitychange', onFocus], ['online', onOnline]];
+
+  return {
+    getSnapshot: (): CurrentUserData | undefined => value,
+    subscribe(listener: () => void): () => void {
+      if (listeners.size === 0) {
+        focusAt = now(); // as SWR did: no focus revalidation within freshMs of mounting
+        for (const [type, handler] of triggers) events?.addEventListener(type, handler);
+      }
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) for (const [type, handler] of triggers) events?.removeEventListener(type, handler);
+      };
+    },
+    /** The root loader's data: a new object (server render, login, logout) replaces the value. */
+    seed(data: CurrentUserData): void {
+      if (Object.is(data, seeded)) return;
+      seeded = data;
+      set(data);
+    },
+    revalidate: (): Promise<void> => revalidate(),
+  };
+}
+
+const browserEvents: StoreEvents | undefined =
+  typeof window === 'undefined'
+    ? undefined
+    : {
+        addEventListener: (type, listener) =>
+          (type === 'visibilitychange' ? document : window).addEventListener(type, listener),
+        removeEventListener: (type, listener) =>
+          (type === 'visibilitychange' ? document : window).removeEventListener(type, listener),
+        visible: () => document.visibilityState !== 'hidden',
+      };
+
+/** The browser's one store; its fetcher is set by client/hooks.ts (which knows the API path). */
+export function createBrowserCurrentUserStore(fetch: () => Promise<CurrentUserData>): CurrentUserStore {
+  return createCurrentUserStore({ fetch, events: browserEvents });
+}
