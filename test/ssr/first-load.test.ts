@@ -57,8 +57,9 @@ t.test('every route names the module its page imports (the server preloads that 
 });
 
 /** The first-load JavaScript budget of a page (README, Bundle budget): brotli, as served. */
-// The aim is 100 KB (issue 11); today react-dom, react-router and SWR alone are about 95 KB of it.
-const firstLoadBudgetBytes = 112 * 1024;
+// The aim is 100 KB (issue 11); without SWR (decision 0017) pages load 103-106 KiB, of which the
+// entry chunk (react-dom, react-router, the app's shared code) is 100,035 bytes.
+const firstLoadBudgetBytes = 108 * 1024;
 
 t.test('a page\'s first-load JavaScript stays within its budget with brotli', async (t) => {
   const pages = ['/', '/th', '/asdas/rtp-explained', '/th/asdas/rtp-explained', '/asdas', '/bonus', '/login', '/th/login'];
