@@ -12,7 +12,7 @@ import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
-import bench from './bench.ts';
+import benchRoutes from '../routes/bench.ts';
 import { refusedCharset } from '../lib/json-api.ts';
 import type { Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
@@ -152,7 +152,7 @@ export default async function ssr(app: FastifyInstance) {
   });
 
   if (config.benchBaseline) {
-    await app.register(bench);
+    await app.register(benchRoutes);
   }
 
   // Forms posted without JavaScript (login, registration, logout). Only this scope parses

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageEntry } from '../lib/page-cache.ts';
-import { storedBody } from './page-cache.ts';
+import { storedBody } from '../plugins/page-cache.ts';
 
 /** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
 export const benchPaths = { baseline: '/__bench/baseline', process: '/__bench/process' } as const;
