@@ -6,7 +6,8 @@ import type { PublicUser } from '../../contract/page-data.ts';
  * rules (seed-spec: fresh for 5000 ms; failed fetches retried up to 3 times with back-off capped at
  * 30 s; 4xx never retried):
  * - `seed(data)`: the root loader's data (the server render, then every login/logout, whose loaders
- *   run again) becomes the value at once, and counts as fresh: hydration fetches nothing.
+ *   run again) becomes the value at once. The first (the server's render) counts as fresh:
+ *   hydration fetches nothing; later ones are stale, so the next component that mounts asks.
  * - `revalidate()`: asks the API again unless the value is younger than `freshMs`; one request at a
  *   time (callers share the one in flight). A failure keeps the value shown and is retried.
  * - window `focus`/`visibilitychange` (at most once per `freshMs`) and `online` revalidate while
@@ -117,8 +118,14 @@ export function createCurrentUserStore(options: CurrentUserStoreOptions) {
     /** The root loader's data: a new object (server render, login, logout) replaces the value. */
     seed(data: CurrentUserData): void {
       if (Object.is(data, seeded)) return;
+      const hydration = seeded === undefined;
       seeded = data;
       set(data);
+      // Only the server's render is an answer of the API's: later root loader data is the browser's
+      // own session store after a form (login, an emailed link used), so the next component that
+      // mounts asks the API again, as SWR did (the account page after an email change shows the
+      // new address, verified).
+      if (!hydration) freshAt = -Infinity;
     },
     revalidate: (): Promise<void> => revalidate(),
   };

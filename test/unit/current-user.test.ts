@@ -78,6 +78,8 @@ t.test('login and logout (new root loader data) show at once, and subscribers he
   s.store.seed(nobody);
   t.equal(heard, 3, 'seeding the same data again changes nothing');
   t.equal(s.calls(), 0);
+  void s.store.revalidate();
+  t.equal(s.calls(), 1, 'data seeded after hydration (the browser\'s own session) is asked for again on the next mount');
 });
 
 t.test('returning to the tab asks again (at most once per 5 s); logging out elsewhere shows', async (t) => {
