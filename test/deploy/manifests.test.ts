@@ -141,6 +141,8 @@ t.test('nginx: what the replicas need from the proxy', async (t) => {
   t.equal(headers.Connection, '""', 'upstream keep-alive');
   t.equal(directive('proxy_http_version')[0], '1.1');
   t.match(read('deploy/nginx/upstream.conf'), /^\s*keepalive \d+;/m);
+  // Without a shared zone each worker keeps its own view of which replica is down (see upstream.conf).
+  t.match(read('deploy/nginx/upstream.conf'), /^\s*zone asdas_site \d+k;/m, 'replica health shared by the workers');
   const retry = directive('proxy_next_upstream')[0]!;
   t.match(retry, /\berror\b/);
   t.notMatch(retry, /non_idempotent/, 'never a POST twice');
