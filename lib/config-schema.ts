@@ -1,6 +1,9 @@
 /** pino's levels, and `silent`. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** How many password hashes run at once unless PASSWORD_HASH_CONCURRENCY says otherwise. */
+export const defaultHashConcurrency = 2;
+
 /**
  * Every setting the service reads from its environment, checked once at start.
  * A bad value stops the start with a message naming the variable (see ConfigError).
@@ -34,7 +37,7 @@ export const schema = {
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', description: 'a postgres:// or postgresql:// URL' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
-    PASSWORD_HASH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
+    PASSWORD_HASH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: defaultHashConcurrency },
     SESSION_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
     LOGIN_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 10 },
     REGISTER_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5 },

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
 
 /** The encodings the site sends, best first (zstd and deflate are not offered: one fewer variant to store). */
@@ -25,6 +25,17 @@ export function negotiateEncoding(header: string | undefined): Encoding {
 }
 
 const brotli = promisify(brotliCompress);
+
+/** Text mode (the site compresses only text) and the size known up front, at the given quality. */
+function brotliOptions(body: Buffer | string, quality: number): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body),
+    },
+  };
+}
 const gzipAsync = promisify(gzip);
 
 /**
@@ -40,13 +51,7 @@ const storedBrotliQuality = 6;
  */
 export function compressForStorage(body: Buffer, encoding: ContentEncoding): Promise<Buffer> {
   if (encoding === 'br') {
-    return brotli(body, {
-      params: {
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_QUALITY]: storedBrotliQuality,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    });
+    return brotli(body, brotliOptions(body, storedBrotliQuality));
   }
   return gzipAsync(body, { level: constants.Z_BEST_COMPRESSION });
 }
@@ -64,13 +69,7 @@ const responseBrotliQuality = 4;
  */
 export function compressResponse(body: Buffer | string, encoding: ContentEncoding): Buffer {
   if (encoding === 'br') {
-    return brotliCompressSync(body, {
-      params: {
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_QUALITY]: responseBrotliQuality,
-        [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body),
-      },
-    });
+    return brotliCompressSync(body, brotliOptions(body, responseBrotliQuality));
   }
   return gzipSync(body);
 }

@@ -187,6 +187,9 @@ export function AppLink(props: LinkProps) {
 }
 
 /** NavLink's active and pending rules (react-router 7), for a plain path. */
+/** NavLink's props with plain values: the render-function forms of className, style and children need the router. */
+type PlainNavLinkProps = Omit<NavLinkProps, 'className' | 'style' | 'children'> & { to: string; className?: string; style?: CSSProperties; children?: ReactNode };
+
 function PlainNavLink({
   to,
   end = false,
@@ -195,7 +198,7 @@ function PlainNavLink({
   className = '',
   prefetch: _prefetch,
   ...props
-}: Omit<NavLinkProps, 'className' | 'style' | 'children'> & { to: string; className?: string; style?: CSSProperties; children?: ReactNode }) {
+}: PlainNavLinkProps) {
   const location = useLocation();
   const routerState = useContext(UNSAFE_DataRouterStateContext);
   const resolved = pathOf(to);
@@ -222,7 +225,7 @@ function ServerNavLink({
   'aria-current': ariaCurrent = 'page',
   className = '',
   ...props
-}: Omit<NavLinkProps, 'className' | 'style' | 'children'> & { to: string; className?: string; style?: CSSProperties; children?: ReactNode }) {
+}: PlainNavLinkProps) {
   const { isActive, className: classes } = navLinkState(pathOf(to), { end, caseSensitive, className }, useLocation().pathname, undefined);
   return serverAnchor({ ...props, 'aria-current': isActive ? ariaCurrent : undefined, className: classes, to });
 }

@@ -72,14 +72,14 @@ export function createCurrentUserStore(options: CurrentUserStoreOptions) {
   let focusAt = -Infinity;
   let inFlight: Promise<void> | undefined;
 
-  const set = (next: CurrentUserData) => {
+  const set = (next: CurrentUserData, fresh = true) => {
     value = next;
-    freshAt = now();
+    freshAt = fresh ? now() : -Infinity;
     for (const listener of listeners) listener();
   };
 
   const run = (attempt: number): Promise<void> =>
-    options.fetch().then(set, (error: unknown) => {
+    options.fetch().then((data) => set(data), (error: unknown) => {
       if (isClientError(error) || attempt >= MAX_ERROR_RETRIES) return;
       schedule(() => void revalidate(true, attempt + 1), retryDelay(attempt));
     });
@@ -120,12 +120,11 @@ export function createCurrentUserStore(options: CurrentUserStoreOptions) {
       if (Object.is(data, seeded)) return;
       const hydration = seeded === undefined;
       seeded = data;
-      set(data);
       // Only the server's render is an answer of the API's: later root loader data is the browser's
       // own session store after a form (login, an emailed link used), so the next component that
       // mounts asks the API again, as SWR did (the account page after an email change shows the
       // new address, verified).
-      if (!hydration) freshAt = -Infinity;
+      set(data, hydration);
     },
     revalidate: (): Promise<void> => revalidate(),
   };

@@ -1,5 +1,6 @@
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { defaultHashConcurrency } from '../config-schema.ts';
 
 export interface PasswordHashingParams {
   /** KiB of memory per hash. */
@@ -22,9 +23,6 @@ export const testHashing: PasswordHashingParams = { memoryCost: 1024, timeCost: 
 
 // @node-rs/argon2 declares Algorithm as an ambient const enum, which isolatedModules cannot read.
 const argon2id = 2 as Algorithm;
-
-/** How many hashes run at once unless PASSWORD_HASH_CONCURRENCY says otherwise. */
-export const defaultHashConcurrency = 2;
 
 /**
  * Hashes and verifies passwords with argon2id. Passwords are NFC-normalized first, so the same
