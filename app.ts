@@ -115,11 +115,12 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
   if (included('content')) await app.register(content, options.content ?? {});
   if (included('icons')) await app.register(icons, options.icons ?? {});
 
-  await registerRoutes(app, included, { builds: options.builds });
   if (included('pages')) {
+    // The cache's hooks come before the pages' routes, which they answer from memory.
     await app.register(pageCache);
     await app.register(ssr);
   }
+  await registerRoutes(app, included, { builds: options.builds });
 }
 
 /** A hop count means "trust the nearest N proxies", which Fastify takes as a function. */

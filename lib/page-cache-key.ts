@@ -22,7 +22,7 @@ export interface KeyRequest {
  * The page-cache key of an anonymous GET/HEAD of a page, or `undefined` when the response must
  * not come from the cache (a session cookie, an Authorization header, a flash cookie).
  *
- * It holds everything the server reads to render an anonymous page (plugins/ssr.ts): the path;
+ * It holds everything the server reads to render an anonymous page (routes/pages.ts, plugins/ssr.ts): the path;
  * the query, its parameters sorted (`?b=1&a=2` is `?a=2&b=1`); whether the visitor is a bot
  * (isbot, as the renderer decides); and the two inputs of the `/` → `/th` offer: the language
  * cookie (a chosen language, any other value, or none) and the preferred language of

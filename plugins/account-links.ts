@@ -60,7 +60,7 @@ export default fp(
       const page = pageOf(request);
       if (!page || !carriesToken(request)) return;
       const token = new URL(request.url, 'http://localhost').searchParams.get('token') ?? '';
-      // Marked before the page renders, so the anonymous page cache (plugins/ssr.ts) never keeps it.
+      // Marked before the page renders, so the anonymous page cache (plugins/page-cache.ts) never keeps it.
       reply.header('cache-control', 'no-store');
       const checked = await pages.get(page.path)!(token);
       if (checked.ok) return;

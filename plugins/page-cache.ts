@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-/** The pages' route (plugins/ssr.ts): documents and `_payload.json`. */
+/** The pages' route (routes/pages.ts): documents and `_payload.json`. */
 const pagesRoute = '/*';
 
 interface Fill {

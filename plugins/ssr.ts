@@ -1,44 +1,57 @@
 import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from '../client/entry-server.tsx';
 import { appIcons } from '../contract/app-icons.ts';
-import { cookieNames } from '../contract/cookies.ts';
-import { isFlashCode } from '../contract/flash.ts';
 import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
-import { preferredLocale, wantsJson } from '../lib/accept.ts';
+import { wantsJson } from '../lib/accept.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
-import benchRoutes from '../routes/bench.ts';
-import { refusedCharset } from '../lib/json-api.ts';
-import type { Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 import { pageFontPreloads } from '../lib/page-fonts.ts';
+import { originOf } from '../lib/same-origin.ts';
 
 /** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
 interface RendererModule {
   createRenderer(site: RendererSite): Renderer;
 }
 
+/** Renders pages for the pages' routes (routes/pages.ts): what each request asks is theirs to read. */
+export interface Pages {
+  /**
+   * Renders the page at `request.url` and sends it: HTML (or the error as JSON to a client that
+   * asks for JSON), or a redirect. `form` is the urlencoded body of a form posted without
+   * JavaScript; `flash` the one-shot notice its redirect left (already cleared).
+   */
+  sendDocument(request: FastifyRequest, reply: FastifyReply, options?: { form?: string; flash?: string }): Promise<FastifyReply>;
+  /** `{pagePath}/_payload.json`: the page's loader data with a strong ETag, and 304 when unchanged. */
+  sendPayload(request: FastifyRequest, reply: FastifyReply, pagePath: string): Promise<FastifyReply>;
+  /** Whether the request comes from a crawler (which is never redirected to a language). */
+  isBot(request: FastifyRequest): boolean;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    pages: Pages;
+  }
   interface FastifyRequest {
     /** The logged-in user, set by the accounts plugin (null when nobody is logged in). */
     user: PublicUser | null;
   }
 }
 
-const payloadSuffix = '/_payload.json';
 const immutableAsset = 'public, max-age=31536000, immutable';
 
 /**
- * Pages: every GET that no other route claims is rendered by React on the server (or answered
- * as the page's `_payload.json`). Dev mode runs Vite's dev server with HMR; production serves
- * the build in dist/ and never imports Vite.
+ * The page renderer: loads the SSR bundle (client/entry-server.tsx) and decorates `app.pages`,
+ * which the pages' routes (routes/pages.ts) call. Dev mode runs Vite's dev server with HMR;
+ * production serves the build in dist/ (hashed assets with their `.br`/`.gz`) and never imports Vite.
  */
-export default async function ssr(app: FastifyInstance) {
+async function ssr(app: FastifyInstance) {
   const { config } = app;
   const build = readBuildInfo(config.dev);
   const assets = config.dev ? noClientAssets : loadClientAssets(resolve(projectRoot, 'dist/client'));
@@ -87,11 +100,14 @@ export default async function ssr(app: FastifyInstance) {
     dataSource: (name) => app.pageData.get(name),
   };
 
-  function contextFor(request: FastifyRequest, reply: FastifyReply, isBot = isbot(request.headers['user-agent'] ?? '')): ServerRequestContext {
+  const isBot = (request: FastifyRequest) => isbot(request.headers['user-agent'] ?? '');
+
+  function contextFor(request: FastifyRequest, reply: FastifyReply, flash?: string): ServerRequestContext {
     return {
       user: request.user ?? null,
       sessionId: request.sessionId ?? null,
-      isBot,
+      isBot: isBot(request),
+      flash,
       runFormAction: async (name, args) => {
         const action = app.formActions.get(name);
         if (!action) throw new Error(`No form action named '${name}'.`);
@@ -127,62 +143,13 @@ export default async function ssr(app: FastifyInstance) {
     return outcome;
   }
 
-  app.get('/*', async (request, reply) => {
-    const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s);
-    const context = contextFor(request, reply);
-
-    if (pathname === payloadSuffix || pathname.endsWith(payloadSuffix)) {
-      const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
-      const renderer = await rendererFor(reply);
-      return sendPayload(request, reply, await timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
-    }
-
-    if (pathname === '/' && shouldOfferThai(request, context.isBot)) {
-      return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
-    }
-
-    // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
-    const flash = request.cookies[cookieNames.flash];
-    if (flash !== undefined) {
-      reply.clearCookie(cookieNames.flash, { path: '/' });
-      if (isFlashCode(flash)) context.flash = flash;
-    }
-    const renderer = await rendererFor(reply);
-    return sendDocument(request, reply, await timed(request, 'document', () => renderer.renderDocument(request.url, context)));
-  });
-
-  if (config.benchBaseline) {
-    await app.register(benchRoutes);
-  }
-
-  // Forms posted without JavaScript (login, registration, logout). Only this scope parses
-  // urlencoded bodies: the JSON API keeps answering 415 to them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
-    const refused = refusedCharset(request.headers['content-type']);
-    if (refused) done(refused, undefined);
-    else done(null, body);
-  });
-  app.post('/*', async (request, reply) => {
-    if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {
-      return reply.code(403).send({
-        statusCode: 403,
-        code: 'CROSS_ORIGIN_FORM',
-        message: 'Forms may only be posted from this site.',
-      });
-    }
-    const form = typeof request.body === 'string' ? request.body : '';
-    const context = contextFor(request, reply);
-    const renderer = await rendererFor(reply);
-    return sendDocument(request, reply, await timed(request, 'document', () => renderer.renderDocument(request.url, context, { form })));
-  });
-
   const allowedOrigins = new Set([...config.allowedExternalOrigins, ...(config.playUrl ? [config.playUrl] : [])].map((url) => originOf(url)));
   function isAllowedExternal(location: string): boolean {
     const origin = originOf(location);
     return origin !== undefined && origin !== 'null' && allowedOrigins.has(origin);
   }
 
-  function sendDocument(request: FastifyRequest, reply: FastifyReply, outcome: DocumentOutcome) {
+  function send(request: FastifyRequest, reply: FastifyReply, outcome: DocumentOutcome) {
     // Same guard as navigateTo: the Location stays on this site (no `//evil`, `/\evil`) and is encoded.
     // A form action may leave the site only for an origin the configuration allows (Play's PLAY_URL).
     if (outcome.type === 'redirect') {
@@ -196,72 +163,32 @@ export default async function ssr(app: FastifyInstance) {
     if (outcome.error && wantsJson(request.headers.accept)) {
       return reply.send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
     }
-    return reply.html({
+    reply.html({
       lang: outcome.locale,
       buildId: build.id,
       head: outcome.head + assets.preloadTags(outcome.locale, outcome.pageModule),
       element: outcome.body,
       scripts: outcome.scripts,
     });
+    return reply;
   }
+
+  app.decorate('pages', {
+    async sendDocument(request, reply, { form, flash } = {}) {
+      const context = contextFor(request, reply, flash);
+      const renderer = await rendererFor(reply);
+      return send(request, reply, await timed(request, 'document', () => renderer.renderDocument(request.url, context, form === undefined ? {} : { form })));
+    },
+    async sendPayload(request, reply, pagePath) {
+      const context = contextFor(request, reply);
+      const renderer = await rendererFor(reply);
+      return sendPayload(request, reply, await timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
+    },
+    isBot,
+  } satisfies Pages);
 }
 
-/**
- * Cross-site request forgery guard for form posts: the browser's Origin (or, failing that,
- * Referer) must be this site: PUBLIC_URL, or the host the request was addressed to, with its port
- * (behind a proxy on :8443 the browser says `https://site:8443`). SameSite=Lax cookies already stop
- * most forged posts; this stops the rest.
- */
-function isSameOrigin(request: FastifyRequest, publicUrl: string, behindProxy: boolean): boolean {
-  const claimed = normalOrigin(request.headers.origin ?? originOf(request.headers.referer));
-  if (!claimed) return false;
-  return claimed === normalOrigin(publicUrl) || addressedOrigins(request, behindProxy).includes(claimed);
-}
-
-/**
- * `request.host` is the Host header, or X-Forwarded-Host from a trusted proxy, port included.
- * A proxy that forwards the host without its port (nginx's `$host`) can name it in
- * X-Forwarded-Port. A forged forwarded header cannot help a forgery: a page on another site
- * cannot add headers to a form post, only a client posting on its own behalf can.
- */
-function addressedOrigins(request: FastifyRequest, behindProxy: boolean): string[] {
-  const origins = [normalOrigin(`${request.protocol}://${request.host}`)];
-  const forwardedPort = behindProxy ? lastHeaderEntry(request.headers['x-forwarded-port']) : undefined;
-  if (forwardedPort && /^\d{1,5}$/.test(forwardedPort) && request.port === null) {
-    origins.push(normalOrigin(`${request.protocol}://${request.hostname}:${forwardedPort}`));
-  }
-  return origins.filter((origin): origin is string => origin !== undefined);
-}
-
-/** `https://site:443` and `https://site` are one origin; browsers send the latter. */
-function normalOrigin(value: string | undefined): string | undefined {
-  if (!value || value === 'null') return undefined;
-  try {
-    return new URL(value).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-function lastHeaderEntry(value: string | string[] | undefined): string | undefined {
-  const joined = Array.isArray(value) ? value.join(',') : value;
-  return joined?.split(',').at(-1)?.trim() || undefined;
-}
-
-function originOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
-function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
-  if (isBot || request.cookies[cookieNames.language] !== undefined) return false;
-  return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
-}
+export default fp(ssr, { name: 'ssr', dependencies: ['form-actions'] });
 
 /** Serialised payload bodies by the page data they carry: content data is shared and frozen, so
  * the JSON and its ETag are computed once per content version, not per request. */

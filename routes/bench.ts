@@ -8,7 +8,7 @@ export const benchPaths = { baseline: '/__bench/baseline', process: '/__bench/pr
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /**
- * What `npm run bench` compares the pages with, registered by the pages' plugin (plugins/ssr.ts)
+ * What `npm run bench` compares the pages with, registered with the pages (routes/index.ts)
  * only when BENCH_BASELINE=1, so the baseline goes through exactly the hooks a page does:
  *
  * - `GET /__bench/baseline`: a constant copy of the English home page's HTML (rendered once, on

@@ -9,6 +9,7 @@ import iconRoutes from './api/icons.ts';
 import apiNotFoundRoutes from './api/not-found.ts';
 import passwordResetRoutes from './api/password-reset.ts';
 import playRoutes from './api/play.ts';
+import benchRoutes from './bench.ts';
 import buildsRoutes, { type BuildsRoutesOptions } from './builds.ts';
 import healthRoutes from './health.ts';
 import accountFormRoutes from './forms/account.ts';
@@ -16,13 +17,14 @@ import authFormRoutes from './forms/auth.ts';
 import emailVerificationFormRoutes from './forms/email-verification.ts';
 import passwordResetFormRoutes from './forms/password-reset.ts';
 import playFormRoutes from './forms/play.ts';
+import pageRoutes from './pages.ts';
 import sitemapRoutes from './sitemap.ts';
 
 /**
- * Every HTTP endpoint but the pages (plugins/ssr.ts), each file under routes/ registered here
- * (forms/: what a page's form posted without JavaScript does, called by the pages' POST route)
- * with its prefix, once the plugins have made what they use (`app.accounts`, `app.play` ...).
- * A part a test leaves out takes its routes with it.
+ * Every HTTP endpoint, each file under routes/ registered here (forms/: what a page's form posted
+ * without JavaScript does, called by the pages' POST route) with its prefix, once the plugins have
+ * made what they use (`app.accounts`, `app.play`, `app.pages` ...). A part a test leaves out takes
+ * its routes with it.
  */
 export async function registerRoutes(app: FastifyInstance, included: (part: AppPart) => boolean, options: { builds?: BuildsRoutesOptions } = {}) {
   await app.register(healthRoutes);
@@ -45,4 +47,8 @@ export async function registerRoutes(app: FastifyInstance, included: (part: AppP
   if (included('content')) await app.register(sitemapRoutes);
   if (included('icons')) await app.register(iconRoutes);
   if (included('builds')) await app.register(buildsRoutes, options.builds ?? {});
+  if (included('pages')) {
+    await app.register(pageRoutes);
+    if (app.config.benchBaseline) await app.register(benchRoutes);
+  }
 }

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { cookieNames } from '../contract/cookies.ts';
+import { isFlashCode } from '../contract/flash.ts';
+import type { Locale } from '../contract/locales.ts';
+import { preferredLocale } from '../lib/accept.ts';
+import { refusedCharset } from '../lib/json-api.ts';
+import { isSameOrigin } from '../lib/same-origin.ts';
+
+const payloadSuffix = '/_payload.json';
+
+/**
+ * The pages: every GET that no other route claims is a page rendered by React on the server
+ * (`app.pages`, plugins/ssr.ts), or that page's `_payload.json`; every POST is a page's form
+ * posted without JavaScript, which the page's route entry hands to its form action.
+ */
+export default async function pageRoutes(app: FastifyInstance) {
+  const { config } = app;
+
+  app.get('/*', async (request, reply) => {
+    const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s);
+
+    if (pathname === payloadSuffix || pathname.endsWith(payloadSuffix)) {
+      return app.pages.sendPayload(request, reply, pathname.slice(0, -payloadSuffix.length) || '/');
+    }
+
+    if (pathname === '/' && shouldOfferThai(request, app.pages.isBot(request))) {
+      return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
+    }
+
+    // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
+    const flash = request.cookies[cookieNames.flash];
+    if (flash !== undefined) reply.clearCookie(cookieNames.flash, { path: '/' });
+    return app.pages.sendDocument(request, reply, { flash: flash !== undefined && isFlashCode(flash) ? flash : undefined });
+  });
+
+  // Only this scope parses urlencoded bodies: the JSON API keeps answering 415 to them.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    const refused = refusedCharset(request.headers['content-type']);
+    if (refused) done(refused, undefined);
+    else done(null, body);
+  });
+  app.post('/*', async (request, reply) => {
+    if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {
+      return reply.code(403).send({
+        statusCode: 403,
+        code: 'CROSS_ORIGIN_FORM',
+        message: 'Forms may only be posted from this site.',
+      });
+    }
+    return app.pages.sendDocument(request, reply, { form: typeof request.body === 'string' ? request.body : '' });
+  });
+}
+
+/** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
+function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
+  if (isBot || request.cookies[cookieNames.language] !== undefined) return false;
+  return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
+}
