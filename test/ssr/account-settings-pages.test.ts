@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { formClient, sessionToken } from '../helpers/forms.ts';
 import { latestToken } from '../helpers/outbox.ts';
 
 // The account's own pages without JavaScript: address verification, and the account page's
@@ -10,20 +11,7 @@ const { app, close } = await startTestApp({ PUBLIC_URL: origin });
 t.teardown(close);
 const outbox = join(app.config.dataDir, 'outbox');
 
-const post = (url: string, form: Record<string, string>, cookie?: string) =>
-  app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      origin,
-      host: 'localhost:3000',
-      'user-agent': browserUserAgent,
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(cookie ? { cookie } : {}),
-    },
-    payload: new URLSearchParams(form).toString(),
-  });
-const page = (url: string, cookie?: string) => app.inject({ url, headers: { 'user-agent': browserUserAgent, ...(cookie ? { cookie } : {}) } });
+const { post, page } = formClient(app, origin);
 
 let registrations = 0;
 async function registered(email: string, locale: 'en' | 'th' = 'en') {
@@ -91,7 +79,6 @@ t.test('verification resend without JavaScript: 303 with a notice; once verified
   t.equal(anonymous.headers.location, '/login?redirect=%2Faccount');
 });
 
-const cookieOf = (response: { cookies: { name: string; value: string }[] }) => response.cookies.find((cookie) => cookie.name === 'token')?.value;
 
 t.test('details without JavaScript: name and language, with translated field errors', async (t) => {
   const cookie = await registered('somsak@example.com', 'th');
@@ -110,7 +97,7 @@ t.test('details without JavaScript: name and language, with translated field err
 t.test('password without JavaScript: the current one first; other sessions end, this one stays', async (t) => {
   const cookie = await registered('nid@example.com');
   const other = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nid@example.com', password: 'a fine passphrase 1' } });
-  const otherCookie = `token=${cookieOf(other)}`;
+  const otherCookie = `token=${sessionToken(other)}`;
   const wrong = await post('/account', { intent: 'password', currentPassword: 'nope nope nope', newPassword: 'a newer passphrase 2' }, cookie);
   t.equal(wrong.statusCode, 400);
   t.match(wrong.body, /data-field-error="currentPassword"[^>]*>This password is not right\./);
@@ -162,13 +149,13 @@ t.test('sessions without JavaScript: listed in words, this one marked; end one, 
   t.ok(phoneId);
   const ended = await post('/th/account', { intent: 'endSession', sessionId: phoneId! }, cookie);
   t.equal(ended.headers.location, '/th/account?done=session-ended');
-  t.match((await page('/bonus', `token=${cookieOf(phone)}`)).body, /data-nav="login"/);
+  t.match((await page('/bonus', `token=${sessionToken(phone)}`)).body, /data-nav="login"/);
   const missing = await post('/account', { intent: 'endSession', sessionId: phoneId! }, cookie);
   t.equal(missing.statusCode, 404);
   t.match(missing.body, /That session has already ended/);
   const others = await post('/account', { intent: 'endOtherSessions' }, cookie);
   t.equal(others.headers.location, '/account?done=other-sessions-ended');
-  t.match((await page('/bonus', `token=${cookieOf(tablet)}`)).body, /data-nav="login"/);
+  t.match((await page('/bonus', `token=${sessionToken(tablet)}`)).body, /data-nav="login"/);
   t.equal(((await page('/account', cookie)).body.match(/data-testid="login-session"/g) ?? []).length, 1);
 });
 
@@ -180,7 +167,7 @@ t.test('deletion without JavaScript: the password, then home with a notice, logg
   const deleted = await post('/account', { intent: 'deleteAccount', password: 'a fine passphrase 1' }, cookie);
   t.equal(deleted.statusCode, 303);
   t.equal(deleted.headers.location, '/');
-  t.equal(cookieOf(deleted), '', 'the session cookie is cleared');
+  t.equal(sessionToken(deleted), '', 'the session cookie is cleared');
   const flash = deleted.cookies.find((c) => c.name === 'flash');
   t.equal(flash?.value, 'accountDeleted');
   const home = await page('/', `flash=accountDeleted`);
@@ -196,7 +183,7 @@ t.test('REQUIRE_VERIFIED_EMAIL_FOR_PLAY: Play pressed without JavaScript says wh
     url: '/api/auth/register',
     payload: { email: 'eager@example.com', password: 'a fine passphrase 1', displayName: 'Eager', locale: 'th', acceptTerms: true, confirmAge: true },
   });
-  const cookie = `token=${cookieOf(response)}`;
+  const cookie = `token=${sessionToken(response)}`;
   const played = await strict.app.inject({
     method: 'POST',
     url: '/th/play',

@@ -1,28 +1,13 @@
 import t from 'tap';
-import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { startTestApp } from '../helpers/app.ts';
+import { formClient, sessionCookie } from '../helpers/forms.ts';
 
 // The account pages as a browser without JavaScript uses them: plain form posts.
 const { app, close } = await startTestApp({ PUBLIC_URL: 'http://localhost:3000' });
 t.teardown(close);
 
 const origin = 'http://localhost:3000';
-const post = (url: string, form: Record<string, string>, cookie?: string) =>
-  app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      origin,
-      host: 'localhost:3000',
-      'user-agent': browserUserAgent,
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(cookie ? { cookie } : {}),
-    },
-    payload: new URLSearchParams(form).toString(),
-  });
-const page = (url: string, cookie?: string) =>
-  app.inject({ url, headers: { 'user-agent': browserUserAgent, ...(cookie ? { cookie } : {}) } });
-const tokenCookie = (response: { cookies: { name: string; value: string }[] }) =>
-  response.cookies.find((cookie) => cookie.name === 'token');
+const { post, page } = formClient(app, origin);
 
 const newcomer = {
   email: 'Somchai@Example.com',
@@ -41,7 +26,7 @@ t.test('registration without JavaScript: errors keep the typed values (never the
   t.notMatch(response.body, /value="short"/, 'the password is never sent back');
   t.match(response.body, /data-field-error="password"[^>]*>ข้อมูลสั้นเกินไป</, 'a translated message per field');
   t.match(response.body, /data-field-error="confirmAge"/);
-  t.notOk(tokenCookie(response), 'no session');
+  t.notOk(sessionCookie(response), 'no session');
 });
 
 let cookie = '';
@@ -50,7 +35,7 @@ t.test('registration without JavaScript: 303 onwards with the token cookie', asy
   const response = await post('/registration?redirect=%2Fbonus', newcomer);
   t.equal(response.statusCode, 303);
   t.equal(response.headers.location, '/bonus');
-  const token = tokenCookie(response);
+  const token = sessionCookie(response);
   t.ok(token?.value, 'token cookie set');
   t.equal((token as { path?: string }).path, '/');
   t.equal((token as { sameSite?: string }).sameSite, 'Lax');
@@ -88,7 +73,7 @@ t.test('logout without JavaScript revokes the session and clears the cookie', as
   const response = await post('/logout', {}, cookie);
   t.equal(response.statusCode, 303);
   t.equal(response.headers.location, '/');
-  t.equal(tokenCookie(response)?.value, '', 'cookie cleared');
+  t.equal(sessionCookie(response)?.value, '', 'cookie cleared');
   const after = await page('/bonus', cookie);
   t.match(after.body, /data-nav="login"/, 'the old cookie no longer logs in');
   const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${cookie.slice(6)}` } });
@@ -103,7 +88,7 @@ t.test('login without JavaScript: wrong password, then success with the way back
   const right = await post('/login?redirect=%2Fth%2Fasdas', { email: newcomer.email, password: newcomer.password });
   t.equal(right.statusCode, 303);
   t.equal(right.headers.location, '/th/asdas');
-  t.ok(tokenCookie(right)?.value);
+  t.ok(sessionCookie(right)?.value);
 });
 
 t.test('form posts from another site are refused', async (t) => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { startTestApp } from '../helpers/app.ts';
+import { formClient, sessionToken } from '../helpers/forms.ts';
 import { latestToken } from '../helpers/outbox.ts';
 
 // The forgotten-password pages as a browser without JavaScript uses them, and what the server
@@ -10,21 +11,7 @@ const { app, logs, close } = await startTestApp({ PUBLIC_URL: origin });
 t.teardown(close);
 const outbox = join(app.config.dataDir, 'outbox');
 
-const post = (url: string, form: Record<string, string>, cookie?: string) =>
-  app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      origin,
-      host: 'localhost:3000',
-      'user-agent': browserUserAgent,
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(cookie ? { cookie } : {}),
-    },
-    payload: new URLSearchParams(form).toString(),
-  });
-const page = (url: string, cookie?: string) => app.inject({ url, headers: { 'user-agent': browserUserAgent, ...(cookie ? { cookie } : {}) } });
-const cookieOf = (response: { cookies: { name: string; value: string }[] }) => response.cookies.find((cookie) => cookie.name === 'token')?.value;
+const { post, page } = formClient(app, origin);
 
 const account = { email: 'malee@example.com', password: 'first passphrase 1', displayName: 'Malee' };
 const registered = await app.inject({
@@ -32,7 +19,7 @@ const registered = await app.inject({
   url: '/api/auth/register',
   payload: { ...account, locale: 'th', acceptTerms: true, confirmAge: true },
 });
-const firstSession = cookieOf(registered)!;
+const firstSession = sessionToken(registered)!;
 
 async function linkFromEmail(): Promise<string> {
   await app.jobs.settled();
@@ -99,12 +86,12 @@ t.test('without JavaScript: a refused password keeps the link usable; a good one
   t.equal(short.statusCode, 400);
   t.equal(short.headers['cache-control'], 'no-store');
   t.match(short.body, /data-field-error="password"[^>]*>This is too short\./);
-  t.notOk(cookieOf(short));
+  t.notOk(sessionToken(short));
 
   const done = await post(url, { token, password: 'second passphrase 2' });
   t.equal(done.statusCode, 303);
   t.equal(done.headers.location, '/account?done=password-reset');
-  const session = cookieOf(done);
+  const session = sessionToken(done);
   t.ok(session, 'logged in');
   const account = await page('/account?done=password-reset', `token=${session}`);
   t.equal(account.statusCode, 200);
