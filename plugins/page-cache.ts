@@ -28,7 +28,8 @@ const fills = new WeakMap<FastifyRequest, Fill>();
  * The anonymous page cache: GET/HEAD of pages from visitors with no session, no Authorization
  * and no flash notice are answered from memory after the first render (lib/page-cache.ts), with
  * `X-Cache: HIT` or `MISS`, an ETag per encoding and 304. A response is stored only when it is a
- * 200 with no Set-Cookie and no `Cache-Control: no-store`, so nothing personal can enter.
+ * 200 with no Set-Cookie and no `Cache-Control: no-store`, rendered for no user (`request.user`),
+ * so nothing personal can enter.
  * Entries belong to a generation (the build and the content version): a content reload drops
  * them all, and a new build is a new process (decision 0005). Registered before the pages so its
  * hooks see every page request; off in development (Vite swaps the renderer on every request).
@@ -98,7 +99,7 @@ export default fp(
       const fill = fills.get(request);
       if (!fill) return done(null, payload);
       fills.delete(request);
-      const headers = storableHeaders(reply, payload);
+      const headers = storableHeaders(request, reply, payload);
       if (!headers) {
         fill.done();
         return done(null, payload);
@@ -146,7 +147,11 @@ function describe(request: FastifyRequest, reply: FastifyReply, entry: PageEntry
 }
 
 /** The headers to store with a response, or null when it must not be stored. */
-function storableHeaders(reply: FastifyReply, payload: unknown): StoredHeaders | null {
+function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredHeaders | null {
+  // The key already leaves out requests with a session cookie or an Authorization header; a user
+  // resolved any other way must not make a personal render everybody's either. (`user` is
+  // undefined, not null, in an app built without accounts.)
+  if (request.user != null) return null;
   if (reply.statusCode !== 200 || reply.hasHeader('set-cookie') || reply.hasHeader('content-encoding')) return null;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
   const type = String(reply.getHeader('content-type') ?? '');

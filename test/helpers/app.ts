@@ -51,7 +51,10 @@ export interface TestApp {
  * The whole service in production mode, on the build in dist/ (`npm test` builds first),
  * with its own empty data folder. Pass environment variables to change its configuration.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  { extraRoutes, ...options }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> & Pick<TestAppOptions, 'extraRoutes'> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
   const config = testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
@@ -63,6 +66,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
     database: { db: database.db },
     ...options,
   });
+  extraRoutes?.(app);
   await app.ready();
   return {
     app,
@@ -89,7 +93,7 @@ export interface TestAppOptions {
   rateLimits?: RateLimitsPluginOptions;
   databaseOptions?: DatabasePluginOptions;
   play?: PlayPluginOptions;
-  /** Registers more routes before the app is ready (e.g. a probe that shows `request.user`). */
+  /** Registers more routes or hooks before the app is ready (e.g. a probe that shows `request.user`). */
   extraRoutes?: (app: FastifyInstance) => void;
   /** Shorter waits between email send attempts, by default none (tests must not wait). */
   mail?: MailPluginOptions;

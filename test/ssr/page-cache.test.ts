@@ -1,10 +1,22 @@
 import t from 'tap';
 import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 
 // The anonymous page cache (plugins/page-cache.ts) as visitors meet it: X-Cache, ETag/304,
 // what it keeps apart, and what it never keeps.
-const { app, close } = await startTestApp({ PUBLIC_URL: 'http://localhost:3000' });
+// `x-stand-in-user` logs a request in some other way than a session cookie or an Authorization
+// header (after the accounts plugin's own preHandler): the page cache's key does not see it.
+const standIn: PublicUser = { id: '00000000-0000-4000-8000-00000000c0de', email: 'stand-in@example.com', displayName: 'Stand-in Stanislaw', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
+const { app, close } = await startTestApp(
+  { PUBLIC_URL: 'http://localhost:3000' },
+  {
+    extraRoutes: (app) =>
+      app.addHook('preHandler', async (request) => {
+        if (request.headers['x-stand-in-user']) request.user = standIn;
+      }),
+  },
+);
 t.teardown(close);
 
 const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
@@ -109,6 +121,20 @@ t.test('a logged-in render never reaches an anonymous visitor, and never comes f
     t.notMatch(anonymous.body, /Leaky Larissa/, `${url}: the anonymous page never shows the name`);
   }
   t.equal((await get('/th/terms-apply')).headers['x-cache'], 'HIT', 'stored from the anonymous render only');
+});
+
+t.test('a render for a user is never stored, however the user was resolved', async (t) => {
+  // A page that is the same for everybody but the header's name; a URL no other test has cached.
+  const url = '/th/terms-apply?who=stand-in';
+  const mine = await get(url, { 'x-stand-in-user': '1' });
+  t.equal(mine.statusCode, 200);
+  t.equal(mine.headers['x-cache'], 'MISS');
+  t.match(mine.body, /Stand-in Stanislaw/, 'rendered for the user');
+
+  const anonymous = await get(url);
+  t.equal(anonymous.headers['x-cache'], 'MISS', 'the first anonymous visit is rendered: nothing was stored');
+  t.notMatch(anonymous.body, /Stand-in|stand-in@example\.com|00000000c0de/, 'no trace of the user');
+  t.equal((await get(url)).headers['x-cache'], 'HIT', 'the anonymous render is stored');
 });
 
 t.test('a flash notice is shown fresh and never stored; no-store and Set-Cookie responses are never stored', async (t) => {
