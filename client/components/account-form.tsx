@@ -1,11 +1,11 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { Form, useActionData, useNavigation, useSearchParams } from 'react-router';
 import { localePath } from '../../contract/locales.ts';
 import type { FormState } from '../../contract/page-data.ts';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { AppLink } from './app-link.tsx';
-import { ErrorSummary, useClearedAfterSubmit } from './form-field.tsx';
+import { ErrorSummary, FormField, useClearedAfterSubmit } from './form-field.tsx';
 
 /** What a login or registration form needs from its last submission. */
 export function useAccountForm() {
@@ -13,6 +13,37 @@ export function useAccountForm() {
   const busy = useNavigation().state === 'submitting';
   const passwordRef = useClearedAfterSubmit(state);
   return { state, busy, passwordRef };
+}
+
+/** The email address field of login, registration and "forgot password", refilled after a submission with errors. */
+export function EmailField({ state }: { state: FormState | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <FormField
+      name="email"
+      type="email"
+      label={t('form.email')}
+      autoComplete="email"
+      defaultValue={state?.values.email ?? ''}
+      error={state?.errors.email}
+    />
+  );
+}
+
+/** The field that chooses a password (registration, a password reset): the rules as its hint, never refilled (`ref`: useAccountForm's `passwordRef`). */
+export function NewPasswordField({ label, state, ref }: { label: string; state: FormState | undefined; ref: Ref<HTMLInputElement> }) {
+  const { t } = useTranslation();
+  return (
+    <FormField
+      name="password"
+      type="password"
+      ref={ref}
+      label={label}
+      hint={t('form.passwordHint')}
+      autoComplete="new-password"
+      error={state?.errors.password}
+    />
+  );
 }
 
 interface AccountFormPageProps {

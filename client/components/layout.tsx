@@ -58,6 +58,26 @@ function MenuToggle() {
   );
 }
 
+type PageNavigationItem = Extract<(typeof navigationItems)[number], { path: string }>;
+
+/** Navigation items as a list of links, each with its icon and its label (the home link active on the home page only). */
+function NavigationList({ items }: { items: readonly PageNavigationItem[] }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <ul>
+      {items.map((item) => (
+        <li key={item.key}>
+          <AppNavLink to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
+            <Icon name={navigationIcons[item.key]} />
+            <span>{t(`nav.${item.key}`)}</span>
+          </AppNavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function LayoutFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -83,16 +103,7 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
         </div>
         <div className="site-menu" id="site-menu" data-testid="site-menu">
           <nav aria-label={t('site.mainNavigation')} className="main-nav">
-            <ul>
-              {mainItems.map((item) => (
-                <li key={item.key}>
-                  <AppNavLink to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
-                    <Icon name={navigationIcons[item.key]} />
-                    <span>{t(`nav.${item.key}`)}</span>
-                  </AppNavLink>
-                </li>
-              ))}
-            </ul>
+            <NavigationList items={mainItems} />
           </nav>
           <nav aria-label={t('site.accountNavigation')} className="account-nav">
             {user ? (
@@ -115,16 +126,7 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
                 </li>
               </ul>
             ) : (
-              <ul>
-                {accountItems.map((item) => (
-                  <li key={item.key}>
-                    <AppNavLink to={localePath(locale, item.path)} data-nav={item.key}>
-                      <Icon name={navigationIcons[item.key]} />
-                      <span>{t(`nav.${item.key}`)}</span>
-                    </AppNavLink>
-                  </li>
-                ))}
-              </ul>
+              <NavigationList items={accountItems} />
             )}
           </nav>
         </div>

@@ -1,9 +1,8 @@
 import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../contract/locales.ts';
 import { loginPath } from '../../contract/login-path.ts';
-import { AccountForm, useAccountForm } from '../components/account-form.tsx';
+import { AccountForm, EmailField, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
-import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { api } from '../lib/api.ts';
@@ -49,14 +48,7 @@ export default function ForgotPasswordPage() {
       <h1>{t('pageTitles.forgot-password')}</h1>
       <p className="lead">{t('passwordReset.forgotLead')}</p>
       <AccountForm busy={busy} message={state?.message} submitLabel={t('passwordReset.sendLink')}>
-        <FormField
-          name="email"
-          type="email"
-          label={t('form.email')}
-          autoComplete="email"
-          defaultValue={state?.values.email ?? ''}
-          error={state?.errors.email}
-        />
+        <EmailField state={state} />
       </AccountForm>
       <p className="form-switch">
         {t('passwordReset.remembered')} <AppLink to={localePath(locale, loginPath)}>{t('nav.login')}</AppLink>

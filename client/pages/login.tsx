@@ -2,7 +2,7 @@ import { useTranslation } from '../i18n.ts';
 import { redirect, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../contract/locales.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
-import { AccountFormPage, useAccountForm } from '../components/account-form.tsx';
+import { AccountFormPage, EmailField, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
@@ -36,14 +36,7 @@ export default function LoginPage() {
   const { state, busy, passwordRef } = useAccountForm();
   return (
     <AccountFormPage page="login" busy={busy} state={state} labels={{ email: t('form.email'), password: t('form.password') }}>
-      <FormField
-        name="email"
-        type="email"
-        label={t('form.email')}
-        autoComplete="email"
-        defaultValue={state?.values.email ?? ''}
-        error={state?.errors.email}
-      />
+      <EmailField state={state} />
       <FormField
         name="password"
         type="password"

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../i18n.ts';
 import { useActionData, useLocation, useSearchParams } from 'react-router';
 import type { FormState } from '../../contract/page-data.ts';
@@ -144,11 +144,21 @@ function LaunchedSession({ token }: { token: string }) {
 function LaunchFailed({ code }: { code: string }) {
   const { t } = useTranslation();
   return (
-    <section className="page play-page">
-      <h1>{t('nav.play')}</h1>
+    <PlayAgainPage>
       <p className="play-message" role="alert" data-testid="launch-error" data-code={code}>
         {t(`play.launchErrors.${code}`, { defaultValue: t('play.errors.UNKNOWN') })}
       </p>
+    </PlayAgainPage>
+  );
+}
+
+/** The play page with a message instead of a session (`children`: why), and Play again. */
+function PlayAgainPage({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="page play-page">
+      <h1>{t('nav.play')}</h1>
+      {children}
       <div className="play-again">
         <PlayButton testId="play-again" />
       </div>
@@ -165,16 +175,11 @@ function PlaySession({ id }: { id: string }) {
   const startedAt = data?.playSessions.find((session) => session.id === id)?.startedAt ?? verifiedSession(id)?.session.startedAt;
   if (!startedAt || !user) {
     return (
-      <section className="page play-page">
-        <h1>{t('nav.play')}</h1>
+      <PlayAgainPage>
         <p className="play-message" data-testid="play-session-unknown">
           {t('play.sessionUnknown')}
         </p>
-        <div className="play-again">
-          <PlayButton testId="play-again" />
-        </div>
-        <ResponsiblePlay />
-      </section>
+      </PlayAgainPage>
     );
   }
   return (

@@ -2,7 +2,7 @@ import { useTranslation } from '../i18n.ts';
 import { redirect, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../contract/locales.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
-import { AccountFormPage, useAccountForm } from '../components/account-form.tsx';
+import { AccountFormPage, EmailField, NewPasswordField, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
@@ -54,14 +54,7 @@ export default function RegistrationPage() {
         confirmAge: t('form.confirmAge'),
       }}
     >
-      <FormField
-        name="email"
-        type="email"
-        label={t('form.email')}
-        autoComplete="email"
-        defaultValue={state?.values.email ?? ''}
-        error={state?.errors.email}
-      />
+      <EmailField state={state} />
       <FormField
         name="displayName"
         label={t('form.displayName')}
@@ -70,15 +63,7 @@ export default function RegistrationPage() {
         defaultValue={state?.values.displayName ?? ''}
         error={state?.errors.displayName}
       />
-      <FormField
-        name="password"
-        type="password"
-        ref={passwordRef}
-        label={t('form.password')}
-        hint={t('form.passwordHint')}
-        autoComplete="new-password"
-        error={state?.errors.password}
-      />
+      <NewPasswordField label={t('form.password')} state={state} ref={passwordRef} />
       <FormField name="acceptTerms" type="checkbox" label={t('form.acceptTerms')} error={state?.errors.acceptTerms} />
       <FormField name="confirmAge" type="checkbox" label={t('form.confirmAge')} error={state?.errors.confirmAge} />
       <p className="field-hint">

@@ -1,9 +1,8 @@
 import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../contract/locales.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
-import { AccountForm, useAccountForm } from '../components/account-form.tsx';
+import { AccountForm, NewPasswordField, useAccountForm } from '../components/account-form.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components/link-problem.tsx';
-import { FormField } from '../components/form-field.tsx';
 import { useTranslation } from '../i18n.ts';
 import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
@@ -46,15 +45,7 @@ export default function ResetPasswordPage() {
       <p className="lead">{t('passwordReset.resetLead')}</p>
       <AccountForm busy={busy} message={state?.message} submitLabel={t('passwordReset.setPassword')}>
         <input type="hidden" name="token" value={token} />
-        <FormField
-          name="password"
-          type="password"
-          ref={passwordRef}
-          label={t('form.newPassword')}
-          hint={t('form.passwordHint')}
-          autoComplete="new-password"
-          error={state?.errors.password}
-        />
+        <NewPasswordField label={t('form.newPassword')} state={state} ref={passwordRef} />
       </AccountForm>
     </section>
   );
