@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { article, pageHeaders, type BenchRequest } from './routes.ts';
 
 /** Uncached documents: the cookie makes them personal pages, rendered every time. */
-export function overloadSteps(token: string): BenchRequest[] {
+function overloadSteps(token: string): BenchRequest[] {
   const headers = { ...pageHeaders, cookie: `token=${token}` };
   return [
     { path: article, headers },

@@ -21,9 +21,9 @@ export interface BenchRoute extends BenchRequest {
   connections?: number;
 }
 
-export const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 export const pageHeaders = { 'user-agent': browserAgent, accept: 'text/html,application/xhtml+xml', 'accept-language': 'en' };
-export const jsonHeaders = { 'user-agent': browserAgent, accept: 'application/json' };
+const jsonHeaders = { 'user-agent': browserAgent, accept: 'application/json' };
 const jsonBody = { ...jsonHeaders, 'content-type': 'application/json' };
 
 export const article = '/asdas/rtp-explained';

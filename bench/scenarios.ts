@@ -41,7 +41,7 @@ export async function register(base: string, user: { email: string; password: st
   return token;
 }
 
-export function tokenFromSetCookie(header: string | string[] | undefined): string | undefined {
+function tokenFromSetCookie(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.join(', ') : (header ?? '');
   return /(?:^|,\s*)token=([^;]+)/.exec(value)?.[1];
 }
@@ -84,7 +84,7 @@ export function done(result: LoadResult) {
   else console.log(line);
 }
 
-export async function baselineResult(target: Target, options: BenchOptions, token: string): Promise<LoadResult | undefined> {
+async function baselineResult(target: Target, options: BenchOptions, token: string): Promise<LoadResult | undefined> {
   const [baseline] = singleRoutes({ email: '', password: '' });
   if ((await probe(target, baseline!, token, options.encoding)) !== 200) return undefined;
   const result = await runLoad(specFor(target, options, token, baseline!));

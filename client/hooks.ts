@@ -33,10 +33,10 @@ export interface RootData {
 }
 
 /** API path of the current user; the root loader's data seeds the store (client/components/root.tsx). */
-export const currentUserKey = '/auth/me';
+const currentUserKey = '/auth/me';
 
 /** Who is logged in, asked of the API only when a token exists: no token means nobody. */
-export async function fetchCurrentUser(): Promise<RootData> {
+async function fetchCurrentUser(): Promise<RootData> {
   if (!browserToken()) return { user: null };
   try {
     return await api<RootData>(currentUserKey);

@@ -32,10 +32,6 @@ export async function loadTranslations(locale: Locale): Promise<void> {
   if (!translators.has(locale)) registerTranslations(locale, resources);
 }
 
-export function hasTranslations(locale: Locale): boolean {
-  return translators.has(locale);
-}
-
 /** Until its strings are loaded a language answers keys (never the case where pages render). */
 const missing: Translator & { hook: { t: TFunction } } = (() => {
   const t: TFunction = (key, options) => (options?.defaultValue as string | undefined) ?? key;

@@ -160,13 +160,3 @@ export interface SiteTocPageData {
 
 /** `contentPage` data source (the catch-all `/*`). */
 export type ContentPageData = SectionPageData | AuthorsPageData | AuthorPageData | SiteTocPageData;
-
-/** The names the shared route table uses, with what each returns. */
-export interface ContentDataSources {
-  home: HomeData;
-  articleList: ArticleListData;
-  article: ArticleData;
-  contentPage: ContentPageData;
-}
-
-export type { Locale };

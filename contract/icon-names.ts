@@ -17,7 +17,7 @@ export const MAX_ICONS_PER_REQUEST = 100;
  */
 const reservedCollections = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-export function isValidName(name: string): boolean {
+function isValidName(name: string): boolean {
   return name.length > 0 && name.length <= MAX_NAME_LENGTH && namePattern.test(name);
 }
 

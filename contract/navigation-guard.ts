@@ -86,7 +86,7 @@ export type NavigationTarget =
 
 
 /** Inputs longer than this are refused as invalid (no legitimate navigation target is this long). */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 
 const MESSAGES = {
   external:

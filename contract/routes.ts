@@ -65,7 +65,7 @@ export type FormActionName =
   | 'selfExclusion';
 
 /** Lowercase words joined by single hyphens: `understanding-odds`. */
-export const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** `?page=N` on a paginated list: not a whole number is a 400 page, past the end a 404. */
 function checkPageNumber(search: URLSearchParams, data: PageDataMap['articleList'], fullPath: string): SearchProblem | undefined {

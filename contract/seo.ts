@@ -6,7 +6,7 @@
 import { jsonForScript } from './script-json.ts';
 import { defaultLocale, localePath, type Locale } from './locales.ts';
 
-export const siteName = 'Asdas';
+const siteName = 'Asdas';
 
 export interface SeoLink {
   name: string;
@@ -167,7 +167,7 @@ export function escapeHtml(value: string): string {
  * One entry as HTML. Every tag but the title carries `data-seo`, so the client can find and
  * replace the server's tags after a navigation (`document.head.querySelectorAll('[data-seo]')`).
  */
-export function renderHeadEntry(entry: HeadEntry): string {
+function renderHeadEntry(entry: HeadEntry): string {
   if (entry.tag === 'title') return `<title>${escapeHtml(entry.text)}</title>`;
   const attrs = Object.entries(entry.attrs)
     .filter(([, value]) => value !== undefined)

@@ -2,7 +2,7 @@
  * Views of a navigation target as the different parsers that may meet it see it, and whether
  * any of them starts with a script scheme (contract/navigation-guard.ts, decision 1).
  */
-export const SCRIPT_PROTOCOLS: readonly string[] = ['javascript:', 'data:', 'blob:', 'vbscript:'];
+const SCRIPT_PROTOCOLS: readonly string[] = ['javascript:', 'data:', 'blob:', 'vbscript:'];
 
 const LEADING_TRAILING_C0_SPACE = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const TAB_OR_NEWLINE = /[\t\n\r]/g;

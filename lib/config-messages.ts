@@ -70,7 +70,7 @@ type PropertySchema = {
 };
 
 /** What a variable must be, in words: the allowed values, the range, or its description. */
-export function expectation(name: string): string {
+function expectation(name: string): string {
   const property = (schema.properties as Record<string, PropertySchema>)[name];
   if (!property) return 'a valid value';
   if (property.enum) return `one of ${property.enum.join(', ')}`;

@@ -1,7 +1,7 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
 /** Header values that must never reach a log line. */
-export const redactedPaths = [
+const redactedPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
@@ -14,13 +14,13 @@ export const redactedPaths = [
 const secretQueryParameter = /([?&](?:token|launch)=)[^&#]*/gi;
 
 /** The URL as logs show it: secret query values replaced by `[redacted]`. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.includes('=') ? url.replace(secretQueryParameter, '$1[redacted]') : url;
 }
 
 const loggedHeaders = ['host', 'user-agent', 'authorization', 'cookie'] as const;
 
-export function loggerOptions(level: string): LoggerOptions {
+function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },

@@ -9,7 +9,7 @@ export type FormAction = (args: FormActionArgs, request: FastifyRequest, reply: 
  * The named server-side form actions the route table points at (`action: 'login'`). With
  * JavaScript the page submits to the JSON API instead; both paths end in the same service calls.
  */
-export class FormActionRegistry {
+class FormActionRegistry {
   readonly #actions = new Map<string, FormAction>();
 
   define(name: string, action: FormAction): void {

@@ -27,7 +27,7 @@ interface Slot {
 }
 
 /** What a shed request is told to wait before trying again. */
-export const overloadRetryAfterSeconds = 5;
+const overloadRetryAfterSeconds = 5;
 
 /** How often under-pressure measures the loop and the heap: a burst is noticed (and over) quickly. */
 const sampleIntervalMs = 500;

@@ -8,7 +8,7 @@ import type { PageDataSource } from '../contract/page-data.ts';
  * and `_payload.json` both read them, so a page's HTML and its payload always come from the same
  * function.
  */
-export class PageDataRegistry {
+class PageDataRegistry {
   readonly #sources = new Map<DataSourceKey, PageDataSource>();
 
   define<K extends DataSourceKey>(name: K, source: PageDataSource<PageDataMap[K]>): void {

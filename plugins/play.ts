@@ -47,7 +47,7 @@ declare module 'fastify' {
   }
 }
 
-export const defaultLaunchTokenTtlMs = 60_000;
+const defaultLaunchTokenTtlMs = 60_000;
 
 /** The site's own play destination, in either language. */
 const launchPage = /^(?:\/th)?\/play\/?$/;

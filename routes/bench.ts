@@ -3,7 +3,7 @@ import { PageEntry } from '../lib/page-cache.ts';
 import { storedBody } from '../plugins/page-cache.ts';
 
 /** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
-export const benchPaths = { baseline: '/__bench/baseline', process: '/__bench/process' } as const;
+const benchPaths = { baseline: '/__bench/baseline', process: '/__bench/process' } as const;
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 

@@ -9,7 +9,7 @@ export interface BuildsRoutesOptions {
   dir?: string;
 }
 
-export const LATEST_CACHE_CONTROL = 'no-cache';
+const LATEST_CACHE_CONTROL = 'no-cache';
 export const META_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** A build id as scripts/build.mjs accepts it (a UUID by default, or `BUILD_ID`), and `.json`. */

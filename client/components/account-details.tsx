@@ -17,7 +17,7 @@ function useIntentForm(intent: string): { state: FormState | undefined; busy: bo
 }
 
 /** The account's address and whether it is verified, with a way to get a new link. */
-export function EmailStatus({ user, pendingEmail }: { user: PublicUser; pendingEmail: string | null }) {
+function EmailStatus({ user, pendingEmail }: { user: PublicUser; pendingEmail: string | null }) {
   const { t } = useTranslation();
   const { state, busy } = useIntentForm('resendVerification');
   return (

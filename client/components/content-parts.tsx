@@ -22,7 +22,7 @@ const formattedDates = new Map<string, string>();
 const maxFormattedDates = 2000;
 
 /** `2026-02-09` → `9 February 2026` / `9 กุมภาพันธ์ 2569`. */
-export function formatDate(date: string, locale: Locale): string {
+function formatDate(date: string, locale: Locale): string {
   const key = `${locale} ${date}`;
   const known = formattedDates.get(key);
   if (known !== undefined) return known;
@@ -72,7 +72,7 @@ export function FallbackNote() {
 }
 
 /** Meta line of an article: author, date, reading time. */
-export function ArticleMeta({ article, showAuthor = true }: { article: ArticleSummary; showAuthor?: boolean }) {
+function ArticleMeta({ article, showAuthor = true }: { article: ArticleSummary; showAuthor?: boolean }) {
   const { t } = useTranslation();
   return (
     <p className="meta">
@@ -88,7 +88,7 @@ export function ArticleMeta({ article, showAuthor = true }: { article: ArticleSu
 }
 
 /** One article in a list: title, description, author, date and reading time. */
-export function ArticleCard({
+function ArticleCard({
   article,
   heading: Heading = 'h2',
   showAuthor = true,
@@ -133,7 +133,7 @@ export function ArticleCardList({
 }
 
 /** Home › Section › Page, from the page's SEO data (the last crumb is the page itself). */
-export function Breadcrumbs({ seo }: { seo: SeoData }) {
+function Breadcrumbs({ seo }: { seo: SeoData }) {
   const { t } = useTranslation();
   const crumbs = seo.breadcrumbs;
   if (crumbs.length < 2) return null;

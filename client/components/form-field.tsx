@@ -12,12 +12,12 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   scope?: string | undefined;
 }
 
-export function fieldId(name: string, scope?: string): string {
+function fieldId(name: string, scope?: string): string {
   return scope ? `field-${scope}-${name}` : `field-${name}`;
 }
 
 /** A field's error code in words. */
-export function useFieldErrorText(): (code: string) => string {
+function useFieldErrorText(): (code: string) => string {
   const { t } = useTranslation();
   return (code) => t(`form.errors.${code}`, { defaultValue: t('form.errors.invalid') });
 }

@@ -6,7 +6,7 @@ import { useLocale } from '../hooks.ts';
 import { languageIcons } from '../../contract/app-icons.ts';
 import { Icon } from './icon.tsx';
 
-export const languageCookie = cookieNames.language;
+const languageCookie = cookieNames.language;
 
 /** Remembers the visitor's choice, so `/` no longer follows the browser's Accept-Language. */
 function rememberLanguage(locale: Locale) {

@@ -79,7 +79,7 @@ export function PlayButton({
 }
 
 /** Why Play went nowhere, translated: a break (with its end), a refused destination, an error. */
-export function PlayOutcomeText({ outcome }: { outcome: PlayOutcome }) {
+function PlayOutcomeText({ outcome }: { outcome: PlayOutcome }) {
   const { t } = useTranslation();
   const locale = useLocale();
   if (outcome.kind === 'self-excluded') {

@@ -27,7 +27,7 @@ function readingLine(): number {
  * IntersectionObservers tell when to look again (a heading crossing the line, or entering or
  * leaving the window after a jump); the answer comes from the headings' positions.
  */
-export function useActiveHeading(ids: readonly string[]): string | null {
+function useActiveHeading(ids: readonly string[]): string | null {
   const [active, setActive] = useState<string | null>(null);
   const key = ids.join('\n');
   useEffect(() => {

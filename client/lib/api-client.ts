@@ -22,14 +22,14 @@
 import { ofetch, type $Fetch, type FetchContext, type FetchOptions, type FetchRequest } from 'ofetch';
 import { browserToken } from './cookies.ts';
 
-export { browserToken, readCookie, TOKEN_COOKIE } from './cookies.ts';
+export { readCookie, TOKEN_COOKIE } from './cookies.ts';
 
 export const API_BASE = '/api';
 export const RETRY_STATUS_CODES: readonly number[] = [408, 409, 425, 429, 500, 502, 503, 504];
-export const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const RETRIES_SAFE_METHOD = 1;
-export const RETRIES_MUTATING_METHOD = 0;
-export const RETRY_DELAY_MS = 0;
+const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const RETRIES_SAFE_METHOD = 1;
+const RETRIES_MUTATING_METHOD = 0;
+const RETRY_DELAY_MS = 0;
 
 /** 1 retry for GET/HEAD/OPTIONS and other non-mutating methods, 0 for POST/PUT/PATCH/DELETE. */
 export function retriesFor(method: string | undefined): number {

@@ -10,7 +10,7 @@ export type ApiCall = <T = unknown>(request: FetchRequest, options?: FetchOption
 let client: Promise<ApiCall> | undefined;
 
 /** The loaded client (the same module every caller shares). */
-export function loadApiClient(): Promise<ApiCall> {
+function loadApiClient(): Promise<ApiCall> {
   client ??= import('./api-client.ts').then((module) => module.api as ApiCall);
   // A chunk that failed to load is asked for again next time (a deploy, a dropped connection).
   client.catch(() => {

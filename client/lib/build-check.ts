@@ -13,7 +13,7 @@
  */
 
 export const BUILD_CHECK_INTERVAL_MS = 3_600_000;
-export const LATEST_BUILD_PATH = '/builds/latest.json';
+const LATEST_BUILD_PATH = '/builds/latest.json';
 
 export interface BuildInfo {
   id: string;

@@ -19,8 +19,8 @@ export interface CurrentUserData {
   user: PublicUser | null;
 }
 
-export const FRESH_MS = 5_000;
-export const MAX_ERROR_RETRIES = 3;
+const FRESH_MS = 5_000;
+const MAX_ERROR_RETRIES = 3;
 
 /** Delay before retry number `attempt + 1` (attempt starts at 0): 1000, 2000, 4000 ... capped at 30000. */
 export function retryDelay(attempt: number): number {
@@ -37,7 +37,7 @@ export function statusOf(error: unknown): number | undefined {
   return undefined;
 }
 
-export function isClientError(error: unknown): boolean {
+function isClientError(error: unknown): boolean {
   const status = statusOf(error);
   return status !== undefined && status >= 400 && status < 500;
 }

@@ -32,8 +32,8 @@ export interface IconLoader {
   load(name: string): Promise<IconData | null>;
 }
 
-export const DEFAULT_ICON_ENDPOINT = '/api/_nuxt_icon';
-export const DEFAULT_ICON_FALLBACK_URL = 'https://api.iconify.design';
+const DEFAULT_ICON_ENDPOINT = '/api/_nuxt_icon';
+const DEFAULT_ICON_FALLBACK_URL = 'https://api.iconify.design';
 // Longer than the server's own 1500 ms upstream timeout, so a slow upstream comes back as the
 // endpoint's quick 504 (and then the fallback) rather than as a client-side timeout.
 const DEFAULT_TIMEOUT_MS = 4000;

@@ -77,7 +77,7 @@ export function hardNavigate(path: string, env: Pick<NavigationEnvironment, 'loc
 }
 
 /** Where `to` would go from the current page; throws `NavigationRefusedError` when it may not. */
-export function resolveTarget(to: string, options: NavigateToOptions, env: NavigationEnvironment): NavigationTarget {
+function resolveTarget(to: string, options: NavigateToOptions, env: NavigationEnvironment): NavigationTarget {
   return resolveNavigation(to, {
     external: options.external === true,
     allowedOrigins: env.allowedOrigins(),

@@ -39,7 +39,7 @@ interface NetworkInformationLike {
 }
 
 /** No prefetch for visitors who asked to save data or sit on a 2G connection. */
-export function prefetchAllowed(): boolean {
+function prefetchAllowed(): boolean {
   if (typeof navigator === 'undefined') return false;
   const connection = (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
   return !(connection?.saveData || /2g/.test(connection?.effectiveType ?? ''));

@@ -10,7 +10,7 @@ import type { SessionView } from '../../contract/account-view.ts';
 import { checkDisplayName, checkEmail, checkNewPassword, type FieldErrors } from './validation.ts';
 
 /** An email change link works once, for 24 hours. */
-export const emailChangeTtlMs = 24 * 60 * 60 * 1000;
+const emailChangeTtlMs = 24 * 60 * 60 * 1000;
 
 export type Changed<T> = { ok: true; value: T } | { ok: false; fields: FieldErrors; status?: number };
 

@@ -32,7 +32,6 @@ export type AccountTokenRow = Selectable<AccountTokensTable>;
 
 /** Why a link cannot be used: never issued or altered, already used, or too old. */
 export type TokenProblem = 'invalid' | 'used' | 'expired';
-export const tokenProblems: readonly TokenProblem[] = ['invalid', 'used', 'expired'];
 
 export type TokenCheck = { ok: true; row: AccountTokenRow } | { ok: false; problem: TokenProblem };
 

@@ -5,7 +5,7 @@ import type { UserColumns } from './users.ts';
 import type { AccountTokens, TokenCheck } from './account-tokens.ts';
 
 /** A verification link works once, for 24 hours (a resend makes a new one). */
-export const emailVerificationTtlMs = 24 * 60 * 60 * 1000;
+const emailVerificationTtlMs = 24 * 60 * 60 * 1000;
 
 /**
  * Proving an address: a link sent to it at registration (and on request), which marks the

@@ -6,7 +6,7 @@ import type { AccountTokens, TokenCheck, TokenProblem } from './account-tokens.t
 import { checkNewPassword, type FieldErrors } from './validation.ts';
 
 /** A reset link works once, for 30 minutes. */
-export const passwordResetTtlMs = 30 * 60 * 1000;
+const passwordResetTtlMs = 30 * 60 * 1000;
 
 export type ResetResult =
   | { ok: true; session: IssuedSession }

@@ -31,7 +31,7 @@ const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
  *   (so no `javascript:`, `data:`, `vbscript:` ...).
  * Raw HTML never reaches the sanitizer anyway: remark-rehype runs without allowDangerousHtml.
  */
-export const sanitizeSchema: SanitizeSchema = (() => {
+const sanitizeSchema: SanitizeSchema = (() => {
   const attributes: NonNullable<SanitizeSchema['attributes']> = { ...defaultSchema.attributes };
   attributes['*'] = (attributes['*'] ?? []).filter((attribute) => attribute !== 'id' && attribute !== 'name');
   for (const tag of [...headingTags, 'li', 'a']) attributes[tag] = [...(attributes[tag] ?? []), 'id'];

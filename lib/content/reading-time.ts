@@ -1,6 +1,6 @@
 import type { Locale } from '../../contract/locales.ts';
 
-export const wordsPerMinute = 200;
+const wordsPerMinute = 200;
 
 const segmenters = new Map<Locale, Intl.Segmenter>();
 

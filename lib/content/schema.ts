@@ -4,7 +4,7 @@ import * as ajvFormats from 'ajv-formats';
 /** Lowercase words joined by single hyphens: article slugs, author slugs, path segments. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-export const descriptionMaxLength = 200;
+const descriptionMaxLength = 200;
 
 /** Frontmatter of every Markdown page: the home introduction, sections and articles. */
 export interface PageFrontmatter {
@@ -35,7 +35,7 @@ export interface AuthorFrontmatter {
 
 const date = { type: 'string', format: 'date' } as const;
 
-export const pageFrontmatterSchema = {
+const pageFrontmatterSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'description', 'author', 'published'],
@@ -57,7 +57,7 @@ export const pageFrontmatterSchema = {
   },
 } as const;
 
-export const authorFrontmatterSchema = {
+const authorFrontmatterSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'role', 'avatar'],

@@ -34,7 +34,7 @@ export interface OpenedDatabase {
  * 16 MB of shared buffers and modest per-query memory. (Its WebAssembly memory cannot start below
  * the 128 MiB the module declares: `initialMemory` smaller than that fails to instantiate.)
  */
-export const pgliteMemoryOptions = {
+const pgliteMemoryOptions = {
   startParams: [
     ...PGlite.defaultStartParams,
     ...['shared_buffers=16MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'].flatMap((setting) => ['-c', setting]),

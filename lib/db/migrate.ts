@@ -2,7 +2,7 @@ import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { migrations as knownMigrations } from './migrations.ts';
 
 /** Kysely's bookkeeping table, kept in the connection's current schema. */
-export const migrationTable = 'kysely_migration';
+const migrationTable = 'kysely_migration';
 
 // First half of the two-key advisory lock ('asda'); the second half is the schema's hash, so
 // databases that keep several copies of the app in separate schemas do not wait on each other.

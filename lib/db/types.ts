@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Locale } from '../../contract/locales.ts';
 
 /** A `timestamptz` column: read as a Date, written as a Date (or an ISO string). */
@@ -45,10 +45,6 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type SessionRow = Selectable<SessionsTable>;
-export type NewSession = Insertable<SessionsTable>;
-export type SessionUpdate = Updateable<SessionsTable>;
 
 /** Generated<> is re-exported for feature modules that declare their own tables. */
 export type { Generated };

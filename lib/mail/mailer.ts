@@ -18,10 +18,10 @@ export interface MailerOptions {
   retryDelaysMs?: readonly number[];
 }
 
-export const defaultRetryDelaysMs = [2_000, 10_000, 60_000] as const;
+const defaultRetryDelaysMs = [2_000, 10_000, 60_000] as const;
 
 /** `a***@example.com`: enough to tell messages apart in a log, not the address. */
-export function maskAddress(address: string): string {
+function maskAddress(address: string): string {
   const at = address.lastIndexOf('@');
   return at <= 0 ? '***' : `${address[0]}***${address.slice(at)}`;
 }

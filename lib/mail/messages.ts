@@ -36,7 +36,7 @@ const fixed = new Map<Locale, TFunction>(
 );
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => escapes[character]!);
 }
 

@@ -30,7 +30,7 @@ export type VerifyResult =
 export type SelfExcludeResult = { ok: true; selfExclusion: SelfExclusionView } | { ok: false; current: SelfExclusionView };
 
 /** How many play sessions the account shows. */
-export const recentPlaySessions = 20;
+const recentPlaySessions = 20;
 
 /**
  * Play and responsible play over the database, free of HTTP (plugins/play.ts wraps it): play

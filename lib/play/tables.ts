@@ -1,4 +1,4 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { ColumnType } from 'kysely';
 import type { Locale } from '../../contract/locales.ts';
 import type { SelfExclusionPeriod } from '../../contract/play.ts';
 
@@ -45,5 +45,3 @@ declare module '../db/types.ts' {
     self_exclusions: SelfExclusionsTable;
   }
 }
-
-export type PlaySessionRow = Selectable<PlaySessionsTable>;

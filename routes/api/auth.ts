@@ -30,7 +30,7 @@ export const userResponseSchema = {
 
 export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
 
-export const registerBodySchema = {
+const registerBodySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -47,7 +47,7 @@ export const registerBodySchema = {
   required: ['email', 'password', 'displayName', 'locale', 'acceptTerms', 'confirmAge'],
 } as const;
 
-export const loginBodySchema = {
+const loginBodySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {

@@ -5,7 +5,7 @@ import { jsonApiScope } from '../../lib/json-api.ts';
 import { authErrors, fieldsFromSchemaErrors, schemaErrorsOf, text, userResponseSchema, validationFailed } from './auth.ts';
 
 /** What an emailed link that cannot be used answers, the same for every kind of link. */
-export const tokenFailures: Record<TokenProblem, [number, string, string]> = {
+const tokenFailures: Record<TokenProblem, [number, string, string]> = {
   invalid: [400, 'TOKEN_INVALID', 'This link is not valid: it may be incomplete or altered.'],
   used: [409, 'TOKEN_USED', 'This link has already been used.'],
   expired: [410, 'TOKEN_EXPIRED', 'This link has expired.'],
@@ -18,7 +18,7 @@ export function tokenFailed(problem: TokenProblem): HttpError {
 
 export const tokenErrors = { ...authErrors, 410: authErrors[400] } as const;
 
-export const acceptedMessage = 'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
+const acceptedMessage = 'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
 /**
  * `/api/auth/password-reset`: ask for a link (always the same 202, known address or not) and use
