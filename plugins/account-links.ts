@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeIP } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import type { AccountLinkDependencies } from '../lib/auth/account-link-service.ts';
 import { AccountTokens, type TokenCheck } from '../lib/auth/account-tokens.ts';
 import { splitLocale } from '../contract/locales.ts';
 
@@ -16,6 +17,8 @@ export interface AccountLinks {
   define(path: string, check: LinkCheck): void;
   /** Uses of emailed links per client address (an `onRequest` hook for the routes that use them). */
   limitUse(request: FastifyRequest): Promise<void>;
+  /** What the services of emailed links are built with: the database, the accounts, the links' tokens. */
+  readonly dependencies: AccountLinkDependencies;
 }
 
 declare module 'fastify' {
@@ -39,12 +42,14 @@ export default fp(
   async (app) => {
     const pages = new Map<string, LinkCheck>();
     const perIp = app.rateLimits.keyed('link-use-ip', app.rateLimits.settings.linkUsePerIp);
+    const tokens = new AccountTokens(app.db, app.accounts.clock);
     app.decorate('accountLinks', {
       define(path, check) {
         if (pages.has(path)) throw new Error(`Link page '${path}' is defined twice.`);
         pages.set(path, check);
       },
       limitUse: (request) => perIp(request, normalizeIP(request.ip)),
+      dependencies: { db: app.db, accounts: app.accounts.service, tokens },
     } satisfies AccountLinks);
 
     const pageOf = (request: FastifyRequest): { path: string; pathname: string } | null => {
@@ -68,7 +73,6 @@ export default fp(
     });
 
     // Links that expired more than a day ago are deleted, hourly.
-    const tokens = new AccountTokens(app.db, app.accounts.clock);
     const timer = setInterval(() => {
       tokens
         .sweep()

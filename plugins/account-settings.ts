@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountSettings } from '../lib/auth/account-settings.ts';
-import { AccountTokens, type TokenProblem } from '../lib/auth/account-tokens.ts';
+import type { TokenProblem } from '../lib/auth/account-tokens.ts';
 import type { AccountSettingsData, SessionView } from '../contract/account-view.ts';
 import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../contract/http-error.ts';
@@ -45,13 +45,9 @@ function refused(fields: FieldErrors, status = 400): HttpError {
 export default fp(
   async (app) => {
     const { accounts } = app;
-    const service = new AccountSettings({
-      db: app.db,
-      accounts: accounts.service,
-      tokens: new AccountTokens(app.db, accounts.clock),
-    });
+    const service = new AccountSettings(app.accountLinks.dependencies);
     const perUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
-    const hours = Math.round(service.emailChangeTtlMs / 3_600_000);
+    const hours = Math.round(service.ttlMs / 3_600_000);
 
     const userOf = (request: FastifyRequest): PublicUser => {
       if (!request.user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AccountTokens } from '../lib/auth/account-tokens.ts';
 import { EmailVerifications } from '../lib/auth/email-verification.ts';
 import { HttpError } from '../contract/http-error.ts';
 import type { PublicUser } from '../contract/page-data.ts';
@@ -26,11 +25,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const { accounts } = app;
-    const service = new EmailVerifications({
-      db: app.db,
-      accounts: accounts.service,
-      tokens: new AccountTokens(app.db, accounts.clock),
-    });
+    const service = new EmailVerifications(app.accountLinks.dependencies);
     const perUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
     const hours = Math.round(service.ttlMs / 3_600_000);
 

@@ -1,7 +1,6 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AccountTokens } from '../lib/auth/account-tokens.ts';
 import { PasswordResets } from '../lib/auth/password-reset.ts';
 import { checkEmail } from '../lib/auth/validation.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
@@ -33,12 +32,7 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const { accounts } = app;
-    const service = new PasswordResets({
-      db: app.db,
-      accounts: accounts.service,
-      tokens: new AccountTokens(app.db, accounts.clock),
-    });
+    const service = new PasswordResets(app.accountLinks.dependencies);
     const { settings } = app.rateLimits;
     const perIp = app.rateLimits.keyed('password-reset-ip', settings.passwordResetPerIp);
     const perAddress = app.rateLimits.keyed('password-reset-address', settings.passwordResetPerAddress);

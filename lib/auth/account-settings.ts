@@ -1,11 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.ts';
 import { deviceName } from '../device-name.ts';
 import type { Locale } from '../../contract/locales.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
-import type { AccountService } from './accounts.ts';
 import { toPublicUser, userColumns } from './users.ts';
-import type { AccountTokens, TokenCheck } from './account-tokens.ts';
+import type { TokenCheck } from './account-tokens.ts';
+import { AccountLinkService, type AccountLinkDependencies } from './account-link-service.ts';
 import type { SessionView } from '../../contract/account-view.ts';
 import { checkDisplayName, checkEmail, checkNewPassword, type FieldErrors } from './validation.ts';
 
@@ -27,17 +25,10 @@ const iso = (value: Date | string) => new Date(value).toISOString();
  * link), login sessions, and deletion. Every change that needs the password checks it here;
  * the caller applies the per-account limit on wrong passwords.
  */
-export class AccountSettings {
-  readonly #db: Kysely<Database>;
-  readonly #accounts: AccountService;
-  readonly #tokens: AccountTokens;
-  readonly emailChangeTtlMs: number;
-
-  constructor(options: { db: Kysely<Database>; accounts: AccountService; tokens: AccountTokens; emailChangeTtlMs?: number }) {
-    this.#db = options.db;
-    this.#accounts = options.accounts;
-    this.#tokens = options.tokens;
-    this.emailChangeTtlMs = options.emailChangeTtlMs ?? emailChangeTtlMs;
+export class AccountSettings extends AccountLinkService {
+  /** `options.ttlMs`: how long an email change link works. */
+  constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
+    super(options, emailChangeTtlMs);
   }
 
   /** Display name and preferred language (emails and Play use it); at least one of them. */
@@ -55,7 +46,7 @@ export class AccountSettings {
     }
     if (input.displayName === undefined && input.locale === undefined) fields.displayName = 'required';
     if (Object.keys(fields).length > 0) return { ok: false, fields };
-    const row = await this.#db.updateTable('users').set(set).where('id', '=', userId).returning([...userColumns]).executeTakeFirstOrThrow();
+    const row = await this.db.updateTable('users').set(set).where('id', '=', userId).returning([...userColumns]).executeTakeFirstOrThrow();
     return { ok: true, value: toPublicUser(row) };
   }
 
@@ -71,15 +62,15 @@ export class AccountSettings {
     const problem = checkNewPassword(newPassword, user.email);
     if (problem) fields.newPassword = problem;
     if (Object.keys(fields).length > 0) return { ok: false, fields };
-    if (!(await this.#accounts.checkPassword(user.id, currentPassword as string))) {
+    if (!(await this.accounts.checkPassword(user.id, currentPassword as string))) {
       return { ok: false, fields: { currentPassword: 'incorrect_password' } };
     }
-    const passwordHash = await this.#accounts.hasher.hash(newPassword as string);
-    const endedSessions = await this.#db.transaction().execute(async (trx) => {
+    const passwordHash = await this.accounts.hasher.hash(newPassword as string);
+    const endedSessions = await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
       // Reset links mailed before would undo this change.
-      await this.#tokens.retire(trx, user.id, ['password_reset']);
-      return this.#accounts.revokeSessions(trx, user.id, keepSessionId ?? undefined);
+      await this.tokens.retire(trx, user.id, ['password_reset']);
+      return this.accounts.revokeSessions(trx, user.id, keepSessionId ?? undefined);
     });
     return { ok: true, value: { endedSessions } };
   }
@@ -96,27 +87,27 @@ export class AccountSettings {
     if ('code' in email) fields.newEmail = email.code;
     else if (email.value === user.email) fields.newEmail = 'same_as_current';
     if (Object.keys(fields).length > 0 || !('value' in email)) return { ok: false, fields };
-    if (!(await this.#accounts.checkPassword(user.id, currentPassword as string))) {
+    if (!(await this.accounts.checkPassword(user.id, currentPassword as string))) {
       return { ok: false, fields: { currentPassword: 'incorrect_password' } };
     }
     // Registration says so too (409 EMAIL_TAKEN), behind its own limits.
-    if (await this.#accounts.findUserByEmail(email.value)) return { ok: false, fields: { newEmail: 'taken' }, status: 409 };
-    const token = await this.#db.transaction().execute(async (trx) => {
-      await this.#tokens.retire(trx, user.id, ['email_change']);
-      return (await this.#tokens.issue(trx, { userId: user.id, purpose: 'email_change', email: email.value, ttlMs: this.emailChangeTtlMs })).token;
+    if (await this.accounts.findUserByEmail(email.value)) return { ok: false, fields: { newEmail: 'taken' }, status: 409 };
+    const token = await this.db.transaction().execute(async (trx) => {
+      await this.tokens.retire(trx, user.id, ['email_change']);
+      return (await this.tokens.issue(trx, { userId: user.id, purpose: 'email_change', email: email.value, ttlMs: this.ttlMs })).token;
     });
     return { ok: true, value: { email: email.value, token } };
   }
 
   /** The address waiting for its confirmation link, or null. */
   async pendingEmail(userId: string): Promise<string | null> {
-    const row = await this.#db
+    const row = await this.db
       .selectFrom('account_tokens')
       .select('email')
       .where('user_id', '=', userId)
       .where('purpose', '=', 'email_change')
       .where('used_at', 'is', null)
-      .where('expires_at', '>', this.#accounts.clock())
+      .where('expires_at', '>', this.accounts.clock())
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -124,7 +115,7 @@ export class AccountSettings {
   }
 
   checkEmailChange(token: unknown): Promise<TokenCheck> {
-    return this.#tokens.check(token, 'email_change');
+    return this.tokens.check(token, 'email_change');
   }
 
   /**
@@ -137,18 +128,18 @@ export class AccountSettings {
     const checked = await this.checkEmailChange(token);
     if (!checked.ok) return checked;
     try {
-      return await this.#db.transaction().execute(async (trx) => {
-        const used = await this.#tokens.consume(trx, token, 'email_change');
+      return await this.db.transaction().execute(async (trx) => {
+        const used = await this.tokens.consume(trx, token, 'email_change');
         if (!used.ok) return used;
         const before = await trx.selectFrom('users').select('email').where('id', '=', used.row.user_id).executeTakeFirst();
         if (!before) return { ok: false, problem: 'invalid' } as const;
         const row = await trx
           .updateTable('users')
-          .set({ email: used.row.email, email_verified_at: this.#accounts.clock() })
+          .set({ email: used.row.email, email_verified_at: this.accounts.clock() })
           .where('id', '=', used.row.user_id)
           .returning([...userColumns])
           .executeTakeFirstOrThrow();
-        await this.#tokens.retire(trx, used.row.user_id, ['password_reset', 'email_verification', 'email_change']);
+        await this.tokens.retire(trx, used.row.user_id, ['password_reset', 'email_verification', 'email_change']);
         return { ok: true, user: toPublicUser(row), oldEmail: before.email } as const;
       });
     } catch (error) {
@@ -160,12 +151,12 @@ export class AccountSettings {
 
   /** The account's live sessions, newest use first, the request's own marked. */
   async sessions(userId: string, currentSessionId: string | null, locale: Locale): Promise<SessionView[]> {
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom('sessions')
       .select(['id', 'user_agent', 'created_at', 'last_seen_at'])
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', this.#accounts.clock())
+      .where('expires_at', '>', this.accounts.clock())
       .orderBy('last_seen_at', 'desc')
       .orderBy('id')
       .execute();
@@ -182,9 +173,9 @@ export class AccountSettings {
   /** Ends one of the account's sessions; false when it is not one of its live sessions. */
   async endSession(userId: string, sessionId: string): Promise<boolean> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return false;
-    const ended = await this.#db
+    const ended = await this.db
       .updateTable('sessions')
-      .set({ revoked_at: this.#accounts.clock() })
+      .set({ revoked_at: this.accounts.clock() })
       .where('id', '=', sessionId)
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
@@ -194,7 +185,7 @@ export class AccountSettings {
   }
 
   endOtherSessions(userId: string, keepSessionId: string | null): Promise<number> {
-    return this.#accounts.revokeSessions(this.#db, userId, keepSessionId ?? undefined);
+    return this.accounts.revokeSessions(this.db, userId, keepSessionId ?? undefined);
   }
 
   /**
@@ -205,9 +196,9 @@ export class AccountSettings {
    */
   async deleteAccount(userId: string, password: unknown): Promise<DeletionResult> {
     if (typeof password !== 'string' || password === '') return { ok: false, fields: { password: 'required' } };
-    if (!(await this.#accounts.checkPassword(userId, password))) return { ok: false, fields: { password: 'incorrect_password' } };
-    const now = this.#accounts.clock();
-    return this.#db.transaction().execute(async (trx) => {
+    if (!(await this.accounts.checkPassword(userId, password))) return { ok: false, fields: { password: 'incorrect_password' } };
+    const now = this.accounts.clock();
+    return this.db.transaction().execute(async (trx) => {
       const onBreak = await trx
         .selectFrom('self_exclusions')
         .select('ends_at')

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.ts';
-import type { AccountService } from './accounts.ts';
+import { AccountLinkService, type AccountLinkDependencies } from './account-link-service.ts';
 import type { UserColumns } from './users.ts';
-import type { AccountTokens, TokenCheck } from './account-tokens.ts';
+import type { TokenCheck } from './account-tokens.ts';
 
 /** A verification link works once, for 24 hours (a resend makes a new one). */
 const emailVerificationTtlMs = 24 * 60 * 60 * 1000;
@@ -11,22 +9,14 @@ const emailVerificationTtlMs = 24 * 60 * 60 * 1000;
  * Proving an address: a link sent to it at registration (and on request), which marks the
  * account's address verified. A link for an address the account no longer has is void.
  */
-export class EmailVerifications {
-  readonly #db: Kysely<Database>;
-  readonly #accounts: AccountService;
-  readonly #tokens: AccountTokens;
-  readonly ttlMs: number;
-
-  constructor(options: { db: Kysely<Database>; accounts: AccountService; tokens: AccountTokens; ttlMs?: number }) {
-    this.#db = options.db;
-    this.#accounts = options.accounts;
-    this.#tokens = options.tokens;
-    this.ttlMs = options.ttlMs ?? emailVerificationTtlMs;
+export class EmailVerifications extends AccountLinkService {
+  constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
+    super(options, emailVerificationTtlMs);
   }
 
   /** A new link for the account's current address (earlier unused ones keep working until they expire). */
   async issue(user: Pick<UserColumns, 'id' | 'email'>): Promise<string> {
-    const { token } = await this.#tokens.issue(this.#db, {
+    const { token } = await this.tokens.issue(this.db, {
       userId: user.id,
       purpose: 'email_verification',
       email: user.email,
@@ -35,21 +25,18 @@ export class EmailVerifications {
     return token;
   }
 
-  async check(token: unknown): Promise<TokenCheck> {
-    const checked = await this.#tokens.check(token, 'email_verification');
-    if (!checked.ok) return checked;
-    const user = await this.#accounts.findUser(checked.row.user_id);
-    return user && user.email === checked.row.email ? checked : { ok: false, problem: 'invalid' };
+  check(token: unknown): Promise<TokenCheck> {
+    return this.checkForCurrentAddress(token, 'email_verification');
   }
 
   /** Uses the link (once) and marks the address verified. */
   async verify(token: unknown): Promise<TokenCheck> {
     const checked = await this.check(token);
     if (!checked.ok) return checked;
-    return this.#db.transaction().execute(async (trx) => {
-      const used = await this.#tokens.consume(trx, token, 'email_verification');
+    return this.db.transaction().execute(async (trx) => {
+      const used = await this.tokens.consume(trx, token, 'email_verification');
       if (!used.ok) return used;
-      const now = this.#accounts.clock();
+      const now = this.accounts.clock();
       const updated = await trx
         .updateTable('users')
         .set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
@@ -58,7 +45,7 @@ export class EmailVerifications {
         .returning('id')
         .executeTakeFirst();
       if (!updated) return { ok: false, problem: 'invalid' } as const;
-      await this.#tokens.retire(trx, used.row.user_id, ['email_verification']);
+      await this.tokens.retire(trx, used.row.user_id, ['email_verification']);
       return used;
     });
   }

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.ts';
-import type { AccountService, IssuedSession } from './accounts.ts';
+import type { IssuedSession } from './accounts.ts';
+import { AccountLinkService, type AccountLinkDependencies } from './account-link-service.ts';
 import type { UserColumns } from './users.ts';
-import type { AccountTokens, TokenCheck, TokenProblem } from './account-tokens.ts';
+import type { TokenCheck, TokenProblem } from './account-tokens.ts';
 import { checkNewPassword, type FieldErrors } from './validation.ts';
 
 /** A reset link works once, for 30 minutes. */
@@ -18,43 +17,27 @@ export type ResetResult =
  * unknown one; the caller runs this off the request, so the answer cannot tell them apart), and
  * the new password, which ends every session and opens a new one.
  */
-export class PasswordResets {
-  readonly #db: Kysely<Database>;
-  readonly #accounts: AccountService;
-  readonly #tokens: AccountTokens;
-  readonly #ttlMs: number;
-
-  constructor(options: { db: Kysely<Database>; accounts: AccountService; tokens: AccountTokens; ttlMs?: number }) {
-    this.#db = options.db;
-    this.#accounts = options.accounts;
-    this.#tokens = options.tokens;
-    this.#ttlMs = options.ttlMs ?? passwordResetTtlMs;
-  }
-
-  get ttlMs(): number {
-    return this.#ttlMs;
+export class PasswordResets extends AccountLinkService {
+  constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
+    super(options, passwordResetTtlMs);
   }
 
   /** The account and a new link for it, or null when no account uses this (normalized) address. */
   async issue(email: string): Promise<{ user: UserColumns; token: string } | null> {
-    const user = await this.#accounts.findUserByEmail(email);
+    const user = await this.accounts.findUserByEmail(email);
     if (!user) return null;
-    const { token } = await this.#tokens.issue(this.#db, {
+    const { token } = await this.tokens.issue(this.db, {
       userId: user.id,
       purpose: 'password_reset',
       email: user.email,
-      ttlMs: this.#ttlMs,
+      ttlMs: this.ttlMs,
     });
     return { user, token };
   }
 
   /** Whether a link can still be used (the page asks before showing the form). */
-  async check(token: unknown): Promise<TokenCheck> {
-    const checked = await this.#tokens.check(token, 'password_reset');
-    if (!checked.ok) return checked;
-    // A link sent to an address the account no longer has is void.
-    const user = await this.#accounts.findUser(checked.row.user_id);
-    return user && user.email === checked.row.email ? checked : { ok: false, problem: 'invalid' };
+  check(token: unknown): Promise<TokenCheck> {
+    return this.checkForCurrentAddress(token, 'password_reset');
   }
 
   /**
@@ -65,26 +48,26 @@ export class PasswordResets {
   async reset(token: unknown, password: unknown, userAgent: string | undefined): Promise<ResetResult> {
     const checked = await this.check(token);
     if (!checked.ok) return checked;
-    const user = (await this.#accounts.findUser(checked.row.user_id))!;
+    const user = (await this.accounts.findUser(checked.row.user_id))!;
     const problem = checkNewPassword(password, user.email);
     if (problem) return { ok: false, fields: { password: problem } };
-    const passwordHash = await this.#accounts.hasher.hash(password as string);
+    const passwordHash = await this.accounts.hasher.hash(password as string);
 
-    const used = await this.#db.transaction().execute(async (trx) => {
-      const consumed = await this.#tokens.consume(trx, token, 'password_reset');
+    const used = await this.db.transaction().execute(async (trx) => {
+      const consumed = await this.tokens.consume(trx, token, 'password_reset');
       if (!consumed.ok) return consumed;
-      const now = this.#accounts.clock();
+      const now = this.accounts.clock();
       await trx
         .updateTable('users')
         .set((eb) => ({ password_hash: passwordHash, email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
         .where('id', '=', user.id)
         .execute();
-      await this.#tokens.retire(trx, user.id, ['password_reset']);
-      await this.#accounts.revokeSessions(trx, user.id);
+      await this.tokens.retire(trx, user.id, ['password_reset']);
+      await this.accounts.revokeSessions(trx, user.id);
       return consumed;
     });
     if (!used.ok) return used;
-    const session = await this.#accounts.createSession({ ...user, email_verified_at: user.email_verified_at ?? this.#accounts.clock() }, userAgent);
+    const session = await this.accounts.createSession({ ...user, email_verified_at: user.email_verified_at ?? this.accounts.clock() }, userAgent);
     return { ok: true, session };
   }
 }
