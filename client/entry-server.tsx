@@ -16,7 +16,9 @@ import { fallbackSeo } from './router/fallback-seo.ts';
 import { firstError, hydrationJson } from './router/hydration-json.ts';
 import { toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
 import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from './router/renderer-api.ts';
+import { queryDocument } from './router/document-query.ts';
 import {
+  directLoaders,
   externalRedirectHeader,
   handler,
   isPassThrough,
@@ -112,12 +114,17 @@ export function createRenderer(site: RendererSite): Renderer {
   async function renderDocument(
     url: string,
     request: ServerRequestContext,
-    options: { signal?: AbortSignal; form?: string } = {},
+    options: { form?: string } = {},
   ): Promise<DocumentOutcome> {
-    const { pathname } = new URL(url, 'http://localhost');
+    const parsed = new URL(url, 'http://localhost');
+    const { pathname } = parsed;
     const { locale } = splitLocale(pathname);
     const context: LoaderContext = { site, request };
-    const state = await handler.query(requestFor(url, options.signal, options.form), { requestContext: context });
+    // A form posted without JavaScript goes through react-router's action machinery; a GET is direct.
+    const state =
+      options.form === undefined
+        ? await queryDocument(parsed, context)
+        : await handler.query(requestFor(url, options.form), { requestContext: context });
     if (state instanceof Response) {
       const raw = state.headers.get('location') ?? '/';
       if (state.headers.get(externalRedirectHeader)) return { type: 'redirect', status: redirectStatus(state.status), location: raw, external: true };
@@ -169,15 +176,14 @@ export function createRenderer(site: RendererSite): Renderer {
     }
   }
 
-  async function loadPayload(pathname: string, request: ServerRequestContext, signal?: AbortSignal): Promise<PayloadOutcome> {
+  async function loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome> {
     const matches = matchRoutes(handler.dataRoutes, pathname);
     const leaf = matches?.[matches.length - 1];
     if (!leaf) return { status: 404, body: { statusCode: 404, message: `Page not found: ${pathname}`, fatal: false } };
     const context: LoaderContext = { site, request };
     try {
-      const data = leaf.route.loader && typeof leaf.route.loader === 'function'
-        ? await leaf.route.loader({ request: requestFor(pathname, signal), params: leaf.params, context } as never)
-        : null;
+      const load = directLoaders.get(leaf.route.id);
+      const data = load ? await load({ url: new URL(pathname, 'http://localhost'), params: leaf.params, context }) : null;
       return { status: 200, body: { buildId: site.buildId, data } };
     } catch (error) {
       if (error instanceof Response) {

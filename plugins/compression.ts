@@ -5,7 +5,7 @@ import { compressibleType, compressionThresholdBytes, compressResponse, contentE
 
 /**
  * Compression of text answers (HTML, JSON, CSS, JavaScript, SVG) by Accept-Encoding: brotli or
- * gzip, brotli at quality 4 per response, nothing under 1 KB: whole bodies in one call here
+ * gzip, at their fastest per response, nothing under 1 KB: whole bodies in one call here
  * (lib/encoding.ts), streams by @fastify/compress. Answers that
  * arrive already encoded are left alone: the page cache's stored variants (plugins/page-cache.ts)
  * and the build's pre-compressed assets (`.br`/`.gz` next to each file, served by @fastify/static).
@@ -33,12 +33,13 @@ export default fp(
     const compressWhole: onSendHookHandler = (request, reply, payload, done) => {
       if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return done(null, payload);
       if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
-      const whole = typeof payload === 'string' || Buffer.isBuffer(payload);
-      if (whole && Buffer.byteLength(payload) < compressionThresholdBytes) return done(null, payload);
+      // A string body is encoded once here: its length, the compressor and the socket all need bytes.
+      const whole = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
+      if (whole && whole.length < compressionThresholdBytes) return done(null, payload);
       reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary') as string | undefined));
       const encoding = negotiateEncoding(request.headers['accept-encoding']);
-      if (!whole || encoding === 'identity' || request.method === 'HEAD') return done(null, payload);
-      const body = compressResponse(payload, encoding);
+      if (!whole || encoding === 'identity' || request.method === 'HEAD') return done(null, whole ?? payload);
+      const body = compressResponse(whole, encoding);
       reply.header('content-encoding', encoding);
       reply.removeHeader('content-length');
       done(null, body);

@@ -186,10 +186,10 @@ export function AppLink(props: LinkProps) {
   return onServer ? serverAnchor({ ...props, to: props.to }) : <PlainLink {...props} to={props.to} />;
 }
 
-/** NavLink's active and pending rules (react-router 7), for a plain path. */
 /** NavLink's props with plain values: the render-function forms of className, style and children need the router. */
 type PlainNavLinkProps = Omit<NavLinkProps, 'className' | 'style' | 'children'> & { to: string; className?: string; style?: CSSProperties; children?: ReactNode };
 
+/** NavLink for a plain path: react-router 7's active and pending rules (navLinkState), with prefetch. */
 function PlainNavLink({
   to,
   end = false,

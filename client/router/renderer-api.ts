@@ -43,9 +43,9 @@ export interface Renderer {
    * Renders one page: redirects from middleware or a form action, or the HTML with its status,
    * head and hydration data. `form` is the urlencoded body of a form posted without JavaScript.
    */
-  renderDocument(url: string, request: ServerRequestContext, options?: { signal?: AbortSignal; form?: string }): Promise<DocumentOutcome>;
+  renderDocument(url: string, request: ServerRequestContext, options?: { form?: string }): Promise<DocumentOutcome>;
   /** `{path}/_payload.json`: exactly what the page's loader returns, plus the build id. */
-  loadPayload(pathname: string, request: ServerRequestContext, signal?: AbortSignal): Promise<PayloadOutcome>;
+  loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome>;
 }
 
 export type DocumentOutcome =

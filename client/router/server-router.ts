@@ -3,7 +3,7 @@ import {
   createStaticRouter,
   data,
   redirect,
-  type LoaderFunctionArgs,
+  type Params,
   type StaticHandlerContext,
 } from 'react-router';
 import { locales, splitLocale, type Locale } from '../../contract/locales.ts';
@@ -41,12 +41,17 @@ export function isPassThrough(error: unknown): boolean {
   );
 }
 
-async function serverData({ site, request }: LoaderContext, route: PageRoute, locale: Locale, args: LoaderFunctionArgs) {
-  const url = new URL(args.request.url);
+/**
+ * A route's loader as the server calls it: what it needs of a request is its URL (react-router's
+ * loaders get a `Request` for it; client/router/document-query.ts calls these without one).
+ */
+export type DirectLoader = (input: { url: URL; params: Params; context: LoaderContext }) => Promise<unknown>;
+
+async function serverData({ site, request }: LoaderContext, route: PageRoute, locale: Locale, url: URL, params: Params) {
   try {
     return await site.dataSource(route.data!)({
       locale,
-      params: args.params,
+      params,
       path: splitLocale(url.pathname).path,
       user: request.user,
       sessionId: request.sessionId ?? null,
@@ -64,6 +69,31 @@ async function formFields(request: Request): Promise<Record<string, string>> {
   }
   return fields;
 }
+
+const rootLoader = async ({ context }: { context: LoaderContext }) => ({ user: context.request.user });
+
+function pageLoader(route: PageRoute, locale: Locale): DirectLoader {
+  return async ({ url, params, context }) => {
+    try {
+      return await loadPage({
+        route,
+        locale,
+        params,
+        url,
+        user: context.request.user,
+        fetchData: () => serverData(context, route, locale, url, params),
+      });
+    } catch (error) {
+      if (isPassThrough(error)) throw error;
+      context.request.logError(error, renderErrorLog);
+      const info = toPageErrorInfo(error, { exposeDetails: context.site.dev });
+      return pageError(info.statusCode, info.message, { fatal: true, unhandled: info.unhandled, stack: info.stack });
+    }
+  };
+}
+
+/** Every route's loader by route id, as the server calls it (see DirectLoader). */
+export const directLoaders = new Map<string, DirectLoader>([['root', rootLoader]]);
 
 // Every page module, loaded once at start: the server's routes carry their components directly,
 // so no request resolves a lazy route (the browser keeps loading each page's chunk on demand).
@@ -84,24 +114,11 @@ const routes = createRouteObjects({
     const { ok: _ok, status, ...state } = result;
     return data(state, { status });
   },
-  rootLoader: ({ context }) => ({ user: (context as LoaderContext).request.user }),
-  pageLoader: (route, locale) => async (args) => {
-    const context = args.context as LoaderContext;
-    try {
-      return await loadPage({
-        route,
-        locale,
-        params: args.params,
-        url: new URL(args.request.url),
-        user: context.request.user,
-        fetchData: () => serverData(context, route, locale, args),
-      });
-    } catch (error) {
-      if (isPassThrough(error)) throw error;
-      context.request.logError(error, renderErrorLog);
-      const info = toPageErrorInfo(error, { exposeDetails: context.site.dev });
-      return pageError(info.statusCode, info.message, { fatal: true, unhandled: info.unhandled, stack: info.stack });
-    }
+  rootLoader: ({ context }) => rootLoader({ context: context as LoaderContext }),
+  pageLoader: (route, locale) => {
+    const load = pageLoader(route, locale);
+    directLoaders.set(pageRouteId(locale, route), load);
+    return ({ request, params, context }) => load({ url: new URL(request.url), params, context: context as LoaderContext });
   },
 });
 
@@ -145,11 +162,11 @@ export function staticRouterFor(state: StaticHandlerContext): typeof routerTempl
   }) as typeof routerTemplate;
 }
 
-export function requestFor(url: string, signal?: AbortSignal, form?: string): Request {
+/** A form posted without JavaScript, as react-router's static handler takes it. */
+export function requestFor(url: string, form: string): Request {
   return new Request(new URL(url, 'http://localhost'), {
-    ...(signal ? { signal } : {}),
-    ...(form === undefined
-      ? {}
-      : { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    method: 'POST',
+    body: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
 }
