@@ -5,6 +5,7 @@
  */
 import { jsonForScript } from './script-json.ts';
 import { defaultLocale, localePath, type Locale } from './locales.ts';
+import { escapeHtml } from './escape-html.ts';
 
 const siteName = 'Asdas';
 
@@ -155,12 +156,6 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
     });
   }
   return entries;
-}
-
-const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => htmlEscapes[char]!);
 }
 
 /**

@@ -8,6 +8,7 @@ import { Gauge } from 'prom-client';
 import { wantsJson } from '../lib/accept.ts';
 import { projectRoot } from '../lib/build-info.ts';
 import { locales, splitLocale, type Locale } from '../contract/locales.ts';
+import { escapeHtml } from '../contract/escape-html.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +36,6 @@ const sampleIntervalMs = 500;
 /** Cheap answers that keep coming under overload: probes, and files the pages already point at. */
 const exempt = /^\/(?:healthz|readyz)(?:[?/]|$)|^\/(?:assets|builds)\//;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The 503 page, one per language, made once: shedding must cost nothing like a render. */
 function busyPage(locale: Locale): string {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createTranslator, type Resources, type TFunction } from '../../contract/translator.ts';
 import { projectRoot } from '../build-info.ts';
 import { defaultLocale, locales, type Locale } from '../../contract/locales.ts';
+import { escapeHtml } from '../../contract/escape-html.ts';
 
 /** The emails the site sends, each in the recipient's language (strings under `email.*` in locales/). */
 export type MailKind = 'passwordReset' | 'verifyEmail' | 'confirmEmailChange' | 'emailChanged';
@@ -35,10 +36,6 @@ const fixed = new Map<Locale, TFunction>(
   locales.map((locale) => [locale, (locale === defaultLocale ? english : createTranslator(locale, readStrings(locale), english)).t]),
 );
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => escapes[character]!);
-}
 
 /** What each kind says, as keys under `email.{kind}`: paragraphs before the button, the button, paragraphs after. */
 const layout: Record<MailKind, { before: string[]; action?: string; after: string[] }> = {

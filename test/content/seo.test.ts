@@ -1,6 +1,7 @@
 import t from 'tap';
 import { jsonForScript } from '../../contract/script-json.ts';
-import { escapeHtml, headEntries, pageTitle, renderHeadTags, type SeoData } from '../../contract/seo.ts';
+import { escapeHtml } from '../../contract/escape-html.ts';
+import { headEntries, pageTitle, renderHeadTags, type SeoData } from '../../contract/seo.ts';
 
 const context = { locale: 'en' as const, publicUrl: 'https://asdas.example', siteName: 'Asdas' };
 
