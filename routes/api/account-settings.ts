@@ -1,31 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { errorResponseSchema } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
-import { fieldsFromSchemaErrors, publicUserSchema, schemaErrorsOf, text, validationFailed } from './auth.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
+import { errorResponses, messageSchema, strictObject, text, userResponseSchema } from './schemas.ts';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  413: errorResponseSchema,
-  415: errorResponseSchema,
-  429: errorResponseSchema,
-  500: errorResponseSchema,
-} as const;
+const errors = errorResponses(400, 401, 404, 409, 413, 415, 429, 500);
 
-const messageSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { message: { type: 'string' } },
-  required: ['message'],
-} as const;
-
-const sessionSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
+const sessionSchema = strictObject(
+  {
     id: { type: 'string' },
     device: { type: 'string' },
     userAgent: { type: ['string', 'null'] },
@@ -33,11 +15,8 @@ const sessionSchema = {
     lastSeenAt: { type: 'string', format: 'date-time' },
     current: { type: 'boolean' },
   },
-  required: ['id', 'device', 'userAgent', 'createdAt', 'lastSeenAt', 'current'],
-} as const;
-
-const body = (properties: Record<string, unknown>, required: string[]) =>
-  ({ type: 'object', additionalProperties: false, properties, required }) as const;
+  ['id', 'device', 'userAgent', 'createdAt', 'lastSeenAt', 'current'],
+);
 
 /**
  * `/api/account/*` for keeping an account (Bearer auth): details, verification resends, sessions
@@ -64,8 +43,8 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
     {
       attachValidation: true,
       schema: {
-        body: { ...body({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []), minProperties: 1 },
-        response: { 200: { type: 'object', additionalProperties: false, properties: { user: publicUserSchema }, required: ['user'] }, ...errors },
+        body: { ...strictObject({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []), minProperties: 1 },
+        response: { 200: userResponseSchema, ...errors },
       },
     },
     async (request) => ({ user: await settings.updateProfile(request, request.body as Record<string, unknown>) }),
@@ -76,7 +55,7 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
     {
       attachValidation: true,
       schema: {
-        body: body({ currentPassword: text, newPassword: text }, ['currentPassword', 'newPassword']),
+        body: strictObject({ currentPassword: text, newPassword: text }, ['currentPassword', 'newPassword']),
         response: {
           200: { type: 'object', additionalProperties: false, properties: { endedSessions: { type: 'integer' } }, required: ['endedSessions'] },
           ...errors,
@@ -94,7 +73,7 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
     {
       attachValidation: true,
       schema: {
-        body: body({ currentPassword: text, newEmail: text }, ['currentPassword', 'newEmail']),
+        body: strictObject({ currentPassword: text, newEmail: text }, ['currentPassword', 'newEmail']),
         response: {
           202: {
             type: 'object',
@@ -143,7 +122,7 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
     '/',
     {
       attachValidation: true,
-      schema: { body: body({ password: text }, ['password']), response: { 204: { type: 'null' }, ...errors } },
+      schema: { body: strictObject({ password: text }, ['password']), response: { 204: { type: 'null' }, ...errors } },
     },
     async (request, reply) => {
       await settings.deleteAccount(request, (request.body as { password: string }).password);

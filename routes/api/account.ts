@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { errorResponseSchema } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { selfExclusionPeriods, type SelfExclusionPeriod } from '../../contract/play.ts';
-import { publicUserSchema } from './auth.ts';
+import { errorResponses, publicUserSchema } from './schemas.ts';
 import { sendUntilError, untilErrorSchema } from './play.ts';
 
 const selfExclusionSchema = {
@@ -40,13 +39,7 @@ const accountSchema = {
   required: ['user', 'playSessions', 'selfExclusion'],
 } as const;
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  413: errorResponseSchema,
-  415: errorResponseSchema,
-  500: errorResponseSchema,
-} as const;
+const errors = errorResponses(400, 401, 413, 415, 500);
 
 /** `/api/account` (Bearer auth): the player's play sessions and the self-exclusion break. */
 export default async function accountRoutes(app: FastifyInstance) {

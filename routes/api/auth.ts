@@ -1,35 +1,12 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type FieldCode, type FieldErrors, limits, validateRegistration } from '../../lib/auth/validation.ts';
-import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
+import { type FieldCode, type FieldErrors, validateRegistration } from '../../lib/auth/validation.ts';
+import { HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
+import { authErrors as errors, text, userResponseSchema } from './schemas.ts';
 
-// Strict validation for these routes only: Fastify's shared Ajv removes unknown properties and
-// coerces types ("true" -> true), which would let extra fields and wrong types through silently.
-export const publicUserSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    displayName: { type: 'string' },
-    locale: { type: 'string', enum: [...locales] },
-    createdAt: { type: 'string', format: 'date-time' },
-    emailVerified: { type: 'boolean' },
-  },
-  required: ['id', 'email', 'displayName', 'locale', 'createdAt', 'emailVerified'],
-} as const;
-
-export const userResponseSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { user: publicUserSchema },
-  required: ['user'],
-} as const;
-
-export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
-
+// Strict validation (schemas.ts says why).
 const registerBodySchema = {
   type: 'object',
   additionalProperties: false,
@@ -56,19 +33,6 @@ const loginBodySchema = {
   },
   required: ['email', 'password'],
 } as const;
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  409: errorResponseSchema,
-  413: errorResponseSchema,
-  415: errorResponseSchema,
-  429: errorResponseSchema,
-  500: errorResponseSchema,
-} as const;
-
-/** The error answers of the account API, for routes of other files under /api/auth. */
-export const authErrors = errors;
 
 /** Ajv's findings as the API's stable field codes. */
 export function fieldsFromSchemaErrors(issues: ErrorObject[], body: unknown): FieldErrors {

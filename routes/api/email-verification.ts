@@ -1,25 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, text, validationFailed } from './auth.ts';
-import { tokenErrors, tokenFailed } from './password-reset.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
+import { linkUseOptions, tokenFailed } from './password-reset.ts';
+import { strictObject, tokenBodySchema } from './schemas.ts';
 
 /** `POST /api/auth/verify-email { token }`: uses the link from the verification email (no login needed). */
 export default async function emailVerificationRoutes(app: FastifyInstance) {
   jsonApiScope(app);
   app.post(
     '/',
-    {
-      config: { auth: false },
-      onRequest: app.accountLinks.limitUse,
-      attachValidation: true,
-      schema: {
-        body: { type: 'object', additionalProperties: false, properties: { token: text }, required: ['token'] },
-        response: {
-          200: { type: 'object', additionalProperties: false, properties: { emailVerified: { type: 'boolean', const: true } }, required: ['emailVerified'] },
-          ...tokenErrors,
-        },
-      },
-    },
+    linkUseOptions(app, tokenBodySchema, { 200: strictObject({ emailVerified: { type: 'boolean', const: true } }, ['emailVerified']) }),
     async (request) => {
       const schemaErrors = schemaErrorsOf(request);
       if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TokenProblem } from '../../lib/auth/account-tokens.ts';
 import { HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { authErrors, fieldsFromSchemaErrors, schemaErrorsOf, text, userResponseSchema, validationFailed } from './auth.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
+import { authErrors, messageSchema, strictObject, text, tokenErrors, userResponseSchema } from './schemas.ts';
 
 /** What an emailed link that cannot be used answers, the same for every kind of link. */
 const tokenFailures: Record<TokenProblem, [number, string, string]> = {
@@ -16,7 +17,19 @@ export function tokenFailed(problem: TokenProblem): HttpError {
   return new HttpError(status, code, message);
 }
 
-export const tokenErrors = { ...authErrors, 410: authErrors[400] } as const;
+/**
+ * The options of a route that uses an emailed link: no login (the link says whose it is), the
+ * per-address limit on link uses, `body` checked by the handler (schemaErrorsOf, for the API's
+ * field codes), `ok` or the token errors as answers.
+ */
+export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<number, object>) {
+  return {
+    config: { auth: false },
+    onRequest: app.accountLinks.limitUse,
+    attachValidation: true,
+    schema: { body, response: { ...ok, ...tokenErrors } },
+  };
+}
 
 const acceptedMessage = 'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
@@ -35,11 +48,8 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
       onRequest: passwordResets.limitPerIp,
       attachValidation: true,
       schema: {
-        body: { type: 'object', additionalProperties: false, properties: { email: text }, required: ['email'] },
-        response: {
-          202: { type: 'object', additionalProperties: false, properties: { message: { type: 'string' } }, required: ['message'] },
-          ...authErrors,
-        },
+        body: strictObject({ email: text }, ['email']),
+        response: { 202: messageSchema, ...authErrors },
       },
     },
     async (request, reply) => {
@@ -52,20 +62,7 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
 
   app.post(
     '/confirm',
-    {
-      config: { auth: false },
-      onRequest: app.accountLinks.limitUse,
-      attachValidation: true,
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { token: text, password: text },
-          required: ['token', 'password'],
-        },
-        response: { 200: userResponseSchema, ...tokenErrors },
-      },
-    },
+    linkUseOptions(app, strictObject({ token: text, password: text }, ['token', 'password']), { 200: userResponseSchema }),
     async (request, reply) => {
       const schemaErrors = schemaErrorsOf(request);
       if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));

@@ -4,6 +4,7 @@ import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales, type Locale } from '../../contract/locales.ts';
 import { launchProblemCodes } from '../../contract/play.ts';
+import { errorResponses } from './schemas.ts';
 
 // Strict: unknown fields and wrong types are refused, never dropped or coerced.
 const playBodySchema = {
@@ -47,17 +48,7 @@ const verifiedSchema = {
   required: ['valid', 'user', 'session'],
 } as const;
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  410: errorResponseSchema,
-  413: errorResponseSchema,
-  415: errorResponseSchema,
-  429: errorResponseSchema,
-  500: errorResponseSchema,
-} as const;
+const errors = errorResponses(400, 401, 404, 409, 410, 413, 415, 429, 500);
 
 /** The verify failures, each with its own status and code. */
 const verifyFailures = {
