@@ -19,6 +19,8 @@ export interface AccountLinks {
   limitUse(request: FastifyRequest): Promise<void>;
   /** What the services of emailed links are built with: the database, the accounts, the links' tokens. */
   readonly dependencies: AccountLinkDependencies;
+  /** Emails with a link a user asks for (verification resends, email changes): one limit per user id for all of them. */
+  limitEmailsPerUser(request: FastifyRequest, userId: string): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -43,6 +45,7 @@ export default fp(
     const pages = new Map<string, LinkCheck>();
     const perIp = app.rateLimits.keyed('link-use-ip', app.rateLimits.settings.linkUsePerIp);
     const tokens = new AccountTokens(app.db, app.accounts.clock);
+    const emailsPerUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
     app.decorate('accountLinks', {
       define(path, check) {
         if (pages.has(path)) throw new Error(`Link page '${path}' is defined twice.`);
@@ -50,6 +53,7 @@ export default fp(
       },
       limitUse: (request) => perIp(request, normalizeIP(request.ip)),
       dependencies: { db: app.db, accounts: app.accounts.service, tokens },
+      limitEmailsPerUser: emailsPerUser,
     } satisfies AccountLinks);
 
     const pageOf = (request: FastifyRequest): { path: string; pathname: string } | null => {

@@ -46,7 +46,6 @@ export default fp(
   async (app) => {
     const { accounts } = app;
     const service = new AccountSettings(app.accountLinks.dependencies);
-    const perUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
     const hours = Math.round(service.ttlMs / 3_600_000);
 
     const userOf = (request: FastifyRequest): PublicUser => {
@@ -80,7 +79,7 @@ export default fp(
       },
       async requestEmailChange(request, currentPassword, newEmail) {
         const user = userOf(request);
-        await perUser(request, user.id);
+        await app.accountLinks.limitEmailsPerUser(request, user.id);
         const result = await withPassword(request, () => service.requestEmailChange(user, currentPassword, newEmail));
         if (!result.ok) throw refused(result.fields, result.status);
         app.mail.send('confirmEmailChange', user.locale, result.value.email, {

@@ -26,7 +26,6 @@ export default fp(
   async (app) => {
     const { accounts } = app;
     const service = new EmailVerifications(app.accountLinks.dependencies);
-    const perUser = app.rateLimits.keyed('account-emails-user', app.rateLimits.settings.accountEmailsPerUser);
     const hours = Math.round(service.ttlMs / 3_600_000);
 
     /** The link, made and mailed off the request. */
@@ -49,7 +48,7 @@ export default fp(
         const user = request.user;
         if (!user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
         if (user.emailVerified) throw new HttpError(409, 'EMAIL_ALREADY_VERIFIED', 'This email address is verified already.');
-        await perUser(request, user.id);
+        await app.accountLinks.limitEmailsPerUser(request, user.id);
         sendLink(user);
       },
     } satisfies EmailVerificationFeature);
