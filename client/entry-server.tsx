@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { matchRoutes, StaticRouterProvider, type StaticHandlerContext } from 'react-router';
 import { splitLocale, type Locale } from '../contract/locales.ts';
 import { renderHeadTags, type SeoData } from '../contract/seo.ts';
+import { notFoundMessages } from '../contract/http-error.ts';
 import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { jsonForScript } from '../contract/script-json.ts';
 import en from '../locales/en.json' with { type: 'json' };
@@ -179,7 +180,7 @@ export function createRenderer(site: RendererSite): Renderer {
   async function loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome> {
     const matches = matchRoutes(handler.dataRoutes, pathname);
     const leaf = matches?.[matches.length - 1];
-    if (!leaf) return { status: 404, body: { statusCode: 404, message: `Page not found: ${pathname}`, fatal: false } };
+    if (!leaf) return { status: 404, body: { statusCode: 404, message: notFoundMessages.page(pathname), fatal: false } };
     const context: LoaderContext = { site, request };
     try {
       const load = directLoaders.get(leaf.route.id);

@@ -5,6 +5,7 @@
  * launch token through `POST /api/play/verify`, once per token whatever React does.
  */
 import { localePath, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
 import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../contract/play.ts';
 import { api } from './api.ts';
 import { navigateTo, type NavigateToOptions } from './navigate.ts';
@@ -34,7 +35,7 @@ const browserDependencies: PlayDependencies = {
 
 /** The login page, coming back to Play afterwards: `/login?redirect=%2Fplay` (`/th/...` in Thai). */
 export function loginForPlay(locale: Locale): string {
-  return `${localePath(locale, '/login')}?redirect=${encodeURIComponent(localePath(locale, '/play'))}`;
+  return loginThenBackTo(locale, localePath(locale, '/play'));
 }
 
 interface ApiFailure {

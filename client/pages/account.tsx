@@ -1,6 +1,7 @@
 import { useTranslation } from '../i18n.ts';
 import { Form, redirect, useActionData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
 import type { FormState } from '../../contract/page-data.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../contract/play.ts';
 import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
@@ -36,7 +37,7 @@ async function selfExclusionAction(locale: Locale, form: FormData): Promise<Form
     await api('/account/self-exclusion', { method: 'POST', body: { period } });
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 401) {
-      return redirect(`${localePath(locale, '/login')}?redirect=${encodeURIComponent(localePath(locale, '/account'))}`);
+      return redirect(loginThenBackTo(locale, localePath(locale, '/account')));
     }
     return { values: { period }, errors: {}, message: failureCode(error) };
   }
