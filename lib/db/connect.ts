@@ -1,8 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './types.ts';
 
@@ -34,12 +32,7 @@ export interface OpenedDatabase {
  * 16 MB of shared buffers and modest per-query memory. (Its WebAssembly memory cannot start below
  * the 128 MiB the module declares: `initialMemory` smaller than that fails to instantiate.)
  */
-const pgliteMemoryOptions = {
-  startParams: [
-    ...PGlite.defaultStartParams,
-    ...['shared_buffers=16MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'].flatMap((setting) => ['-c', setting]),
-  ],
-};
+const pgliteSettings = ['shared_buffers=16MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'];
 
 /** Opens Kysely over PostgreSQL when a URL is given, otherwise over PGlite in `dataDir`. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
@@ -66,9 +59,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       pool,
     };
   }
+  // Loaded only for the embedded database: a replica on PostgreSQL never holds PGlite's code.
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir, pgliteMemoryOptions);
+  const startParams = [...PGlite.defaultStartParams, ...pgliteSettings.flatMap((setting) => ['-c', setting])];
+  const pglite = await PGlite.create(dataDir, { startParams });
   return {
     db: new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...(log ? { log } : {}) }),
     backend: 'pglite',
