@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { matchRoutes, StaticRouterProvider, type StaticHandlerContext } from 'react-router';
+import { StaticRouterProvider, type StaticHandlerContext } from 'react-router';
 import { splitLocale, type Locale } from '../contract/locales.ts';
 import { renderHeadTags, type SeoData } from '../contract/seo.ts';
 import { notFoundMessages } from '../contract/http-error.ts';
@@ -17,7 +17,7 @@ import { fallbackSeo } from './router/fallback-seo.ts';
 import { firstError, hydrationJson } from './router/hydration-json.ts';
 import { toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
 import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from './router/renderer-api.ts';
-import { queryDocument } from './router/document-query.ts';
+import { matchPath, queryDocument } from './router/document-query.ts';
 import {
   directLoaders,
   externalRedirectHeader,
@@ -178,7 +178,7 @@ export function createRenderer(site: RendererSite): Renderer {
   }
 
   async function loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome> {
-    const matches = matchRoutes(handler.dataRoutes, pathname);
+    const matches = matchPath(pathname);
     const leaf = matches?.[matches.length - 1];
     if (!leaf) return { status: 404, body: { statusCode: 404, message: notFoundMessages.page(pathname), fatal: false } };
     const context: LoaderContext = { site, request };
