@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { AppPart } from './lib/app-parts.ts';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 import accountLinks from './plugins/account-links.ts';
@@ -30,12 +31,7 @@ import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
 import { registerRoutes } from './routes/index.ts';
 
-/**
- * Parts of the service a test may leave out (everything else is assembled as in production):
- * `accounts` is the database and everything kept in it (accounts, emailed links, Play, account
- * settings); `pages` is the React renderer, which needs the build in dist/ and the other parts.
- */
-export type AppPart = 'accounts' | 'content' | 'icons' | 'builds' | 'pages';
+export type { AppPart };
 
 export interface BuildAppOptions {
   config: Config;

@@ -1,6 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { Env, TrustProxy } from './config.ts';
-import { schema } from './config-schema.ts';
+import { type Env, schema, type TrustProxy } from './config-schema.ts';
 
 /**
  * What the configuration says to the operator: the warnings logged at start about settings that

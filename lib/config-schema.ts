@@ -1,3 +1,9 @@
+/** The environment the configuration is read from. */
+export type Env = Record<string, string | undefined>;
+
+/** TRUST_PROXY as read: on or off, a hop count, or the proxies' addresses and ranges. */
+export type TrustProxy = boolean | number | string[];
+
 /** pino's levels, and `silent`. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -2,13 +2,13 @@ import { isIP } from 'node:net';
 import type { ErrorObject } from 'ajv';
 import { envSchema } from 'env-schema';
 import { configWarnings, type ConfigWarning, describeErrors } from './config-messages.ts';
-import { schema } from './config-schema.ts';
+import { type Env, schema, type TrustProxy } from './config-schema.ts';
 
 export { logLevels } from './config-schema.ts';
 
 export type { ConfigWarning } from './config-messages.ts';
 
-export type TrustProxy = boolean | number | string[];
+export type { Env, TrustProxy } from './config-schema.ts';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -77,7 +77,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } = {}): Config {
   let raw: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppPart } from '../app.ts';
+import type { AppPart } from '../lib/app-parts.ts';
 import accountSettingsRoutes from './api/account-settings.ts';
 import accountRoutes from './api/account.ts';
 import authRoutes from './api/auth.ts';

@@ -1,6 +1,6 @@
 import type { IconifyJSON } from '@iconify/types';
 import { getIconData, iconToSVG } from '@iconify/utils';
-import type { IconData } from './icon-loader.ts';
+import type { IconData } from './icon-data.ts';
 
 // Its own module: @iconify/utils is only needed for an icon the page did not bring (rare), so it
 // is loaded with the first such icon instead of with every page (client/lib/icon-loader.ts).

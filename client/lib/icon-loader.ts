@@ -1,17 +1,8 @@
 import type { IconifyJSON } from '@iconify/types';
 import { splitQualifiedName } from '../../contract/icon-names.ts';
+import type { IconData, IconDataMap } from './icon-data.ts';
 
-/** One icon ready to draw: the SVG body and its viewBox (the server's `RenderedIcon`). */
-export interface IconData {
-  body: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-/** Icon data by `collection:name`, as the server resolves it at start and ships in the page. */
-export type IconDataMap = Record<string, IconData>;
+export type { IconData, IconDataMap };
 
 export interface IconLoaderOptions {
   /** Our endpoint (default `/api/_nuxt_icon`). */
