@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   isRouteErrorResponse,
   matchRoutes,
@@ -56,25 +57,23 @@ export async function queryDocument(url: URL, context: LoaderContext): Promise<S
 }
 
 /**
- * The route matches of a pathname, remembered for the last `rememberedPaths` pathnames. react-router's
- * `matchRoutes` flattens, ranks and compiles the whole route tree on every call (its static handler
- * does it once, but keeps the result to itself): a CPU profile of uncached pages showed that at a
- * third of the busy time. Matches depend on the pathname alone and are never mutated (renders copy
- * them, `staticRouterFor`); a pathname seen for the first time pays the full match.
+ * The route matches of a pathname, remembered for the last 2,000 pathnames used. react-router's
+ * `matchRoutes` flattens, ranks and compiles the whole route tree on every call (its static
+ * handler does it once, but keeps the result to itself): a CPU profile of uncached pages showed
+ * that at a third of the busy time. Matches depend on the pathname alone and are never mutated
+ * (renders copy them, `staticRouterFor`); any number of distinct paths (a crawler, a scanner)
+ * holds a bounded few, and a pathname seen for the first time pays the full match.
  */
 export function matchPath(pathname: string): Matches | null {
-  let matches = rememberedMatches.get(pathname);
-  if (matches === undefined) {
-    matches = matchRoutes(handler.dataRoutes, pathname) as Matches | null;
-    // Oldest first out: any number of distinct paths (a crawler, a scanner) holds a bounded few.
-    if (rememberedMatches.size >= rememberedPaths) rememberedMatches.delete(rememberedMatches.keys().next().value!);
-    rememberedMatches.set(pathname, matches);
+  let remembered = rememberedMatches.get(pathname);
+  if (remembered === undefined) {
+    remembered = { matches: matchRoutes(handler.dataRoutes, pathname) as Matches | null };
+    rememberedMatches.set(pathname, remembered);
   }
-  return matches;
+  return remembered.matches;
 }
 
-const rememberedPaths = 2000;
-const rememberedMatches = new Map<string, Matches | null>();
+const rememberedMatches = new LRUCache<string, { matches: Matches | null }>({ max: 2000 });
 
 function query(url: URL, context: LoaderContext): Promise<StaticHandlerContext | Response> {
   return handler.query(new Request(url), { requestContext: context });
