@@ -143,13 +143,26 @@ const routerTemplate = createStaticRouter(handler.dataRoutes, {
 } as unknown as StaticHandlerContext);
 const idleRouterState = routerTemplate.state;
 
+type Matches = StaticHandlerContext['matches'];
+
+/** A path's matches (remembered per pathname, client/router/document-query.ts) bound to the template's routes, made once each. */
+const boundMatches = new WeakMap<Matches, Matches>();
+
+function routerMatches(matches: Matches): Matches {
+  let bound = boundMatches.get(matches);
+  if (bound === undefined) {
+    const manifest = routerTemplate.manifest;
+    bound = matches.map((match) => ({ ...match, route: manifest[match.route.id] ?? match.route })) as Matches;
+    boundMatches.set(matches, bound);
+  }
+  return bound;
+}
+
 export function staticRouterFor(state: StaticHandlerContext): typeof routerTemplate {
-  const manifest = routerTemplate.manifest;
-  const matches = state.matches.map((match) => ({ ...match, route: manifest[match.route.id] ?? match.route }));
   const routerState = {
     ...idleRouterState,
     location: state.location,
-    matches,
+    matches: routerMatches(state.matches),
     loaderData: state.loaderData,
     actionData: state.actionData,
     errors: state.errors,
