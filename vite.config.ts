@@ -25,7 +25,24 @@ export default defineConfig(({ mode }) => ({
         ssr: { noExternal: ['react-router'] },
       }
     : {}),
-  plugins: [viteReact(), viteFastify({ clientModule: '/entry-server.tsx' })],
+  plugins: [
+    {
+      // react-router's components made with forwardRef (Link, NavLink, Form) are kept by the bundler
+      // whether used or not (a call, then a displayName assignment); marked pure, the unused ones go
+      // (the app draws its links itself: client/components/app-link.tsx).
+      name: 'react-router-pure-components',
+      transform(code: string, id: string) {
+        if (!/[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-/.test(id)) return null;
+        const pure = code.replace(
+          /var (\w+) = (React\d*\.forwardRef\([\s\S]*?)\);\n\1\.displayName = ("[^"]*");/g,
+          'var $1 = /* @__PURE__ */ Object.assign(/* @__PURE__ */ $2), { displayName: $3 });',
+        );
+        return pure === code ? null : { code: pure, map: null };
+      },
+    },
+    viteReact(),
+    viteFastify({ clientModule: '/entry-server.tsx' }),
+  ],
   build: {
     outDir: resolve(projectRoot, 'dist'),
     emptyOutDir: true,

@@ -1,12 +1,14 @@
 import { useContext, useEffect, useRef, type CSSProperties, type FocusEvent, type MouseEvent, type ReactNode, type Ref, type TouchEvent } from 'react';
 import {
-  Link,
-  NavLink,
   UNSAFE_DataRouterStateContext,
+  UNSAFE_NavigationContext,
+  useHref,
+  useLinkClickHandler,
   useLocation,
   useResolvedPath,
-  type LinkProps,
-  type NavLinkProps,
+  useViewTransitionState,
+  type LinkProps as RouterLinkProps,
+  type NavLinkProps as RouterNavLinkProps,
   type To,
 } from 'react-router';
 import { onServer } from '../hooks.ts';
@@ -15,6 +17,16 @@ import { prefetchPage, prefetchWhenVisible } from '../router/prefetch.ts';
 import { useRuntime } from '../runtime.tsx';
 
 const absoluteUrl = /^(?:[a-z][a-z\d+\-.]*:|\/\/)/i;
+
+/**
+ * react-router's Link and NavLink props without what needs its framework mode or is unstable:
+ * `prefetch` other than 'none' (PrefetchPageLinks needs a <HydratedRouter>; a data router's
+ * Link throws with it) and `mask`. Leaving them out lets the links below be drawn without
+ * react-router's Link and NavLink, whose prefetch code (about 9 KB minified) every page would
+ * otherwise load; vite.config.ts lets the bundler drop the unused components.
+ */
+export type LinkProps = Omit<RouterLinkProps, 'prefetch' | 'mask'> & { prefetch?: 'none' };
+export type NavLinkProps = Omit<RouterNavLinkProps, 'prefetch' | 'mask'> & { prefetch?: 'none' };
 
 interface PrefetchOptions {
   to: To;
@@ -104,7 +116,7 @@ function pathOf(to: string): string {
   return end === -1 ? to : to.slice(0, end);
 }
 
-type RouterOptions = Pick<LinkProps, 'reloadDocument' | 'relative' | 'state' | 'replace' | 'preventScrollReset' | 'viewTransition' | 'mask' | 'defaultShouldRevalidate' | 'prefetch'>;
+type RouterOptions = Pick<LinkProps, 'reloadDocument' | 'relative' | 'state' | 'replace' | 'preventScrollReset' | 'viewTransition' | 'defaultShouldRevalidate' | 'prefetch'>;
 
 function isPlain(to: To, props: RouterOptions): to is string {
   return (
@@ -117,7 +129,6 @@ function isPlain(to: To, props: RouterOptions): to is string {
     props.replace === undefined &&
     props.preventScrollReset === undefined &&
     props.viewTransition === undefined &&
-    props.mask === undefined &&
     props.defaultShouldRevalidate === undefined &&
     (props.prefetch === undefined || props.prefetch === 'none')
   );
@@ -164,10 +175,109 @@ function PlainLink({ to, prefetch: _prefetch, ...props }: LinkProps & { to: stri
   return <PlainAnchor {...props} {...intentHandlers(onIntent, props)} to={to} anchorRef={ref} current={pathname + search + hash} />;
 }
 
+// react-router's own (Link): an absolute URL on this site navigates in the router, another site's is a plain link.
+const routerAbsoluteUrl = /^(?:[a-z][a-z0-9+.-]*:|[\\/]{2})/i;
+const protocolRelativeUrl = /^[\\/]{2}/;
+
+/** react-router's stripBasename: the path under the router's basename, or null outside it. */
+function stripBasename(pathname: string, basename: string): string | null {
+  if (basename === '/') return pathname;
+  if (!pathname.toLowerCase().startsWith(basename.toLowerCase())) return null;
+  const start = basename.endsWith('/') ? basename.length - 1 : basename.length;
+  const next = pathname.charAt(start);
+  if (next && next !== '/') return null;
+  return pathname.slice(start) || '/';
+}
+
+/** react-router's parseToInfo: where an absolute URL goes (this site's router, or elsewhere). */
+function parseTo(to: To, basename: string): { to: To; absoluteURL: string | undefined; isExternal: boolean } {
+  if (typeof to !== 'string' || !routerAbsoluteUrl.test(to)) return { to, absoluteURL: undefined, isExternal: false };
+  let path = to;
+  let isExternal = false;
+  if (!onServer) {
+    try {
+      const current = new URL(window.location.href);
+      const target = protocolRelativeUrl.test(to) ? new URL(current.protocol + to.replace(/\\/g, '/')) : new URL(to);
+      const inSite = stripBasename(target.pathname, basename);
+      if (target.origin === current.origin && inSite != null) path = inSite + target.search + target.hash;
+      else isExternal = true;
+    } catch {
+      // An invalid URL: react-router leaves it as it is (and warns in development).
+    }
+  }
+  return { to: path, absoluteURL: to, isExternal };
+}
+
+/**
+ * react-router's Link (7.x), as a data router draws it: the same `<a>` (href, click handling,
+ * data-discover) from react-router's own hooks, without framework-mode prefetch (see LinkProps).
+ */
+function RouterAnchor({
+  onClick,
+  discover = 'render',
+  prefetch: _prefetch,
+  relative,
+  reloadDocument,
+  replace,
+  state,
+  target,
+  to: toProp,
+  preventScrollReset,
+  viewTransition,
+  defaultShouldRevalidate,
+  ref,
+  ...rest
+}: LinkProps & { ref?: Ref<HTMLAnchorElement> }) {
+  const { basename, useTransitions } = useContext(UNSAFE_NavigationContext);
+  const isAbsolute = typeof toProp === 'string' && routerAbsoluteUrl.test(toProp);
+  const parsed = parseTo(toProp, basename);
+  const href = useHref(parsed.to, { relative });
+  const internalOnClick = useLinkClickHandler(parsed.to, {
+    replace,
+    state,
+    target,
+    preventScrollReset,
+    relative,
+    viewTransition,
+    defaultShouldRevalidate,
+    useTransitions,
+  });
+  const isSpaLink = !(parsed.isExternal || reloadDocument);
+  return (
+    <a
+      {...rest}
+      href={parsed.absoluteURL || href}
+      onClick={
+        isSpaLink
+          ? (event: MouseEvent<HTMLAnchorElement>) => {
+              onClick?.(event);
+              if (!event.defaultPrevented) internalOnClick(event);
+            }
+          : onClick
+      }
+      ref={ref}
+      target={target}
+      data-discover={!isAbsolute && discover === 'render' ? 'true' : undefined}
+    />
+  );
+}
+
 function RouterLink(props: LinkProps) {
   const { pathname } = useLocation();
   const { ref, onIntent } = usePrefetch<HTMLAnchorElement>(props, useResolvedPathname(props.to, props.relative), pathname);
-  return <Link {...props} ref={ref} {...intentHandlers(onIntent, props)} />;
+  return <RouterAnchor {...props} ref={ref} {...intentHandlers(onIntent, props)} />;
+}
+
+/** A link without prefetch (the language switch): Link's `<a>`, drawn as AppLink draws it. */
+export function LinkWithoutPrefetch(props: LinkProps) {
+  if (!isPlain(props.to, props)) return <RouterAnchor {...props} />;
+  if (onServer) return serverAnchor({ ...props, to: props.to });
+  return <CurrentPlainAnchor {...props} to={props.to} />;
+}
+
+function CurrentPlainAnchor({ prefetch: _prefetch, ...props }: LinkProps & { to: string }) {
+  const { pathname, search, hash } = useLocation();
+  return <PlainAnchor {...props} anchorRef={null} current={pathname + search + hash} />;
 }
 
 /**
@@ -203,7 +313,9 @@ function PlainNavLink({
   const routerState = useContext(UNSAFE_DataRouterStateContext);
   const resolved = pathOf(to);
   const { ref, onIntent } = usePrefetch<HTMLAnchorElement>({ ...props, to }, resolved, location.pathname);
-  const { isActive, className: classes } = navLinkState(resolved, { end, caseSensitive, className }, location.pathname, routerState?.navigation.location?.pathname);
+  const state = navLinkState(resolved, { end, caseSensitive }, location.pathname, routerState?.navigation.location?.pathname);
+  const { isActive } = state;
+  const classes = navClassName(className, state);
   return (
     <PlainAnchor
       {...props}
@@ -226,31 +338,73 @@ function ServerNavLink({
   className = '',
   ...props
 }: PlainNavLinkProps) {
-  const { isActive, className: classes } = navLinkState(pathOf(to), { end, caseSensitive, className }, useLocation().pathname, undefined);
+  const state = navLinkState(pathOf(to), { end, caseSensitive }, useLocation().pathname, undefined);
+  const { isActive } = state;
+  const classes = navClassName(className, state);
   return serverAnchor({ ...props, 'aria-current': isActive ? ariaCurrent : undefined, className: classes, to });
 }
 
-/** NavLink's active and pending rules (react-router 7) for a link to `resolved`, and its classes. */
+/** NavLink's active and pending rules (react-router 7) for a link to `resolved`. */
 function navLinkState(
   resolved: string,
-  { end, caseSensitive, className }: { end: boolean; caseSensitive: boolean; className: string },
+  { end, caseSensitive }: { end: boolean; caseSensitive: boolean },
   currentPathname: string,
-  nextPathname: string | undefined,
+  nextPathname: string | null | undefined,
 ) {
   const fold = (value: string) => (caseSensitive ? value : value.toLowerCase());
   const toPathname = fold(resolved);
   const current = fold(currentPathname);
-  const next = nextPathname === undefined ? null : fold(nextPathname);
+  const next = nextPathname ? fold(nextPathname) : null;
   const endSlash = toPathname !== '/' && toPathname.endsWith('/') ? toPathname.length - 1 : toPathname.length;
   const isActive = current === toPathname || (!end && current.startsWith(toPathname) && current.charAt(endSlash) === '/');
   const isPending = next !== null && (next === toPathname || (!end && next.startsWith(toPathname) && next.charAt(toPathname.length) === '/'));
-  return { isActive, className: [className, isActive ? 'active' : null, isPending ? 'pending' : null].filter(Boolean).join(' ') };
+  return { isActive, isPending };
+}
+
+/** NavLink's classes: the link's own, then active, pending and transitioning. */
+function navClassName(className: string, { isActive, isPending, isTransitioning }: { isActive: boolean; isPending: boolean; isTransitioning?: boolean }) {
+  return [className, isActive ? 'active' : null, isPending ? 'pending' : null, isTransitioning ? 'transitioning' : null].filter(Boolean).join(' ');
+}
+
+/** react-router's NavLink (7.x): its active, pending and transitioning state over RouterAnchor. */
+function RouterNavAnchor({
+  'aria-current': ariaCurrentProp = 'page',
+  caseSensitive = false,
+  className: classNameProp = '',
+  end = false,
+  style: styleProp,
+  to,
+  viewTransition,
+  children,
+  ...rest
+}: NavLinkProps & { ref?: Ref<HTMLAnchorElement> }) {
+  const path = useResolvedPath(to, { relative: rest.relative });
+  const location = useLocation();
+  const routerState = useContext(UNSAFE_DataRouterStateContext);
+  const { navigator, basename } = useContext(UNSAFE_NavigationContext);
+  // A data router's state is there or not for the app's whole life: the hook's call is stable.
+  const isTransitioning = routerState != null && useViewTransitionState(path) && viewTransition === true;
+  const next = routerState?.navigation.location?.pathname;
+  const { isActive, isPending } = navLinkState(
+    navigator.encodeLocation ? navigator.encodeLocation(path).pathname : path.pathname,
+    { end, caseSensitive },
+    location.pathname,
+    next && basename ? (stripBasename(next, basename) ?? next) : next,
+  );
+  const renderProps = { isActive, isPending, isTransitioning };
+  const className = typeof classNameProp === 'function' ? classNameProp(renderProps) : navClassName(classNameProp, renderProps);
+  const style = typeof styleProp === 'function' ? styleProp(renderProps) : styleProp;
+  return (
+    <RouterAnchor {...rest} aria-current={isActive ? ariaCurrentProp : undefined} className={className} style={style} to={to} viewTransition={viewTransition}>
+      {typeof children === 'function' ? children(renderProps) : children}
+    </RouterAnchor>
+  );
 }
 
 function RouterNavLink(props: NavLinkProps) {
   const { pathname } = useLocation();
   const { ref, onIntent } = usePrefetch<HTMLAnchorElement>(props, useResolvedPathname(props.to, props.relative), pathname);
-  return <NavLink {...props} ref={ref} {...intentHandlers(onIntent, props)} />;
+  return <RouterNavAnchor {...props} ref={ref} {...intentHandlers(onIntent, props)} />;
 }
 
 /** AppLink for navigation menus: react-router's NavLink (active class, aria-current) with prefetch. */

@@ -1,10 +1,11 @@
 import { useTranslation } from '../i18n.ts';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { cookieNames } from '../../contract/cookies.ts';
 import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 import { languageIcons } from '../../contract/app-icons.ts';
 import { Icon } from './icon.tsx';
+import { LinkWithoutPrefetch } from './app-link.tsx';
 
 const languageCookie = cookieNames.language;
 
@@ -21,7 +22,7 @@ export function LanguageSwitch() {
   const target: Locale = locale === 'en' ? 'th' : 'en';
   const href = localePath(target, splitLocale(pathname).path) + search;
   return (
-    <Link
+    <LinkWithoutPrefetch
       to={href}
       className="language-switch"
       hrefLang={target}
@@ -32,6 +33,6 @@ export function LanguageSwitch() {
     >
       <Icon name={languageIcons[target]} />
       <span>{t('language.switchTo')}</span>
-    </Link>
+    </LinkWithoutPrefetch>
   );
 }

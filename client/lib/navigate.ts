@@ -2,7 +2,7 @@ import { resolveNavigation, type NavigationTarget } from '../../contract/navigat
 
 /**
  * `navigateTo(to, options)`: the one way the app moves somewhere in code (Play, Clear errors,
- * redirects after login ...). Links use the router's own <Link>, redirects in route middleware
+ * redirects after login ...). Links (components/app-link.tsx) navigate in the router, redirects in route middleware
  * use react-router's `redirect()`; both stay on the site by construction.
  *
  * - Internal targets (paths, `?query`, `#hash`, same-origin URLs) navigate in the data router,
