@@ -13,6 +13,10 @@ const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])
 const onDemandCode =
   /[\\/]client[\\/]lib[\\/](api-client|icon-draw)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|emailed-link-page|form-field|session-reminder|link-problem)|lib[\\/](account-actions|play-reminder|form-state))\.tsx?$/;
 
+// Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
+// and the busy page (plugins/overload.ts). The browser's language chunks (client/i18n.ts) leave them out.
+const serverOnlyStrings = ['email', 'device', 'overload'];
+
 export default defineConfig(({ mode }) => ({
   root: resolve(projectRoot, 'client'),
   ...(mode === 'production'
@@ -38,6 +42,17 @@ export default defineConfig(({ mode }) => ({
           'var $1 = /* @__PURE__ */ Object.assign(/* @__PURE__ */ $2), { displayName: $3 });',
         );
         return pure === code ? null : { code: pure, map: null };
+      },
+    },
+    {
+      name: 'browser-strings',
+      enforce: 'pre' as const,
+      applyToEnvironment: (environment: { name: string }) => environment.name === 'client',
+      transform(code: string, id: string) {
+        if (!/[\\/]locales[\\/]\w+\.json$/.test(id)) return null;
+        const strings = JSON.parse(code) as Record<string, unknown>;
+        for (const section of serverOnlyStrings) delete strings[section];
+        return { code: JSON.stringify(strings), map: null };
       },
     },
     viteReact(),

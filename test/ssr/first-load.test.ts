@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
@@ -45,6 +46,20 @@ t.test('the scripts of a first load carry one language\'s strings', async (t) =>
   t.notOk(english.includes(th.site.footerNote), 'and not the Thai ones');
   t.ok(thai.includes(th.site.footerNote), 'the Thai page has its strings');
   t.notOk(thai.includes(en.site.footerNote), 'and not the English ones');
+});
+
+t.test('the strings only the server uses (emails, device names, the busy page) are not in a first load', async (t) => {
+  const english = (await firstLoadScripts('/')).map(read).join('\n');
+  const thai = (await firstLoadScripts('/th')).map(read).join('\n');
+  t.notOk(english.includes(en.email.footer) || english.includes(en.overload.message), 'not on an English page');
+  t.notOk(thai.includes(th.email.footer) || thai.includes(th.overload.message), 'not on a Thai page');
+  // vite.config.ts leaves these sections out of the browser's strings: the browser never asks for them.
+  const clientFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'client'], { cwd: projectRoot, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => /\.tsx?$/.test(file));
+  for (const file of clientFiles) {
+    t.notMatch(readFileSync(join(projectRoot, file), 'utf8'), /['"`](?:email|device|overload)\./, `${file} uses no server-only string`);
+  }
 });
 
 t.test('every route names the module its page imports (the server preloads that chunk)', async (t) => {
