@@ -27,6 +27,7 @@ import passwordReset from './plugins/password-reset.ts';
 import play, { type PlayPluginOptions } from './plugins/play.ts';
 import rateLimits, { type RateLimitsPluginOptions } from './plugins/rate-limits.ts';
 import requestId, { requestIdFrom } from './plugins/request-id.ts';
+import requestsInFlight from './plugins/requests-in-flight.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import ssr from './plugins/ssr.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -86,6 +87,8 @@ export async function buildApp({ config, logger, without = [], ...options }: Bui
 async function assemble(app: FastifyInstance, config: Config, without: readonly AppPart[], options: Omit<BuildAppOptions, 'config' | 'logger' | 'without'>) {
   const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
+  // First: it counts every request and watches every route's handler, so close() waits for them.
+  await app.register(requestsInFlight);
   await app.register(metrics);
   await app.register(requestId);
   await app.register(securityHeaders);
