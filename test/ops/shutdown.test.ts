@@ -4,8 +4,11 @@
  * it is done, at the latest after SHUTDOWN_TIMEOUT_MS. The database is the one the app opens
  * and closes itself (PGlite in DATA_DIR), as in production.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import t from 'tap';
@@ -116,4 +119,28 @@ t.test('a handler that never ends holds close() for SHUTDOWN_TIMEOUT_MS at most'
     { level: 40, requestsInFlight: 1, timeoutMs: 300 },
     'the give-up is logged as a warning',
   );
+});
+
+t.test('the background jobs requests started finish before the database closes', async (t) => {
+  const logs: Record<string, unknown>[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-shutdown-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  // DATA_DIR given: no test hook that waits for the jobs (buildTestApp adds one for its own folder).
+  const app = await buildTestApp({ logs, env: { DATA_DIR: dataDir } });
+  let release!: () => void;
+  const gate = new Promise<void>((done) => (release = done));
+  let outcome: string | undefined;
+  // As a password reset's database work runs after its answer has gone.
+  app.jobs.run('test', async () => {
+    await gate;
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.db);
+    outcome = `ok ${rows[0]?.one}`;
+  });
+
+  const closing = app.close();
+  await Promise.race([closing, delay(300)]);
+  release();
+  await closing;
+  t.equal(outcome, 'ok 1', "the job's query after close() began succeeded");
+  t.same(logs.filter((line) => Number(line.level) >= 50), [], 'nothing logged as an error');
 });
