@@ -11,7 +11,6 @@ import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
 import { hardNavigate, isLeavingPage, navigateTo, setNavigationRouter } from './lib/navigate.ts';
 import { session } from './lib/session.ts';
 import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
-import { startNewBuildReload } from './router/new-build-reload.ts';
 import { loadPage } from './router/page-loader.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
@@ -128,7 +127,10 @@ async function start() {
   );
 
   if (!snapshot.dev) {
-    startNewBuildReload({
+    // Loaded after hydration, not with the page: its first look at the build is an interval away
+    // (an hour by default). A chunk that fails to load leaves this page without the check.
+    const { startNewBuildReload } = await import('./router/new-build-reload.ts').catch(() => ({ startNewBuildReload: undefined }));
+    startNewBuildReload?.({
       currentId: snapshot.buildId,
       intervalMs: snapshot.buildCheckIntervalMs,
       router: appRouter,

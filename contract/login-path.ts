@@ -7,3 +7,8 @@ export const loginPath = '/login';
 export function loginThenBackTo(locale: Locale, returnTo: string): string {
   return `${localePath(locale, loginPath)}?redirect=${encodeURIComponent(returnTo)}`;
 }
+
+/** The login page, coming back to Play afterwards: `/login?redirect=%2Fplay` (`/th/...` in Thai). */
+export function loginForPlay(locale: Locale): string {
+  return loginThenBackTo(locale, localePath(locale, '/play'));
+}

@@ -4,7 +4,8 @@ import { localePath } from '../../contract/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigationIcons } from '../../contract/app-icons.ts';
 import { navigateTo } from '../lib/navigate.ts';
-import { loginForPlay, startPlay, type PlayOutcome } from '../lib/play.ts';
+import { loginForPlay } from '../../contract/login-path.ts';
+import type { PlayOutcome } from '../lib/play.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
 import { LocalDateTime } from './local-time.tsx';
@@ -46,7 +47,11 @@ export function PlayButton({
     }
     setBusy(true);
     report(null);
-    const result = await startPlay(locale);
+    // The play client (client/lib/play.ts) is loaded with the first Play, as the API client is.
+    const result: PlayOutcome = await import('../lib/play.ts').then(
+      ({ startPlay }) => startPlay(locale),
+      () => ({ kind: 'failed', code: 'NETWORK' }),
+    );
     setBusy(false);
     if (result.kind === 'login') void navigateTo(result.to);
     else if (result.kind !== 'navigated') report(result);

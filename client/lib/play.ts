@@ -4,8 +4,8 @@
  * (PLAY_URL's origin and ALLOWED_EXTERNAL_ORIGINS). And, on the `/play` page, the check of a
  * launch token through `POST /api/play/verify`, once per token whatever React does.
  */
-import { localePath, type Locale } from '../../contract/locales.ts';
-import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { Locale } from '../../contract/locales.ts';
+import { loginForPlay } from '../../contract/login-path.ts';
 import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../contract/play.ts';
 import { api } from './api.ts';
 import { navigateTo, type NavigateToOptions } from './navigate.ts';
@@ -33,10 +33,7 @@ const browserDependencies: PlayDependencies = {
   navigate: navigateTo,
 };
 
-/** The login page, coming back to Play afterwards: `/login?redirect=%2Fplay` (`/th/...` in Thai). */
-export function loginForPlay(locale: Locale): string {
-  return loginThenBackTo(locale, localePath(locale, '/play'));
-}
+export { loginForPlay };
 
 interface ApiFailure {
   statusCode?: number;
