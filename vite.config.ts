@@ -11,7 +11,7 @@ const reactRouterProduction = resolve(projectRoot, 'node_modules/react-router/di
 
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
-  /[\\/]client[\\/]lib[\\/](api-client|icon-draw)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|emailed-link-page|form-field|session-reminder|link-problem)|lib[\\/](account-actions|build-check|play|play-reminder|form-state))\.tsx?$/;
+  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|emailed-link-page|form-field|session-reminder|link-problem)|lib[\\/](account-actions|build-check|play|play-reminder|form-state))\.tsx?$/;
 
 // Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
 // and the busy page (plugins/overload.ts). The browser's language chunks (client/i18n.ts) leave them out.
@@ -70,8 +70,8 @@ export default defineConfig(({ mode }) => ({
             // Code the pages share travels with the app's entry (loaded at start), so prefetching a
             // page is one request: the page's own chunk. The prefetch limit of 5 then holds for requests.
             // Code only some visits need is left out of it and loaded when first used (first-load budget:
-            // test/ssr/first-load.test.ts): the API client (ofetch), the icon drawing for icons the page
-            // did not bring, the play client (the first Play), the new-build check (started
+            // test/ssr/first-load.test.ts): the API client (ofetch), the icon loader and drawing for icons
+            // the page did not bring, the play client (the first Play), the new-build check (started
             // after hydration), and the account pages' own components. A component left in the group
             // brings what it imports with it (includeDependenciesRecursively): the emailed-link pages'
             // component kept the account forms in every page's first load (they are now a chunk of

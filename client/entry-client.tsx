@@ -6,7 +6,7 @@ import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { loadTranslations, TranslationProvider } from './i18n.ts';
-import { createIconLoader } from './lib/icon-loader.ts';
+import { lazyIconLoader } from './lib/lazy-icon-loader.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
 import { hardNavigate, isLeavingPage, navigateTo, setNavigationRouter } from './lib/navigate.ts';
 import { session } from './lib/session.ts';
@@ -112,7 +112,7 @@ async function start() {
     publicUrl: snapshot.publicUrl,
     ...(snapshot.flash ? { flash: snapshot.flash } : {}),
   };
-  const iconLoader = createIconLoader(snapshot.iconFallbackUrl ? { fallbackUrl: snapshot.iconFallbackUrl } : {});
+  const iconLoader = lazyIconLoader(snapshot.iconFallbackUrl ? { fallbackUrl: snapshot.iconFallbackUrl } : {});
   hydrateRoot(
     container,
     <StrictMode>

@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { createIconLoader, type IconData, type IconDataMap, type IconLoader } from '../lib/icon-loader.ts';
+import type { IconData, IconDataMap, IconLoader } from '../lib/icon-loader.ts';
+import { lazyIconLoader } from '../lib/lazy-icon-loader.ts';
 
 interface IconContextValue {
   /** Icons known when the page renders (contract/app-icons.ts), identical on the server and in the browser. */
@@ -9,7 +10,7 @@ interface IconContextValue {
 }
 
 const noIcons: IconDataMap = {};
-const defaultLoader = createIconLoader();
+const defaultLoader = lazyIconLoader();
 const IconContext = createContext<IconContextValue>({ icons: noIcons, loader: defaultLoader });
 
 export function IconProvider({ icons, loader, children }: { icons?: IconDataMap; loader?: IconLoader; children: ReactNode }) {

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { iconFromSet } from '../../client/lib/icon-draw.ts';
 import { createIconLoader } from '../../client/lib/icon-loader.ts';
+import { lazyIconLoader } from '../../client/lib/lazy-icon-loader.ts';
 
 const home = '<path fill="currentColor" d="M10 20v-6h4v6h5v-8h3L12 3L2 12h3v8z"/>';
 const sets: Record<string, Record<string, string>> = {
@@ -153,4 +154,16 @@ t.test('aliases and transformations are resolved; unsafe bodies are refused', as
   t.equal(iconFromSet(set, 'evil'), null);
   t.equal(iconFromSet(set, 'script'), null);
   t.equal(iconFromSet(set, 'constructor'), null);
+});
+
+t.test('lazyIconLoader: the loader comes with the first icon asked for; nothing is known before', async (t) => {
+  const { fetch, calls } = fakeFetch((url) => endpointAnswer(url));
+  const loader = lazyIconLoader({ fetch });
+  t.equal(loader.peek('mdi:home'), undefined, 'nothing known before a load');
+  const [a, b] = await Promise.all([loader.load('mdi:home'), loader.load('mdi:account')]);
+  t.same(calls, ['/api/_nuxt_icon/mdi.json?icons=account,home'], 'the options are the loader\'s; names of one tick are batched');
+  t.equal(a?.body, home);
+  t.ok(b);
+  t.equal(loader.peek('mdi:home'), a, 'then known');
+  t.equal(await loader.load('mdi:nope'), null, 'an unknown icon is null');
 });
