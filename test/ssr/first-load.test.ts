@@ -72,9 +72,10 @@ t.test('every route names the module its page imports (the server preloads that 
 });
 
 /** The first-load JavaScript budget of a page (README, Bundle budget): brotli, as served. */
-// The aim is 100 KB (issue 11); without SWR (decision 0017) pages load 103-106 KiB, of which the
-// entry chunk (react-dom, react-router, the app's shared code) is 100,035 bytes.
-const firstLoadBudgetBytes = 108 * 1024;
+// The aim is 100 KB (issue 11): pages load 102,402 (/) to 104,905 (/th/login) bytes, of which the
+// entry chunk (react-dom, react-router, the app's shared code) is 97,174 and the language's strings
+// 3,972 (en) or 4,973 (th).
+const firstLoadBudgetBytes = 103 * 1024;
 
 t.test('a page\'s first-load JavaScript stays within its budget with brotli', async (t) => {
   const pages = ['/', '/th', '/asdas/rtp-explained', '/th/asdas/rtp-explained', '/asdas', '/bonus', '/login', '/th/login'];
