@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export class BackgroundJobs {
   readonly #running = new Set<Promise<void>>();
+  readonly #timers = new Set<NodeJS.Timeout>();
   readonly #log: FastifyBaseLogger;
   readonly #stopping = new AbortController();
 
@@ -31,13 +32,25 @@ export class BackgroundJobs {
     this.#running.add(running);
   }
 
+  /**
+   * Runs `job` every `intervalMs` as a background job (clean-ups of expired rows): a run still
+   * going when the app closes is waited for like any job. The timer never keeps the process alive.
+   */
+  every(name: string, intervalMs: number, job: (signal: AbortSignal) => Promise<unknown>): void {
+    const timer = setInterval(() => this.run(name, job), intervalMs);
+    timer.unref();
+    this.#timers.add(timer);
+  }
+
   /** Resolves once every job started so far (and any they started) has finished. */
   async settled(): Promise<void> {
     while (this.#running.size > 0) await Promise.all([...this.#running]);
   }
 
-  /** Stops waiting (retry delays end early) and lets the jobs in flight finish. */
+  /** Starts no more periodic runs, stops waiting (retry delays end early) and lets the jobs in flight finish. */
   async stop(): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers.clear();
     this.#stopping.abort();
     await this.settled();
   }

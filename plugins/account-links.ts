@@ -77,14 +77,10 @@ export default fp(
     });
 
     // Links that expired more than a day ago are deleted, hourly.
-    const timer = setInterval(() => {
-      tokens
-        .sweep()
-        .then((count) => count > 0 && app.log.info({ count }, 'deleted expired account links'))
-        .catch((error: unknown) => app.log.warn({ err: error }, 'account link sweep failed'));
-    }, 60 * 60 * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.jobs.every('account link sweep', 60 * 60 * 1000, async () => {
+      const count = await tokens.sweep();
+      if (count > 0) app.log.info({ count }, 'deleted expired account links');
+    });
 
     app.addHook('onSend', async (request, reply) => {
       if (!pageOf(request) || (!carriesToken(request) && request.method !== 'POST')) return;
@@ -92,5 +88,5 @@ export default fp(
       reply.header('referrer-policy', 'same-origin');
     });
   },
-  { name: 'account-links', dependencies: ['accounts', 'database', 'rate-limits'] },
+  { name: 'account-links', dependencies: ['accounts', 'database', 'rate-limits', 'background-jobs'] },
 );

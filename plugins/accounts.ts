@@ -218,15 +218,11 @@ export default fp<AccountsPluginOptions>(
 
     const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;
     if (sweepMs > 0) {
-      const timer = setInterval(() => {
-        service
-          .sweep()
-          .then((count) => count > 0 && app.log.info({ count }, 'deleted expired sessions'))
-          .catch((error) => app.log.warn({ err: error }, 'session sweep failed'));
-      }, sweepMs);
-      timer.unref();
-      app.addHook('onClose', async () => clearInterval(timer));
+      app.jobs.every('session sweep', sweepMs, async () => {
+        const count = await service.sweep();
+        if (count > 0) app.log.info({ count }, 'deleted expired sessions');
+      });
     }
   },
-  { name: 'accounts', dependencies: ['config', 'database', 'rate-limits', '@fastify/cookie'] },
+  { name: 'accounts', dependencies: ['config', 'database', 'rate-limits', 'background-jobs', '@fastify/cookie'] },
 );

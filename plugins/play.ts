@@ -153,14 +153,10 @@ export default fp<PlayPluginOptions>(
 
     const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;
     if (sweepMs > 0) {
-      const timer = setInterval(() => {
-        service
-          .sweep()
-          .then((count) => count > 0 && app.log.info({ count }, 'deleted expired launch tokens'))
-          .catch((error: unknown) => app.log.warn({ err: error }, 'launch token sweep failed'));
-      }, sweepMs);
-      timer.unref();
-      app.addHook('onClose', async () => clearInterval(timer));
+      app.jobs.every('launch token sweep', sweepMs, async () => {
+        const count = await service.sweep();
+        if (count > 0) app.log.info({ count }, 'deleted expired launch tokens');
+      });
     }
   },
   { name: 'play', dependencies: ['config', 'database', 'accounts', 'page-data'] },

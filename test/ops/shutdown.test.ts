@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { buildTestApp } from '../helpers/app.ts';
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -121,14 +121,24 @@ t.test('a handler that never ends holds close() for SHUTDOWN_TIMEOUT_MS at most'
   );
 });
 
-t.test('the background jobs requests started finish before the database closes', async (t) => {
+/** An app whose database is its own (PGlite in a fresh DATA_DIR, opened and destroyed by the app, no test hook that waits for the jobs), and its logs. */
+async function appWithItsOwnDatabase(t: Test) {
   const logs: Record<string, unknown>[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-shutdown-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  // DATA_DIR given: no test hook that waits for the jobs (buildTestApp adds one for its own folder).
-  const app = await buildTestApp({ logs, env: { DATA_DIR: dataDir } });
+  return { app: await buildTestApp({ logs, env: { DATA_DIR: dataDir } }), logs };
+}
+
+/** A promise the test resolves with `release`. */
+function gated() {
   let release!: () => void;
   const gate = new Promise<void>((done) => (release = done));
+  return { gate, release };
+}
+
+t.test('the background jobs requests started finish before the database closes', async (t) => {
+  const { app, logs } = await appWithItsOwnDatabase(t);
+  const { gate, release } = gated();
   let outcome: string | undefined;
   // As a password reset's database work runs after its answer has gone.
   app.jobs.run('test', async () => {
@@ -142,5 +152,34 @@ t.test('the background jobs requests started finish before the database closes',
   release();
   await closing;
   t.equal(outcome, 'ok 1', "the job's query after close() began succeeded");
+  t.same(logs.filter((line) => Number(line.level) >= 50), [], 'nothing logged as an error');
+});
+
+t.test('a periodic clean-up running at close finishes before the database closes, and runs no more', async (t) => {
+  const { app, logs } = await appWithItsOwnDatabase(t);
+  const { gate, release } = gated();
+  let started!: () => void;
+  const firstRun = new Promise<void>((done) => (started = done));
+  let runs = 0;
+  const outcomes: string[] = [];
+  // As the hourly sweeps of expired sessions, launch tokens and emailed links run.
+  app.jobs.every('test sweep', 5, async () => {
+    runs += 1;
+    started();
+    await gate;
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.db);
+    outcomes.push(`ok ${rows[0]?.one}`);
+  });
+  await firstRun;
+
+  const closing = app.close();
+  await Promise.race([closing, delay(100)]);
+  const runsAtClose = runs;
+  release();
+  await closing;
+  t.ok(outcomes.length >= 1 && outcomes.every((outcome) => outcome === 'ok 1'), "every run's query after close() began succeeded");
+  t.equal(outcomes.length, runsAtClose, 'every run started finished before close() resolved');
+  await delay(30);
+  t.equal(runs, runsAtClose, 'no run starts after close()');
   t.same(logs.filter((line) => Number(line.level) >= 50), [], 'nothing logged as an error');
 });
