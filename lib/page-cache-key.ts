@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isbot } from 'isbot';
 import { preferredLocale } from './accept.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { isLocale } from '../contract/locales.ts';
+import { isBotRequest } from './bots.ts';
 
 /** The cookies that make a request personal or one-off: never served from, or stored in, the page cache. */
 export interface PersonalCookies {
@@ -36,7 +36,7 @@ export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): str
   const language = request.cookies[cookieNames.language];
   const chosen = language === undefined ? '-' : isLocale(language) ? language : '?';
   const preferred = preferredLocale(headers['accept-language']) ?? '-';
-  const bot = isbot(headers['user-agent'] ?? '') ? 'bot' : 'person';
+  const bot = isBotRequest(request) ? 'bot' : 'person';
   return `${pathname}?${normalisedQuery(search)} lang=${chosen} accept=${preferred} ${bot}`;
 }
 

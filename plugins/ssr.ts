@@ -2,11 +2,11 @@ import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isbot } from 'isbot';
 import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from '../client/entry-server.tsx';
 import { appIcons } from '../contract/app-icons.ts';
 import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { wantsJson } from '../lib/accept.ts';
+import { isBotRequest } from '../lib/bots.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
@@ -30,8 +30,6 @@ export interface Pages {
   sendDocument(request: FastifyRequest, reply: FastifyReply, options?: { form?: string; flash?: string }): Promise<FastifyReply>;
   /** `{pagePath}/_payload.json`: the page's loader data with a strong ETag, and 304 when unchanged. */
   sendPayload(request: FastifyRequest, reply: FastifyReply, pagePath: string): Promise<FastifyReply>;
-  /** Whether the request comes from a crawler (which is never redirected to a language). */
-  isBot(request: FastifyRequest): boolean;
 }
 
 declare module 'fastify' {
@@ -100,13 +98,11 @@ async function ssr(app: FastifyInstance) {
     dataSource: (name) => app.pageData.get(name),
   };
 
-  const isBot = (request: FastifyRequest) => isbot(request.headers['user-agent'] ?? '');
-
   function contextFor(request: FastifyRequest, reply: FastifyReply, flash?: string): ServerRequestContext {
     return {
       user: request.user ?? null,
       sessionId: request.sessionId ?? null,
-      isBot: isBot(request),
+      isBot: isBotRequest(request),
       flash,
       runFormAction: async (name, args) => {
         const action = app.formActions.get(name);
@@ -184,7 +180,6 @@ async function ssr(app: FastifyInstance) {
       const renderer = await rendererFor(reply);
       return sendPayload(request, reply, await timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
     },
-    isBot,
   } satisfies Pages);
 }
 

@@ -3,6 +3,7 @@ import { cookieNames } from '../contract/cookies.ts';
 import { isFlashCode } from '../contract/flash.ts';
 import type { Locale } from '../contract/locales.ts';
 import { preferredLocale } from '../lib/accept.ts';
+import { isBotRequest } from '../lib/bots.ts';
 import { refusedCharset } from '../lib/json-api.ts';
 import { isSameOrigin } from '../lib/same-origin.ts';
 
@@ -23,7 +24,7 @@ export default async function pageRoutes(app: FastifyInstance) {
       return app.pages.sendPayload(request, reply, pathname.slice(0, -payloadSuffix.length) || '/');
     }
 
-    if (pathname === '/' && shouldOfferThai(request, app.pages.isBot(request))) {
+    if (pathname === '/' && shouldOfferThai(request)) {
       return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
     }
 
@@ -52,7 +53,7 @@ export default async function pageRoutes(app: FastifyInstance) {
 }
 
 /** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
-function shouldOfferThai(request: FastifyRequest, isBot: boolean): boolean {
-  if (isBot || request.cookies[cookieNames.language] !== undefined) return false;
+function shouldOfferThai(request: FastifyRequest): boolean {
+  if (isBotRequest(request) || request.cookies[cookieNames.language] !== undefined) return false;
   return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
 }
