@@ -17,6 +17,8 @@ export interface BenchRoute extends BenchRequest {
   status?: number;
   /** The constant page the others are compared with: the server's BENCH_BASELINE route. */
   baseline?: boolean;
+  /** Another of the server's BENCH_BASELINE routes (absent without it). */
+  benchOnly?: boolean;
   /** Override --connections: CPU-bound routes (argon2) only queue up behind many connections. */
   connections?: number;
 }
@@ -38,12 +40,16 @@ export function loginRequest(user: { email: string; password: string }): BenchRe
 }
 
 export const baselinePath = '/__bench/baseline';
+/** A page's markup rendered by React as plain elements, per request: React's own floor for those bytes. */
+const reactFloorPath = (page: string) => `/__bench/react-floor?path=${encodeURIComponent(page)}`;
 export const processPath = '/__bench/process';
 
 export function singleRoutes(user: { email: string; password: string }): BenchRoute[] {
   return [
     { name: 'baseline', path: baselinePath, headers: pageHeaders, baseline: true },
+    { name: 'floor /', path: reactFloorPath('/'), headers: pageHeaders, benchOnly: true },
     { path: '/', headers: pageHeaders },
+    { name: 'floor /th', path: reactFloorPath('/th'), headers: pageHeaders, benchOnly: true },
     { path: '/th', headers: pageHeaders },
     { path: '/asdas', headers: pageHeaders },
     { name: 'article', path: article, headers: pageHeaders },

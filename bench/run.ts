@@ -51,7 +51,7 @@ async function runRoutes(target: Target, options: BenchOptions, token: string, u
   const baselineAnswers = (await probe(target, routes[0]!, token, options.encoding)) === 200;
   if (!baselineAnswers) {
     console.log(`  (no ${baselinePath} on this server: start it with BENCH_BASELINE=1 for ratios and CPU figures)`);
-    routes = routes.filter((route) => !route.baseline);
+    routes = routes.filter((route) => !route.baseline && !route.benchOnly);
   }
   if (options.routes) {
     const wanted = options.routes;

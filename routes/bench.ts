@@ -3,7 +3,7 @@ import { PageEntry } from '../lib/page-cache.ts';
 import { storedBody } from '../plugins/page-cache.ts';
 
 /** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
-const benchPaths = { baseline: '/__bench/baseline', process: '/__bench/process' } as const;
+const benchPaths = { baseline: '/__bench/baseline', reactFloor: '/__bench/react-floor', process: '/__bench/process' } as const;
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
@@ -14,20 +14,35 @@ const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
  * - `GET /__bench/baseline`: a constant copy of the English home page's HTML (rendered once, on
  *   the first request, compressed once per encoding like a cached page), sent through every hook
  *   a page goes through: the floor of what serving a page can cost here.
+ * - `GET /__bench/react-floor?path=/th`: the page at `path` (default `/`) rendered per request by
+ *   React from its own markup as plain elements (lib/react-floor.ts) and sent as a page rendered
+ *   per request is (compressed per response): what React alone costs for those bytes.
  * - `GET /__bench/process`: this process's CPU time and memory, read by the bench before and
  *   after each route, so it reports server CPU per request rather than the load generator's.
  */
 export default async function bench(app: FastifyInstance) {
+  const pageHtml = async (url: string) => {
+    const response = await app.inject({ url, headers: { 'user-agent': browser, accept: 'text/html', 'accept-language': 'en' } });
+    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
+    return response.body;
+  };
+  const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
+
   let home: Promise<PageEntry> | undefined;
-  const homeHtml = () =>
-    (home ??= app
-      .inject({ url: '/', headers: { 'user-agent': browser, accept: 'text/html', 'accept-language': 'en' } })
-      .then((response) => {
-        if (response.statusCode !== 200) throw new Error(`the home page answered ${response.statusCode}`);
-        // Stored like a cached page (identity, brotli and gzip made once): the floor of sending it.
-        const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
-        return new PageEntry({ body: Buffer.from(response.body), headers, generation: 'baseline' });
-      }));
+  // Stored like a cached page (identity, brotli and gzip made once): the floor of sending it.
+  const homeHtml = () => (home ??= pageHtml('/').then((html) => new PageEntry({ body: Buffer.from(html), headers: htmlHeaders, generation: 'baseline' })));
+
+  // One floor per page the bench asks for (a handful), made on its first request.
+  const floors = new Map<string, Promise<() => string>>();
+  const floorOf = (path: string) => {
+    let floor = floors.get(path);
+    if (!floor) {
+      floor = import('../lib/react-floor.ts').then(async ({ reactFloor }) => reactFloor(await pageHtml(path)));
+      floor.catch(() => floors.delete(path));
+      floors.set(path, floor);
+    }
+    return floor;
+  };
 
   app.get(benchPaths.baseline, { config: { auth: false } }, async (request, reply) => {
     const entry = await homeHtml().catch((error: unknown) => {
@@ -37,6 +52,21 @@ export default async function bench(app: FastifyInstance) {
     reply.headers({ ...entry.headers });
     return reply.send(await storedBody(request, reply, entry));
   });
+
+  app.get<{ Querystring: { path: string } }>(
+    benchPaths.reactFloor,
+    {
+      config: { auth: false },
+      schema: { querystring: { type: 'object', properties: { path: { type: 'string', pattern: '^/[^?#]*$', maxLength: 200, default: '/' } }, additionalProperties: false } },
+    },
+    async (request, reply) => {
+      if (!floors.has(request.query.path) && floors.size >= 16) return reply.code(400).send({ code: 'BENCH_FLOOR_LIMIT', message: 'At most 16 pages have a React floor.' });
+      const render = await floorOf(request.query.path).catch((error: Error) => error);
+      if (render instanceof Error) return reply.code(400).send({ code: 'BENCH_FLOOR_PAGE', message: `No React floor for that page: ${render.message}.` });
+      reply.headers(htmlHeaders);
+      return reply.send(render());
+    },
+  );
 
   app.get(benchPaths.process, { config: { auth: false }, logLevel: 'warn' }, async (_request, reply) => {
     const cpu = process.cpuUsage();

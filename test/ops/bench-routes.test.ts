@@ -1,0 +1,59 @@
+import { brotliDecompressSync } from 'node:zlib';
+import t from 'tap';
+import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+
+// The routes `npm run bench` measures the pages against (routes/bench.ts): what a load tester
+// reads off the table is only true if they send what the pages send.
+const page = { 'user-agent': browserUserAgent, accept: 'text/html', 'accept-language': 'en' };
+
+t.test('without BENCH_BASELINE the bench routes do not exist', async (t) => {
+  const { app, close } = await startTestApp();
+  t.teardown(close);
+  for (const url of ['/__bench/baseline', '/__bench/react-floor', '/__bench/process']) {
+    t.equal((await app.inject({ url, headers: page })).statusCode, 404, url);
+  }
+});
+
+t.test('with BENCH_BASELINE=1', async (t) => {
+  const { app, close } = await startTestApp({ BENCH_BASELINE: '1', PAGE_CACHE_TTL_MS: '0' });
+  t.teardown(close);
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers: { ...page, ...headers } });
+
+  t.test('the baseline is the home page, compressed as asked', async (t) => {
+    const home = await get('/');
+    const baseline = await get('/__bench/baseline');
+    t.equal(baseline.statusCode, 200);
+    t.equal(baseline.body, home.body, 'the same bytes as the home page');
+    const compressed = await get('/__bench/baseline', { 'accept-encoding': 'br' });
+    t.equal(compressed.headers['content-encoding'], 'br');
+    t.equal(brotliDecompressSync(compressed.rawPayload).toString(), home.body);
+  });
+
+  t.test('the React floor of a page sends that page\'s bytes, rendered per request', async (t) => {
+    for (const path of ['/', '/th', '/asdas/rtp-explained', '/th/asdas']) {
+      const floor = await get(`/__bench/react-floor?path=${encodeURIComponent(path)}`);
+      t.equal(floor.statusCode, 200, path);
+      t.equal(floor.headers['content-type'], 'text/html; charset=utf-8');
+      t.equal(floor.body, (await get(path)).body, `${path}: byte for byte the page`);
+      const again = await get(`/__bench/react-floor?path=${encodeURIComponent(path)}`, { 'accept-encoding': 'br' });
+      t.equal(again.headers['content-encoding'], 'br', 'compressed per response like an uncached page');
+      t.equal(brotliDecompressSync(again.rawPayload).toString(), floor.body);
+    }
+    t.equal((await get('/__bench/react-floor')).body, (await get('/')).body, 'the home page by default');
+  });
+
+  t.test('a floor of something that is not a page is a clear 400', async (t) => {
+    const missing = await get('/__bench/react-floor?path=/no/such/page');
+    t.equal(missing.statusCode, 400);
+    t.match(missing.json(), { code: 'BENCH_FLOOR_PAGE', message: /404/ });
+    const notAPath = await get('/__bench/react-floor?path=https://example.com/');
+    t.equal(notAPath.statusCode, 400);
+    t.equal(notAPath.json().code, 'VALIDATION_FAILED');
+  });
+
+  t.test('the process figures the bench reads', async (t) => {
+    const figures = (await get('/__bench/process')).json();
+    t.equal(figures.pid, process.pid, 'this process');
+    t.ok(figures.cpuMicros.user > 0 && figures.memoryBytes.rss > 0);
+  });
+});
