@@ -1,4 +1,4 @@
-import { useContext, useEffect, useRef, type CSSProperties, type FocusEvent, type MouseEvent, type ReactNode, type Ref, type TouchEvent } from 'react';
+import { createElement, useContext, useEffect, useRef, type CSSProperties, type FocusEvent, type MouseEvent, type ReactNode, type Ref, type TouchEvent } from 'react';
 import {
   UNSAFE_DataRouterStateContext,
   UNSAFE_NavigationContext,
@@ -271,7 +271,7 @@ function RouterLink(props: LinkProps) {
 /** A link without prefetch (the language switch): Link's `<a>`, drawn as AppLink draws it. */
 export function LinkWithoutPrefetch(props: LinkProps) {
   if (!isPlain(props.to, props)) return <RouterAnchor {...props} />;
-  if (onServer) return serverAnchor({ ...props, to: props.to });
+  if (onServer) return serverAnchor(props, props.to);
   return <CurrentPlainAnchor {...props} to={props.to} />;
 }
 
@@ -280,20 +280,35 @@ function CurrentPlainAnchor({ prefetch: _prefetch, ...props }: LinkProps & { to:
   return <PlainAnchor {...props} anchorRef={null} current={pathname + search + hash} />;
 }
 
+/** What a link takes that is not an attribute of its `<a>`: router options and NavLink's rules. */
+const linkOptions = new Set(['to', 'target', 'prefetch', 'discover', 'reloadDocument', 'relative', 'state', 'replace', 'preventScrollReset', 'viewTransition', 'defaultShouldRevalidate', 'end', 'caseSensitive']);
+
 /**
  * A plain link as the server renders it: the same `<a>` as PlainAnchor's, without what only a
  * browser uses (prefetch on view or intent, the click handler, the ref), which React would not
- * render anyway. A profile of uncached pages showed the link components' own work (props copied
- * four times, three handler closures each) at about a tenth of a render.
+ * render anyway. `nav` is NavLink's active state. Written without object rest and spread
+ * copies: a profile of uncached pages showed the links' prop copying (four per link) at about a
+ * fifth of a render, and a render draws some 35 links.
  */
-function serverAnchor({ to, target, prefetch: _prefetch, discover = 'render', reloadDocument: _reloadDocument, ...rest }: LinkProps & { to: string }) {
-  return <a {...rest} href={to} target={target} data-discover={discover === 'render' ? 'true' : undefined} />;
+function serverAnchor(props: LinkProps | PlainNavLinkProps, to: string, nav?: { 'aria-current': NavLinkProps['aria-current']; className: string }) {
+  const attributes: Record<string, unknown> = {};
+  for (const name in props) {
+    if (!linkOptions.has(name) && !(nav && (name === 'aria-current' || name === 'className'))) attributes[name] = props[name as keyof typeof props];
+  }
+  if (nav) {
+    attributes['aria-current'] = nav['aria-current'];
+    attributes.className = nav.className;
+  }
+  attributes.href = to;
+  attributes.target = props.target;
+  attributes['data-discover'] = (props.discover ?? 'render') === 'render' ? 'true' : undefined;
+  return createElement('a', attributes);
 }
 
 /** Every in-site link goes through here, so navigation behaviour (prefetch) lives in one place. */
 export function AppLink(props: LinkProps) {
   if (!isPlain(props.to, props)) return <RouterLink {...props} />;
-  return onServer ? serverAnchor({ ...props, to: props.to }) : <PlainLink {...props} to={props.to} />;
+  return onServer ? serverAnchor(props, props.to) : <PlainLink {...props} to={props.to} />;
 }
 
 /** NavLink's props with plain values: the render-function forms of className, style and children need the router. */
@@ -330,18 +345,10 @@ function PlainNavLink({
 }
 
 /** PlainNavLink as the server renders it (see serverAnchor): nothing is pending on the server. */
-function ServerNavLink({
-  to,
-  end = false,
-  caseSensitive = false,
-  'aria-current': ariaCurrent = 'page',
-  className = '',
-  ...props
-}: PlainNavLinkProps) {
-  const state = navLinkState(pathOf(to), { end, caseSensitive }, useLocation().pathname, undefined);
-  const { isActive } = state;
-  const classes = navClassName(className, state);
-  return serverAnchor({ ...props, 'aria-current': isActive ? ariaCurrent : undefined, className: classes, to });
+function serverNavAnchor(props: PlainNavLinkProps, currentPathname: string) {
+  const state = navLinkState(pathOf(props.to), { end: props.end ?? false, caseSensitive: props.caseSensitive ?? false }, currentPathname, undefined);
+  const ariaCurrent = state.isActive ? (props['aria-current'] ?? 'page') : undefined;
+  return serverAnchor(props, props.to, { 'aria-current': ariaCurrent, className: navClassName(props.className ?? '', state) });
 }
 
 /** NavLink's active and pending rules (react-router 7) for a link to `resolved`. */
@@ -409,10 +416,12 @@ function RouterNavLink(props: NavLinkProps) {
 
 /** AppLink for navigation menus: react-router's NavLink (active class, aria-current) with prefetch. */
 export function AppNavLink(props: NavLinkProps) {
+  // Read on every render (a hook), used by the server's drawing of a plain link.
+  const { pathname } = useLocation();
   const { to, className, style, children } = props;
   if (isPlain(to, props) && typeof className !== 'function' && typeof style !== 'function' && typeof children !== 'function') {
-    const Plain = onServer ? ServerNavLink : PlainNavLink;
-    return <Plain {...props} to={to} className={className} style={style} children={children} />;
+    const plain = props as PlainNavLinkProps;
+    return onServer ? serverNavAnchor(plain, pathname) : <PlainNavLink {...plain} />;
   }
   return <RouterNavLink {...props} />;
 }
