@@ -39,6 +39,9 @@ export interface LoadResult {
   rssMiB?: number;
   ratioToBaseline?: number;
   cpuToBaseline?: number;
+  /** For a floor row, the page row it renders; for that page, its CPU over its floor's. */
+  floorOf?: string;
+  cpuToFloor?: number;
 }
 
 export interface LoadSpec {

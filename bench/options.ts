@@ -31,7 +31,7 @@ export const usage = `npm run bench -- [options]
   --connections <n>     concurrent connections (default 50, 300 for overload; login uses at most 8)
   --duration <s>        seconds measured per route (default 10)
   --warmup <s>          seconds of unmeasured load first (default 2)
-  --routes <a,b>        only these routes (names or paths as the table shows them)
+  --routes <a,b>        only these routes (names or paths as the table shows them; a page keeps its React floor row)
   --scenario <name>     routes (default): each route on its own
                         reader: home -> list -> article as documents, then their payloads
                         account: each virtual user registers once, then login / me / Play

@@ -5,7 +5,7 @@ const fixed = (value: number | undefined, digits: number) => (value === undefine
 /** The summary table: one row per route, ratios to the baseline page of the same run. */
 export function table(results: LoadResult[]): string {
   const rows = [
-    ['route', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'KB/resp', 'RSS MiB', 'req/s vs base', 'CPU x base', 'unexpected'],
+    ['route', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'KB/resp', 'RSS MiB', 'req/s vs base', 'CPU x base', 'CPU x floor', 'unexpected'],
     ...results.map((r) => [
       r.expectedStatus === 200 ? r.name : `${r.name} (${r.expectedStatus})`,
       Math.round(r.requestsPerSecond).toLocaleString('en-US'),
@@ -16,6 +16,7 @@ export function table(results: LoadResult[]): string {
       fixed(r.rssMiB, 0),
       r.ratioToBaseline === undefined ? '' : `${r.ratioToBaseline.toFixed(2)}x`,
       r.cpuToBaseline === undefined ? '' : `${r.cpuToBaseline.toFixed(1)}x`,
+      r.cpuToFloor === undefined ? '' : `${r.cpuToFloor.toFixed(2)}x`,
       String(r.unexpectedStatus + r.errors + r.timeouts || ''),
     ]),
   ];
@@ -28,8 +29,15 @@ export function table(results: LoadResult[]): string {
     .join('\n');
 }
 
-/** Fills each result's ratios to the baseline row (req/s and server CPU per request). */
+/**
+ * Fills each result's ratios to the baseline row (req/s and server CPU per request), and each
+ * page's CPU over its React floor's (the floor rows name their page).
+ */
 export function compareToBaseline(results: LoadResult[], baseline: LoadResult | undefined) {
+  for (const floor of results) {
+    const page = floor.floorOf === undefined ? undefined : results.find((result) => result.name === floor.floorOf);
+    if (page?.cpuMsPerRequest !== undefined && floor.cpuMsPerRequest) page.cpuToFloor = page.cpuMsPerRequest / floor.cpuMsPerRequest;
+  }
   if (!baseline) return;
   for (const result of results) {
     if (baseline.requestsPerSecond > 0) result.ratioToBaseline = result.requestsPerSecond / baseline.requestsPerSecond;

@@ -19,6 +19,8 @@ export interface BenchRoute extends BenchRequest {
   baseline?: boolean;
   /** Another of the server's BENCH_BASELINE routes (absent without it). */
   benchOnly?: boolean;
+  /** A React floor row: the name of the page row whose bytes it renders (its "CPU x floor"). */
+  floorOf?: string;
   /** Override --connections: CPU-bound routes (argon2) only queue up behind many connections. */
   connections?: number;
 }
@@ -41,17 +43,21 @@ export function loginRequest(user: { email: string; password: string }): BenchRe
 
 export const baselinePath = '/__bench/baseline';
 /** A page's markup rendered by React as plain elements, per request: React's own floor for those bytes. */
-const reactFloorPath = (page: string) => `/__bench/react-floor?path=${encodeURIComponent(page)}`;
+function floorRoute(page: string, name = page): BenchRoute {
+  return { name: `floor ${name}`, path: `/__bench/react-floor?path=${encodeURIComponent(page)}`, headers: pageHeaders, benchOnly: true, floorOf: name };
+}
 export const processPath = '/__bench/process';
 
 export function singleRoutes(user: { email: string; password: string }): BenchRoute[] {
   return [
     { name: 'baseline', path: baselinePath, headers: pageHeaders, baseline: true },
-    { name: 'floor /', path: reactFloorPath('/'), headers: pageHeaders, benchOnly: true },
+    floorRoute('/'),
     { path: '/', headers: pageHeaders },
-    { name: 'floor /th', path: reactFloorPath('/th'), headers: pageHeaders, benchOnly: true },
+    floorRoute('/th'),
     { path: '/th', headers: pageHeaders },
+    floorRoute('/asdas'),
     { path: '/asdas', headers: pageHeaders },
+    floorRoute(article, 'article'),
     { name: 'article', path: article, headers: pageHeaders },
     { name: '/th article', path: `/th${article}`, headers: pageHeaders },
     { name: 'author page', path: '/author/nicha-srisuk', headers: pageHeaders },

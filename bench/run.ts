@@ -11,7 +11,7 @@ import type { OverloadResult } from './overload.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { parseOptions, usage, type BenchOptions } from './options.ts';
 import { compareToBaseline, table } from './report.ts';
-import { baselinePath, benchUser, singleRoutes } from './routes.ts';
+import { baselinePath, type BenchRoute, benchUser, singleRoutes } from './routes.ts';
 import {
   done,
   probe,
@@ -55,7 +55,10 @@ async function runRoutes(target: Target, options: BenchOptions, token: string, u
   }
   if (options.routes) {
     const wanted = options.routes;
-    routes = routes.filter((route) => route.baseline || wanted.includes(route.path) || wanted.includes(route.name ?? ''));
+    const named = (route: BenchRoute) => wanted.includes(route.path) || wanted.includes(route.name ?? '');
+    // A page's React floor row goes with the page.
+    const pages = new Set(routes.filter(named).map((route) => route.name ?? route.path));
+    routes = routes.filter((route) => route.baseline || named(route) || (route.floorOf !== undefined && pages.has(route.floorOf)));
     if (routes.every((route) => route.baseline)) throw new Error(`--routes matched no route: ${wanted.join(', ')}`);
   }
   const results: LoadResult[] = [];
@@ -63,6 +66,7 @@ async function runRoutes(target: Target, options: BenchOptions, token: string, u
     const status = await probe(target, route, token, options.encoding);
     if (status !== (route.status ?? 200)) console.warn(`  warning: ${route.path} answered ${status}, expected ${route.status ?? 200}`);
     const result = await runLoad(specFor(target, options, token, route));
+    if (route.floorOf !== undefined) result.floorOf = route.floorOf;
     done(result);
     results.push(result);
   }
