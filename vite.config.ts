@@ -17,6 +17,41 @@ const onDemandCode =
 // and the busy page (plugins/overload.ts). The browser's language chunks (client/i18n.ts) leave them out.
 const serverOnlyStrings = ['email', 'device', 'overload'];
 
+// Strings only the account pages show (forms, the account page, Play's outcomes and session, the
+// emailed links): each language's `?account` chunk, loaded with those pages (contract/routes.ts,
+// `strings: 'account'`) and with the first Play, so a reader's first load leaves them out. A section
+// goes whole, except the keys named here, which reader pages show. A section not listed stays with
+// every page: a new string is never missing, at worst it costs a reader a few bytes.
+const accountStrings: Record<string, readonly string[]> = {
+  form: [],
+  accountSettings: [],
+  passwordReset: [],
+  pageTitles: [],
+  links: [],
+  verifyEmail: [],
+  confirmEmail: [],
+  accountPage: ['link'], // the header's Account link
+  play: ['ctaHeading', 'ctaText', 'ctaResponsible'], // the Play call to action on home and articles
+};
+
+type Strings = Record<string, unknown>;
+
+/** A language's browser strings split in two: what every page shows, and the account pages' rest. */
+function splitStrings(strings: Strings): { reader: Strings; account: Strings } {
+  const reader: Strings = { ...strings };
+  const account: Strings = {};
+  for (const [section, kept] of Object.entries(accountStrings)) {
+    const all = strings[section];
+    if (all === undefined) continue;
+    if (typeof all !== 'object' || all === null) throw new Error(`locales: ${section} is not a section`);
+    const entries = Object.entries(all);
+    account[section] = Object.fromEntries(entries.filter(([key]) => !kept.includes(key)));
+    if (kept.length) reader[section] = Object.fromEntries(entries.filter(([key]) => kept.includes(key)));
+    else delete reader[section];
+  }
+  return { reader, account };
+}
+
 export default defineConfig(({ mode }) => ({
   root: resolve(projectRoot, 'client'),
   ...(mode === 'production'
@@ -47,12 +82,18 @@ export default defineConfig(({ mode }) => ({
     {
       name: 'browser-strings',
       enforce: 'pre' as const,
-      applyToEnvironment: (environment: { name: string }) => environment.name === 'client',
-      transform(code: string, id: string) {
-        if (!/[\\/]locales[\\/]\w+\.json$/.test(id)) return null;
-        const strings = JSON.parse(code) as Record<string, unknown>;
+      // In the browser locales/xx.json is what every page shows and locales/xx.json?account the
+      // account pages' rest. The server reads the whole files; its bundle holds `?account` (client/i18n.ts
+      // names it) but never loads it, so there it is only the account part too.
+      transform(this: { environment: { name: string } }, code: string, id: string) {
+        const match = /[\\/]locales[\\/]\w+\.json(\?account)?$/.exec(id);
+        if (!match || (!match[1] && this.environment.name !== 'client')) return null;
+        const strings = JSON.parse(code) as Strings;
         for (const section of serverOnlyStrings) delete strings[section];
-        return { code: JSON.stringify(strings), map: null };
+        const { reader, account } = splitStrings(strings);
+        if (!match[1]) return { code: JSON.stringify(reader), map: null };
+        // A query hides the .json from the bundler's JSON handling: the account part is a module.
+        return { code: `export default ${JSON.stringify(account)};`, map: null, moduleType: 'js' };
       },
     },
     viteReact(),
@@ -65,6 +106,10 @@ export default defineConfig(({ mode }) => ({
   environments: {
     client: {
       build: {
+        // No modulepreload polyfill (docs/decisions/0019-first-load-100-kb.md): a browser without
+        // modulepreload (Safari before 17, Firefox before 115) still runs every page, only fetching the
+        // language and page chunks after the entry instead of beside it.
+        modulePreload: { polyfill: false },
         rollupOptions: {
           output: {
             // Code the pages share travels with the app's entry (loaded at start), so prefetching a
@@ -76,6 +121,9 @@ export default defineConfig(({ mode }) => ({
             // brings what it imports with it (includeDependenciesRecursively): the emailed-link pages'
             // component kept the account forms in every page's first load (they are now a chunk of
             // their own, so prefetching a form page fetches two chunks).
+            // A language's account strings (client/i18n.ts) as en-account-<hash>.js, not a second en-<hash>.js.
+            chunkFileNames: (chunk: { facadeModuleId: string | null }) =>
+              chunk.facadeModuleId?.endsWith('?account') ? 'assets/[name]-account-[hash].js' : 'assets/[name]-[hash].js',
             codeSplitting: {
               groups: [{ name: 'app', test: (id: string) => sharedCode.test(id) && !onDemandCode.test(id) }],
             },

@@ -5,7 +5,7 @@ import type { PublicUser } from '../contract/page-data.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
-import { loadTranslations, TranslationProvider } from './i18n.ts';
+import { loadAccountStrings, loadTranslations, TranslationProvider } from './i18n.ts';
 import { lazyIconLoader } from './lib/lazy-icon-loader.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
 import { hardNavigate, isLeavingPage, navigateTo, setNavigationRouter } from './lib/navigate.ts';
@@ -31,11 +31,15 @@ declare global {
 
 export const initializationErrorLog = 'error caught during app initialization';
 
-// Links prefetch a page's chunk through the page bindings (prefetch.ts never imports the pages).
-setPageChunkLoader((id) => pageModules[id]());
+// Links prefetch a page's chunk through the page bindings (prefetch.ts never imports the pages),
+// with the account strings of its language for a page that shows them.
+setPageChunkLoader((route, locale) =>
+  Promise.all([pageModules[route.id](), route.strings === 'account' ? loadAccountStrings(locale) : undefined]),
+);
 
 const routes = createRouteObjects({
   loadLocale: loadTranslations,
+  loadAccountStrings,
   rootLoader: () => ({ user: session.user() }),
   // The root's data (who is logged in) changes only through form submissions (login, logout ...).
   shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>

@@ -1,3 +1,4 @@
+/// <reference path="./locale-parts.d.ts" />
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { defaultLocale, type Locale } from '../contract/locales.ts';
 import { createTranslator, type Resources, type TFunction, type Translator } from '../contract/translator.ts';
@@ -6,11 +7,16 @@ export type { TFunction, TranslateOptions, Translator } from '../contract/transl
 
 /**
  * The site's strings: locales/{en,th}.json, compiled once per language into plain lookups
- * (contract/translator.ts). The server registers both languages at start; the browser loads
+ * (contract/translator.ts). The server registers both languages, whole, at start; the browser loads
  * only the language of the page (its own chunk, preloaded by the page's HTML) and the other one
- * when the visitor switches (see `loadTranslations`).
+ * when the visitor switches (see `loadTranslations`). In the browser a language comes in two parts
+ * (vite.config.ts, `accountStrings`): what every page shows, and the account pages' strings (forms,
+ * the account page, Play's outcomes), loaded with those pages and with the first Play
+ * (`loadAccountStrings`), so a reader's first load does not carry them.
  */
 const translators = new Map<Locale, Translator & { hook: { t: TFunction } }>();
+/** Languages whose account strings are in place (on the server: every language, whole). */
+const complete = new Set<Locale>();
 
 /** Each language's strings as their own chunk: a page downloads only its language. */
 const sources: Record<Locale, () => Promise<{ default: Resources }>> = {
@@ -18,24 +24,45 @@ const sources: Record<Locale, () => Promise<{ default: Resources }>> = {
   th: () => import('../locales/th.json'),
 };
 
-export function registerTranslations(locale: Locale, resources: Resources): Translator {
+/** The account pages' strings of each language (the browser's build cuts them from `sources`). */
+const accountSources: Record<Locale, () => Promise<{ default: Resources }>> = {
+  en: () => import('../locales/en.json?account'),
+  th: () => import('../locales/th.json?account'),
+};
+
+function register(locale: Locale, resources: Resources): Translator {
   const fallback = locale === defaultLocale ? undefined : translators.get(defaultLocale);
   const translator = createTranslator(locale, resources, fallback);
   translators.set(locale, { ...translator, hook: { t: translator.t } });
   return translator;
 }
 
+/** The server's registration: a language's every string, so no account part is ever loaded. */
+export function registerTranslations(locale: Locale, resources: Resources): Translator {
+  complete.add(locale);
+  return register(locale, resources);
+}
+
 /** Makes a language's strings available (a no-op once they are). */
 export async function loadTranslations(locale: Locale): Promise<void> {
   if (translators.has(locale)) return;
   const { default: resources } = await sources[locale]();
-  if (!translators.has(locale)) registerTranslations(locale, resources);
+  if (!translators.has(locale)) register(locale, resources);
+}
+
+/** Makes a language's account strings available too (both parts load at once when neither has). */
+export async function loadAccountStrings(locale: Locale): Promise<void> {
+  if (complete.has(locale)) return;
+  const [, { default: account }] = await Promise.all([loadTranslations(locale), accountSources[locale]()]);
+  if (complete.has(locale)) return;
+  complete.add(locale);
+  translators.get(locale)!.add(account);
 }
 
 /** Until its strings are loaded a language answers keys (never the case where pages render). */
 const missing: Translator & { hook: { t: TFunction } } = (() => {
   const t: TFunction = (key, options) => (options?.defaultValue as string | undefined) ?? key;
-  return { language: 'none', t, hook: { t } };
+  return { language: 'none', t, add: () => undefined, hook: { t } };
 })();
 
 function entryFor(locale: Locale) {

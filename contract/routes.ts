@@ -47,6 +47,11 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   middleware?: readonly MiddlewareName[];
   /** The server-side form action (routes/forms/) a plain form POST runs. */
   action?: FormActionName;
+  /**
+   * 'account': the page shows the language's account strings (forms, the account page, Play), which
+   * the browser loads with the page's module (client/i18n.ts) and the server preloads with it.
+   */
+  strings?: 'account';
   /** Checks the query string against the page's data (which never depends on the query). */
   checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
 }
@@ -98,6 +103,7 @@ export const pageRoutes: readonly PageRoute[] = [
     middleware: ['guest'],
     action: 'login',
     module: 'pages/login.tsx',
+    strings: 'account',
   },
   {
     id: 'registration',
@@ -105,8 +111,9 @@ export const pageRoutes: readonly PageRoute[] = [
     middleware: ['guest'],
     action: 'register',
     module: 'pages/registration.tsx',
+    strings: 'account',
   },
-  { id: 'logout', path: 'logout', action: 'logout', module: 'pages/logout.tsx' },
+  { id: 'logout', path: 'logout', action: 'logout', module: 'pages/logout.tsx', strings: 'account' },
   // Accounts people can keep (issue 13): the pages emailed links open never embed data of their
   // own; the server checks the token before they render (plugins/account-links.ts).
   {
@@ -114,24 +121,28 @@ export const pageRoutes: readonly PageRoute[] = [
     path: 'forgot-password',
     action: 'forgotPassword',
     module: 'pages/forgot-password.tsx',
+    strings: 'account',
   },
   {
     id: 'reset-password',
     path: 'reset-password',
     action: 'resetPassword',
     module: 'pages/reset-password.tsx',
+    strings: 'account',
   },
   {
     id: 'verify-email',
     path: 'verify-email',
     action: 'verifyEmail',
     module: 'pages/verify-email.tsx',
+    strings: 'account',
   },
   {
     id: 'confirm-email',
     path: 'confirm-email',
     action: 'confirmEmail',
     module: 'pages/confirm-email.tsx',
+    strings: 'account',
   },
   // Play (issue 7): the own play destination, and the account with play sessions and breaks.
   // Play's form (the header's button without JavaScript) posts here: the `play` form action.
@@ -143,6 +154,7 @@ export const pageRoutes: readonly PageRoute[] = [
     middleware: ['auth'],
     action: 'play',
     module: 'pages/play.tsx',
+    strings: 'account',
   },
   {
     id: 'account',
@@ -152,6 +164,7 @@ export const pageRoutes: readonly PageRoute[] = [
     // Every form of the page posts here with an `intent` (routes/forms/account.ts).
     action: 'account',
     module: 'pages/account.tsx',
+    strings: 'account',
   },
   { id: 'content', path: '*', data: 'contentPage', module: 'pages/content.tsx' },
 ];

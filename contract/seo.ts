@@ -6,8 +6,10 @@
 import { jsonForScript } from './script-json.ts';
 import { defaultLocale, localePath, type Locale } from './locales.ts';
 import { escapeHtml } from './escape-html.ts';
+import { pageTitle, siteName } from './page-title.ts';
 
-const siteName = 'Asdas';
+// In a file of its own so the browser can set a new page's title without loading the rest.
+export { pageTitle } from './page-title.ts';
 
 export interface SeoLink {
   name: string;
@@ -52,10 +54,6 @@ export type HeadEntry =
   | { tag: 'script'; attrs: { type: 'application/ld+json' }; json: string };
 
 const ogLocales: Record<Locale, string> = { en: 'en_US', th: 'th_TH' };
-
-export function pageTitle(title: string, name = siteName): string {
-  return !title || title === name ? name : `${title} · ${name}`;
-}
 
 function absolute(publicUrl: string, pathOrUrl: string): string {
   if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;

@@ -21,6 +21,8 @@ export type TFunction = (key: string, options?: TranslateOptions) => string;
 export interface Translator {
   readonly language: string;
   readonly t: TFunction;
+  /** Adds strings loaded later (the browser's account strings, client/i18n.ts) to the same lookups. */
+  add(resources: Resources): void;
 }
 
 /** A nested object of strings, as the locale files hold them. */
@@ -90,5 +92,5 @@ export function createTranslator(language: string, resources: Resources, fallbac
     if (options?.defaultValue !== undefined) return render(compile(options.defaultValue), options);
     return key;
   };
-  return { language, t };
+  return { language, t, add: (resources) => flatten(resources, '', table) };
 }

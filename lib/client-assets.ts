@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Locale } from '../contract/locales.ts';
+import { pageRoutes } from '../contract/routes.ts';
 
 interface ManifestChunk {
   file: string;
@@ -14,11 +15,15 @@ type Manifest = Record<string, ManifestChunk>;
 
 /** Where each language's strings are imported from (client/i18n.ts), as the manifest names them. */
 const localeSources: Record<Locale, string> = { en: '../locales/en.json', th: '../locales/th.json' };
+/** And its account strings, which the pages marked `strings: 'account'` load with their module. */
+const accountSources: Record<Locale, string> = { en: '../locales/en.json?account', th: '../locales/th.json?account' };
+const accountPageModules = new Set(pageRoutes.filter((route) => route.strings === 'account').map((route) => route.module));
 
 export interface ClientAssets {
   /**
    * `<link rel="modulepreload">` tags for what a page loads before it hydrates, beyond the entry
-   * (which index.html already preloads): its language's strings and its page module's chunk.
+   * (which index.html already preloads): its language's strings and its page module's chunk (with
+   * the language's account strings for an account page).
    */
   preloadTags(locale: Locale, pageModule: string | undefined): string;
 }
@@ -39,6 +44,10 @@ export function loadClientAssets(clientDir: string): ClientAssets {
   };
   const entryKeys = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
   const preloadedByEntry = closure(entryKeys);
+  // What index.html itself loads or preloads: without the modulepreload polyfill the manifest has no
+  // entry (the entry's code is the app chunk, which index.html names with the runtime it imports).
+  const html = readFileSync(resolve(clientDir, 'index.html'), 'utf8');
+  const namedByHtml = new Set([...html.matchAll(/ (?:src|href)="\/([^"]+\.js)"/g)].map((match) => match[1]));
   const tag = (key: string) => `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`;
   const memo = new Map<string, string>();
   return {
@@ -46,8 +55,15 @@ export function loadClientAssets(clientDir: string): ClientAssets {
       const memoKey = `${locale} ${pageModule ?? ''}`;
       let tags = memo.get(memoKey);
       if (tags === undefined) {
-        const wanted = [localeSources[locale], ...(pageModule ? [pageModule] : [])];
-        tags = [...closure(wanted)].filter((key) => !preloadedByEntry.has(key)).map(tag).join('');
+        const wanted = [
+          localeSources[locale],
+          ...(pageModule ? [pageModule] : []),
+          ...(pageModule && accountPageModules.has(pageModule) ? [accountSources[locale]] : []),
+        ];
+        tags = [...closure(wanted)]
+          .filter((key) => !preloadedByEntry.has(key) && !namedByHtml.has(manifest[key]!.file))
+          .map(tag)
+          .join('');
         memo.set(memoKey, tags);
       }
       return tags;

@@ -1,6 +1,7 @@
 import { useContext, useEffect } from 'react';
 import { UNSAFE_DataRouterStateContext, useLocation, useMatches } from 'react-router';
-import { applyHeadEntries, headEntries, type SeoData } from '../../contract/seo.ts';
+import { pageTitle } from '../../contract/page-title.ts';
+import type { SeoData } from '../../contract/seo.ts';
 import { useLocale } from '../hooks.ts';
 import { fallbackSeo } from '../router/fallback-seo.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
@@ -9,6 +10,9 @@ import { useRuntime } from '../runtime.tsx';
 /**
  * The server writes the whole head; after a client navigation this rewrites it (title,
  * description, canonical, hreflang, Open Graph, JSON-LD) and `<html lang>` for the page now shown.
+ * The title and language at once (RouteAnnouncer, the next effect, reads the title); the other
+ * tags once contract/seo.ts is loaded: it is loaded after hydration, not with the page (first-load
+ * budget, test/ssr/first-load.test.ts), and nobody reads those tags in between.
  */
 export function DocumentHead() {
   const matches = useMatches();
@@ -25,7 +29,18 @@ export function DocumentHead() {
       error !== undefined
         ? fallbackSeo(pathname, locale, toPageErrorInfo(error, { exposeDetails: dev }))
         : (seo ?? fallbackSeo(pathname, locale));
-    applyHeadEntries(document, headEntries(shown, { locale, publicUrl }));
+    document.title = pageTitle(shown.title);
+    let current = true;
+    import('../../contract/seo.ts').then(
+      ({ applyHeadEntries, headEntries }) => {
+        if (current) applyHeadEntries(document, headEntries(shown, { locale, publicUrl }));
+      },
+      // A chunk that fails to load leaves the previous page's tags; the title and language are right.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
   }, [locale, seo, error, pathname, publicUrl, dev]);
   return null;
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from '../i18n.ts';
+import { loadAccountStrings, useTranslation } from '../i18n.ts';
 import { localePath } from '../../contract/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigationIcons } from '../../contract/app-icons.ts';
@@ -47,11 +47,16 @@ export function PlayButton({
     }
     setBusy(true);
     report(null);
-    // The play client (client/lib/play.ts) is loaded with the first Play, as the API client is.
-    const result: PlayOutcome = await import('../lib/play.ts').then(
-      ({ startPlay }) => startPlay(locale),
-      () => ({ kind: 'failed', code: 'NETWORK' }),
-    );
+    // The play client (client/lib/play.ts) is loaded with the first Play, as the API client is, and
+    // with it the account strings, which hold what Play says when it goes nowhere (client/i18n.ts).
+    const [result]: [PlayOutcome, unknown] = await Promise.all([
+      import('../lib/play.ts').then(
+        ({ startPlay }) => startPlay(locale),
+        (): PlayOutcome => ({ kind: 'failed', code: 'NETWORK' }),
+      ),
+      // Without them the message would show its keys; Play itself goes on.
+      loadAccountStrings(locale).catch(() => undefined),
+    ]);
     setBusy(false);
     if (result.kind === 'login') void navigateTo(result.to);
     else if (result.kind !== 'navigated') report(result);

@@ -1,7 +1,7 @@
 import { matchRoutes, type Params } from 'react-router';
-import { splitLocale } from '../../contract/locales.ts';
+import { splitLocale, type Locale } from '../../contract/locales.ts';
 import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
-import { pageRoutes, type PageId, type PageRoute } from '../../contract/routes.ts';
+import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';
 
 /**
@@ -11,7 +11,10 @@ import { prefetchPayload } from './payload.ts';
 const limiter = createLimiter(PRELOAD_CONCURRENCY);
 const run = <T>(task: () => Promise<T>) => limiter.run(task);
 
-/** Route chunks asked for once per page life (by page id: both locales share one chunk). */
+/**
+ * Route chunks asked for once per page life: by page id (both locales share one chunk), and by
+ * language too for a page that brings its language's account strings.
+ */
 const preloadedChunks = new Set<string>();
 /** Paths prefetched because a link came into view: once per page life. */
 const seenInView = new Set<string>();
@@ -20,8 +23,8 @@ const seenInView = new Set<string>();
  * Loads a page's chunk. The page bindings (client/pages.ts) are handed in by the entry module, so
  * this file, which every link imports, never imports the pages (that was an import cycle).
  */
-let loadPageChunk: (id: PageId) => Promise<unknown> = async () => undefined;
-export function setPageChunkLoader(load: (id: PageId) => Promise<unknown>): void {
+let loadPageChunk: (route: PageRoute, locale: Locale) => Promise<unknown> = async () => undefined;
+export function setPageChunkLoader(load: (route: PageRoute, locale: Locale) => Promise<unknown>): void {
   loadPageChunk = load;
 }
 
@@ -61,11 +64,13 @@ export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void 
   if (!match) return;
   const { route, params } = match;
   if (route.validate && !route.validate(params)) return;
-  if (!preloadedChunks.has(route.id)) {
-    preloadedChunks.add(route.id);
-    run(() => loadPageChunk(route.id)).catch(() => {
+  const { locale } = splitLocale(pathname);
+  const chunkKey = route.strings ? `${locale}:${route.id}` : route.id;
+  if (!preloadedChunks.has(chunkKey)) {
+    preloadedChunks.add(chunkKey);
+    run(() => loadPageChunk(route, locale)).catch(() => {
       // A failed chunk is loaded (and its failure handled) by the navigation itself.
-      preloadedChunks.delete(route.id);
+      preloadedChunks.delete(chunkKey);
     });
   }
   if (route.data) void prefetchPayload(pathname, run);

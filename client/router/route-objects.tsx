@@ -15,6 +15,8 @@ export interface RouterSide {
   pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
   /** Browser only: loads a language's strings before its pages render (the server has both). */
   loadLocale?: (locale: Locale) => Promise<void>;
+  /** Browser only: loads a language's account strings with the pages that show them (`strings: 'account'`). */
+  loadAccountStrings?: (locale: Locale) => Promise<void>;
   /** Server only: every page module, loaded at start (by page id); the browser loads them lazily. */
   pages?: ReadonlyMap<string, PageModule>;
 }
@@ -50,7 +52,10 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
           ? { Component: side.pages.get(route.id)!.default }
           : {
               lazy: async () => {
-                const page = await pageModules[route.id]();
+                const [page] = await Promise.all([
+                  pageModules[route.id](),
+                  route.strings === 'account' ? side.loadAccountStrings?.(locale) : undefined,
+                ]);
                 return {
                   Component: page.default,
                   ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),

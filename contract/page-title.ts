@@ -1,0 +1,7 @@
+/** The site's name, as titles and link previews show it. */
+export const siteName = 'Asdas';
+
+/** A page's `<title>`: `Bonus · Asdas`, or the site's name alone. */
+export function pageTitle(title: string, name = siteName): string {
+  return !title || title === name ? name : `${title} · ${name}`;
+}
