@@ -28,6 +28,12 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data
+# Memory settings V8 and glibc read only at process start (lib/runtime-env.ts, which `npm start` and
+# the bench use too; decision 0019): a smaller young generation, an old generation collected at
+# about 1.4x its live size, and two malloc arenas. An operator's own NODE_OPTIONS replaces them:
+# keep these flags in it.
+ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=384" \
+    MALLOC_ARENA_MAX=2
 # A fixed numeric user, so Kubernetes' runAsNonRoot can check it; the code stays root-owned and read-only to it.
 RUN groupadd --gid 10001 asdas \
  && useradd --no-log-init --uid 10001 --gid asdas --home-dir /nonexistent --shell /usr/sbin/nologin asdas \

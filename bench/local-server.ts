@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } f
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
+import { withRuntimeEnv } from '../lib/runtime-env.ts';
 
 export interface LocalServer {
   child: ChildProcess;
@@ -35,7 +36,9 @@ function freePort(): Promise<number> {
 /**
  * Starts the production server (dist/node/server.js) on a free port with its own data folder,
  * BENCH_BASELINE=1 (the baseline page and the process figures) and the load generator's address
- * allowed past the rate limits, as an operator load-testing login would set it.
+ * allowed past the rate limits, as an operator load-testing login would set it. It starts with the
+ * image's process settings (lib/runtime-env.ts: V8 heap sizing, glibc arenas) unless the
+ * environment sets them: `NODE_OPTIONS= npm run bench` measures Node's defaults instead.
  */
 export async function startLocalServer(
   root: string,
@@ -50,7 +53,7 @@ export async function startLocalServer(
     {
       cwd: root,
       env: {
-        ...process.env,
+        ...withRuntimeEnv(process.env),
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
         PORT: String(port),

@@ -33,6 +33,11 @@ t.test('the image: non-root, /data volume, health check on /readyz, no rebuild a
   t.ok(layerBytes > 0 && layerBytes <= 120e6, `the Dockerfile adds ${(layerBytes / 1e6).toFixed(1)} MB to its base (at most 120 MB)`);
   const node = await podman(['run', '--rm', '--entrypoint', 'node', env.image, '-p', 'process.versions.node']);
   t.match(node.stdout.trim(), /^24\./, 'the image runs Node 24');
+  // The memory settings of lib/runtime-env.ts reach every node process the image starts.
+  const heap = await podman(['run', '--rm', '--entrypoint', 'node', env.image, '-p', 'JSON.stringify([require("v8").getHeapStatistics().heap_size_limit, process.env.MALLOC_ARENA_MAX])']);
+  const [heapLimit, arenas] = JSON.parse(heap.stdout) as [number, string];
+  t.ok(heapLimit >= 384 * 2 ** 20 && heapLimit < 420 * 2 ** 20, `V8's heap limit is the image's 384 MiB old space plus the young generation (${(heapLimit / 2 ** 20).toFixed(0)} MiB)`);
+  t.equal(arenas, '2', 'two malloc arenas');
   const files = await podman(['run', '--rm', '--entrypoint', 'sh', env.image, '-c', 'ls node_modules; ls dist']);
   t.notMatch(files.stdout, /^(vite|typescript|tsx|tap|playwright-core|esbuild|rolldown)$/m, 'no build or test tools at run time');
   t.match(files.stdout, /^build\.json$/m, 'the build is in the image');

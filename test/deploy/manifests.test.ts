@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../lib/config.ts';
+import { missingRuntimeEnv, runtimeEnv, withRuntimeEnv } from '../../lib/runtime-env.ts';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -158,4 +159,22 @@ t.test('Dockerfile: the official Node 24 image by default, no rebuild at start',
   t.match(dockerfile, /npm prune --omit=dev/);
   const ignored = read('.dockerignore').split('\n');
   for (const path of ['node_modules', 'dist', '.git', 'data']) t.ok(ignored.includes(path), `.dockerignore: ${path}`);
+});
+
+t.test('Dockerfile: the memory settings `npm start` and the bench use (lib/runtime-env.ts)', async (t) => {
+  const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  for (const [name, value] of Object.entries(runtimeEnv)) {
+    const set = new RegExp(`^(?:ENV|\\s+)\\s*${name}=("[^"]*"|\\S+)`, 'm').exec(finalStage);
+    t.equal(set?.[1]?.replace(/^"|"$/g, ''), value, `ENV ${name} in the final stage`);
+  }
+});
+
+t.test('runtime settings: added when missing, an operator\'s own value kept whole', async (t) => {
+  t.same(missingRuntimeEnv({}), Object.keys(runtimeEnv));
+  const operator = withRuntimeEnv({ NODE_OPTIONS: '--enable-source-maps', PORT: '3000' });
+  t.equal(operator.NODE_OPTIONS, '--enable-source-maps', 'NODE_OPTIONS of their own replaces ours');
+  t.equal(operator.MALLOC_ARENA_MAX, runtimeEnv.MALLOC_ARENA_MAX, 'the others still apply');
+  t.equal(operator.PORT, '3000');
+  t.same(missingRuntimeEnv(operator), []);
+  t.equal(withRuntimeEnv({ NODE_OPTIONS: '' }).NODE_OPTIONS, '', 'an empty value (Node\'s defaults) is kept too');
 });

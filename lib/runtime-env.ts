@@ -1,0 +1,31 @@
+/**
+ * The process settings a replica starts with: the image's `ENV` (Dockerfile), `npm start`
+ * (scripts/start.mjs) and the bench's local server use this one list, and
+ * test/deploy/manifests.test.ts holds the Dockerfile to it. V8 and glibc read them only when the
+ * process starts, so no code inside the process can apply them later. What each costs:
+ * docs/decisions/0019-memory-settings-at-process-start.md.
+ */
+export const runtimeEnv = {
+  // --max-semi-space-size: V8's young generation is two semi-spaces of up to 16 MiB each by
+  // default, and start-up alone grows them to the full 32 MiB, held for the process's life; 4 MiB
+  // each costs more frequent (cheap) scavenges. --max-old-space-size: below 2 GiB V8 lets the old
+  // generation grow to about 1.3-1.4x its live size before a full collection instead of 4x (the
+  // garbage of a busy minute stays resident otherwise); 384 MiB is several times the live heap, so
+  // it is a growth policy, not a tight cap (overload shedding starts at 90 % of it).
+  NODE_OPTIONS: '--max-semi-space-size=4 --max-old-space-size=384',
+  // glibc gives each thread that allocates its own arena (up to 8 per core) and keeps freed memory
+  // in it: argon2's 19 MiB blocks, allocated on libuv's pool threads, stayed resident per thread.
+  MALLOC_ARENA_MAX: '2',
+} as const satisfies Record<string, string>;
+
+export type RuntimeEnvName = keyof typeof runtimeEnv;
+
+/** The settings `env` does not set itself (an operator's own value wins, as a whole). */
+export function missingRuntimeEnv(env: NodeJS.ProcessEnv): RuntimeEnvName[] {
+  return (Object.keys(runtimeEnv) as RuntimeEnvName[]).filter((name) => env[name] === undefined);
+}
+
+/** `env` plus the settings it does not set itself. */
+export function withRuntimeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, ...Object.fromEntries(missingRuntimeEnv(env).map((name) => [name, runtimeEnv[name]])) };
+}
