@@ -32,7 +32,7 @@ ENV NODE_ENV=production \
 # the bench use too; decision 0019): a smaller young generation, an old generation collected at
 # about 1.4x its live size, and two malloc arenas. An operator's own NODE_OPTIONS replaces them:
 # keep these flags in it.
-ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=384" \
+ENV NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=384" \
     MALLOC_ARENA_MAX=2
 # A fixed numeric user, so Kubernetes' runAsNonRoot can check it; the code stays root-owned and read-only to it.
 RUN groupadd --gid 10001 asdas \

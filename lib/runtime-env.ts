@@ -7,12 +7,12 @@
  */
 export const runtimeEnv = {
   // --max-semi-space-size: V8's young generation is two semi-spaces of up to 16 MiB each by
-  // default, and start-up alone grows them to the full 32 MiB, held for the process's life; 4 MiB
+  // default, and start-up alone grows them to the full 32 MiB, held for the process's life; 2 MiB
   // each costs more frequent (cheap) scavenges. --max-old-space-size: below 2 GiB V8 lets the old
   // generation grow to about 1.3-1.4x its live size before a full collection instead of 4x (the
   // garbage of a busy minute stays resident otherwise); 384 MiB is several times the live heap, so
   // it is a growth policy, not a tight cap (overload shedding starts at 90 % of it).
-  NODE_OPTIONS: '--max-semi-space-size=4 --max-old-space-size=384',
+  NODE_OPTIONS: '--max-semi-space-size=2 --max-old-space-size=384',
   // glibc gives each thread that allocates its own arena (up to 8 per core) and keeps freed memory
   // in it: argon2's 19 MiB blocks, allocated on libuv's pool threads, stayed resident per thread.
   MALLOC_ARENA_MAX: '2',
