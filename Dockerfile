@@ -29,7 +29,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 # Memory settings V8 and glibc read only at process start (lib/runtime-env.ts, which `npm start` and
-# the bench use too; decision 0019): a smaller young generation, an old generation collected at
+# the bench use too; decision 0020): a smaller young generation, an old generation collected at
 # about 1.4x its live size, and two malloc arenas. An operator's own NODE_OPTIONS replaces them:
 # keep these flags in it.
 ENV NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=384" \

@@ -3,7 +3,7 @@
  * (scripts/start.mjs) and the bench's local server use this one list, and
  * test/deploy/manifests.test.ts holds the Dockerfile to it. V8 and glibc read them only when the
  * process starts, so no code inside the process can apply them later. What each costs:
- * docs/decisions/0019-memory-settings-at-process-start.md.
+ * docs/decisions/0020-memory-settings-at-process-start.md.
  */
 export const runtimeEnv = {
   // --max-semi-space-size: V8's young generation is two semi-spaces of up to 16 MiB each by
