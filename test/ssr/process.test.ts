@@ -8,8 +8,8 @@ import t from 'tap';
 // The compiled server as operators run it: `node dist/node/server.js`.
 const serverJs = resolve(import.meta.dirname, '../../dist/node/server.js');
 
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [serverJs], {
+function startServer(env: Record<string, string | undefined>, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, serverJs], {
     // METRICS_PORT=0: the default 9464 would clash between servers started at the same time; no
     // shedding on event-loop delay, which a loaded test machine would trigger.
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', METRICS_PORT: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-proc-')), ...env },
@@ -83,6 +83,18 @@ t.test('an unknown LOG_LEVEL stops the start the same way, listing the allowed l
   t.ok(lines.every((line) => line.startsWith('{')), 'only JSON log lines, no raw stack on stderr');
   const fatal = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.level === 60);
   t.match(fatal?.msg, /^error caught during app initialization: Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/);
+});
+
+t.test('without NODE_ENV the server is production through and through: React\'s production build renders', async (t) => {
+  // React picks its build by process.env.NODE_ENV, not by our configuration's default; its
+  // development build renders a page at about twice the cost.
+  const preload = resolve(import.meta.dirname, '../fixtures/preload/report-react-build.mjs');
+  const server = startServer({ NODE_ENV: undefined, PORT: '0' }, ['--import', preload]);
+  const base = await server.listening;
+  t.equal((await get(`${base}/`)).status, 200, 'a page rendered');
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0);
+  t.match(server.output(), /react-dom server builds: production\n/, 'only the production build was loaded');
 });
 
 t.test('SIGTERM: stops accepting, finishes the request in flight, exits 0', async (t) => {
