@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import type { Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
+import type { PageRoute } from '../contract/routes.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
@@ -15,7 +17,7 @@ import { loadPage } from './router/page-loader.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
 import { fetchPayload } from './router/payload.ts';
-import { pageModules } from './pages.ts';
+import { pageModules, type PageModule } from './pages.ts';
 import { setPageChunkLoader } from './router/prefetch.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
@@ -31,15 +33,19 @@ declare global {
 
 export const initializationErrorLog = 'error caught during app initialization';
 
-// Links prefetch a page's chunk through the page bindings (prefetch.ts never imports the pages),
-// with the account strings of its language for a page that shows them.
-setPageChunkLoader((route, locale) =>
-  Promise.all([pageModules[route.id](), route.strings === 'account' ? loadAccountStrings(locale) : undefined]),
-);
+/** A page's module, with its language's account strings for a page that shows them (`strings: 'account'`). */
+async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageModule> {
+  const [page] = await Promise.all([pageModules[route.id](), route.strings === 'account' ? loadAccountStrings(locale) : undefined]);
+  return page;
+}
+
+// Links prefetch a page's chunk through the page bindings (prefetch.ts never imports the pages);
+// a navigation loads it the same way (route-objects.tsx).
+setPageChunkLoader(loadPageModule);
 
 const routes = createRouteObjects({
   loadLocale: loadTranslations,
-  loadAccountStrings,
+  loadPageModule,
   rootLoader: () => ({ user: session.user() }),
   // The root's data (who is logged in) changes only through form submissions (login, logout ...).
   shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>

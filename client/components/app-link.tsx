@@ -299,6 +299,7 @@ function serverAnchor(props: LinkProps | PlainNavLinkProps, to: string, nav?: { 
     attributes['aria-current'] = nav['aria-current'];
     attributes.className = nav.className;
   }
+  // href, target and data-discover last, in PlainAnchor's order: the same markup byte for byte.
   attributes.href = to;
   attributes.target = props.target;
   attributes['data-discover'] = (props.discover ?? 'render') === 'render' ? 'true' : undefined;

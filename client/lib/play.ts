@@ -33,7 +33,6 @@ const browserDependencies: PlayDependencies = {
   navigate: navigateTo,
 };
 
-export { loginForPlay };
 
 interface ApiFailure {
   statusCode?: number;

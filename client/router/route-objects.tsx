@@ -15,8 +15,8 @@ export interface RouterSide {
   pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
   /** Browser only: loads a language's strings before its pages render (the server has both). */
   loadLocale?: (locale: Locale) => Promise<void>;
-  /** Browser only: loads a language's account strings with the pages that show them (`strings: 'account'`). */
-  loadAccountStrings?: (locale: Locale) => Promise<void>;
+  /** Browser only: loads a page's module with what it needs to render (its language's account strings). */
+  loadPageModule?: (route: PageRoute, locale: Locale) => Promise<PageModule>;
   /** Server only: every page module, loaded at start (by page id); the browser loads them lazily. */
   pages?: ReadonlyMap<string, PageModule>;
 }
@@ -52,10 +52,7 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
           ? { Component: side.pages.get(route.id)!.default }
           : {
               lazy: async () => {
-                const [page] = await Promise.all([
-                  pageModules[route.id](),
-                  route.strings === 'account' ? side.loadAccountStrings?.(locale) : undefined,
-                ]);
+                const page = await (side.loadPageModule ? side.loadPageModule(route, locale) : pageModules[route.id]());
                 return {
                   Component: page.default,
                   ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),

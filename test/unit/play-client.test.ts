@@ -1,6 +1,7 @@
 import t from 'tap';
 import { NavigationRefusedError } from '../../contract/navigation-guard.ts';
-import { forgetLaunchChecks, launchProblemOf, loginForPlay, startPlay, verifiedSession, verifyLaunch, type PlayDependencies } from '../../client/lib/play.ts';
+import { forgetLaunchChecks, launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayDependencies } from '../../client/lib/play.ts';
+import { loginForPlay } from '../../contract/login-path.ts';
 import {
   minutesPlayed,
   nextReminderDelay,
