@@ -8,7 +8,7 @@ export type TrustProxy = boolean | number | string[];
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** How many password hashes run at once unless PASSWORD_HASH_CONCURRENCY says otherwise. */
-export const defaultHashConcurrency = 2;
+export const defaultHashConcurrency = 1;
 
 /**
  * Every setting the service reads from its environment, checked once at start.

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
-import { formatIssue } from '../lib/content/loader.ts';
+import { loadContentInWorker } from '../lib/content/load-in-worker.ts';
+import { formatIssue } from '../lib/content/snapshot.ts';
 import { ContentService } from '../lib/content/service.ts';
 import { watchContent } from '../lib/content/watch.ts';
 
@@ -52,6 +53,11 @@ export default fp<ContentPluginOptions>(
       strict: !config.dev,
       showDrafts: !production && (options.showDrafts ?? true),
       publicUrl: config.publicUrl,
+      // In production the Markdown pipeline runs on a thread that ends after the load, so a
+      // replica does not hold it for its whole life (lib/content/load-in-worker.ts). Development
+      // and the tests load on this thread: from the sources a thread must start tsx first (about
+      // a second per load), and there memory is not the point.
+      ...(production ? { read: loadContentInWorker } : {}),
       onIssues: (issues) => {
         for (const issue of issues) app.log.error({ file: issue.file, field: issue.field }, formatIssue(issue));
       },

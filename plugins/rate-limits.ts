@@ -1,7 +1,6 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
 import { HttpError } from '../contract/http-error.ts';
@@ -70,6 +69,8 @@ export default fp<RateLimitsPluginOptions>(
 
     let store: ReturnType<typeof fallbackStore> | undefined;
     if (app.config.redisUrl) {
+      // Loaded only here: a replica without Redis does not carry the client (about 2 MiB of heap).
+      const { Redis } = await import('ioredis');
       const redis = new Redis(app.config.redisUrl, {
         lazyConnect: true,
         // Fail fast when Redis is away (no queue, one try, a short command timeout): the store

@@ -28,10 +28,10 @@ const argon2id = 2 as Algorithm;
  * Hashes and verifies passwords with argon2id. Passwords are NFC-normalized first, so the same
  * password typed on two keyboards (composed or decomposed Thai or accented letters) matches.
  *
- * At most `concurrency` hashes or verifications run at once; the rest wait their turn. Each holds
- * memoryCost (19 MiB) while it runs, on one of libuv's four threads: four at once held 76 MiB of a
- * replica's memory and every thread the file system and DNS share, while on two cores they took
- * no less time in all than two at a time do (docs/decisions/0016-password-hashing-concurrency.md).
+ * At most `concurrency` hashes or verifications run at once (one by default); the rest wait their
+ * turn. Each holds memoryCost (19 MiB) while it runs, on one of libuv's four threads: four at once
+ * held 76 MiB of a replica's memory and every thread the file system and DNS share, while on two
+ * cores they took no less time in all than two at a time do (docs/decisions/0016 and 0022).
  */
 export class PasswordHasher {
   readonly params: PasswordHashingParams;

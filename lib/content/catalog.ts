@@ -1,7 +1,7 @@
 import { localePath, locales, type Locale } from '../../contract/locales.ts';
 import type { SeoData, SeoLink } from '../../contract/seo.ts';
 import { labels } from './labels.ts';
-import type { AuthorEntry, ContentSnapshot, PageEntry } from './loader.ts';
+import type { AuthorEntry, ContentSnapshot, PageEntry } from './snapshot.ts';
 import { articlesFolder } from './source-files.ts';
 import type { ArticleSummary, AuthorByline, PageContent } from '../../contract/content.ts';
 

@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { localePath, type Locale } from '../../contract/locales.ts';
 import { renderMarkdown } from './markdown.ts';
-import { type AuthorFrontmatter, checkAuthorFrontmatter, checkPageFrontmatter, type FieldProblem, type PageFrontmatter } from './schema.ts';
-import { routeOf, type SourceFile, splitFrontmatter, textOf, walk } from './source-files.ts';
-import type { TocEntry } from '../../contract/content.ts';
+import { checkAuthorFrontmatter, checkPageFrontmatter, type FieldProblem } from './schema.ts';
+import { splitFrontmatter } from './frontmatter.ts';
+import type { AuthorEntry, ContentIssue, ContentSnapshot, PageEntry } from './snapshot.ts';
+import { routeOf, type SourceFile, textOf, walk } from './source-files.ts';
 
 
 /**
@@ -13,69 +14,6 @@ import type { TocEntry } from '../../contract/content.ts';
  * sanitized HTML. Runs once at start (and on every edit in dev); nothing here runs per request.
  * Which file serves which address: source-files.ts.
  */
-
-/** A problem with one content file, worded for the person who edits it. */
-export interface ContentIssue {
-  /** The file as the operator sees it, e.g. `content/en/asdas/x.md`. */
-  file: string;
-  /** The frontmatter field, or `frontmatter`, `body`, `file` for the file as a whole. */
-  field: string;
-  message: string;
-  /** The page the file would have served (locale-aware), when it maps to one. */
-  pagePath?: string;
-}
-
-export function formatIssue(issue: ContentIssue): string {
-  return `${issue.file}: ${issue.message}`;
-}
-
-/** Thrown when content has problems (in production start-up stops with it). */
-export class ContentError extends Error {
-  override name = 'ContentError';
-  constructor(readonly issues: ContentIssue[]) {
-    super(
-      issues.length === 1
-        ? `Invalid content: ${formatIssue(issues[0]!)}`
-        : `Invalid content (${issues.length} problems):\n${issues.map((issue) => `  ${formatIssue(issue)}`).join('\n')}`,
-    );
-  }
-}
-
-export interface RenderedBody {
-  html: string;
-  toc: TocEntry[];
-  readingMinutes: number;
-}
-
-export interface PageEntry extends RenderedBody {
-  kind: 'home' | 'section' | 'article';
-  locale: Locale;
-  /** Without the locale prefix: `/`, `/bonus`, `/asdas/x`. */
-  path: string;
-  /** Articles only. */
-  slug?: string;
-  file: string;
-  meta: PageFrontmatter;
-}
-
-export interface AuthorEntry {
-  slug: string;
-  locale: Locale;
-  file: string;
-  meta: AuthorFrontmatter;
-  bioHtml: string;
-  /** The bio as plain text (for descriptions). */
-  bioText: string;
-}
-
-export interface ContentSnapshot {
-  root: string;
-  pages: PageEntry[];
-  authors: AuthorEntry[];
-  issues: ContentIssue[];
-  /** Changes whenever any content file changes (a hash of paths and bytes). */
-  version: string;
-}
 
 function bodyProblems(rendered: { h1Count: number }): FieldProblem[] {
   if (rendered.h1Count === 0) return [];

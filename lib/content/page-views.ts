@@ -11,7 +11,7 @@ import {
   siteTocPath,
 } from './catalog.ts';
 import { labels } from './labels.ts';
-import type { PageEntry } from './loader.ts';
+import type { PageEntry } from './snapshot.ts';
 import type {
   ArticleData,
   ArticleLink,

@@ -1,7 +1,7 @@
 import { localePath, locales, type Locale } from '../../contract/locales.ts';
 import { type PageDataArgs, PageNotFoundError } from '../../contract/page-data.ts';
 import { articlesPath, authorsPath, ContentCatalog, deepFreeze } from './catalog.ts';
-import { ContentError, type ContentIssue, type ContentSnapshot } from './loader.ts';
+import { ContentError, type ContentIssue, type ContentSnapshot } from './snapshot.ts';
 import { buildLocalePages, type LocalePages } from './page-views.ts';
 import { buildSitemapEntries, type SitemapEntry } from './sitemap-entries.ts';
 import type { ArticleData, ArticleListData, ArticleSummary, AuthorsPageData, AuthorSummary, ContentPageData, HomeData } from '../../contract/content.ts';

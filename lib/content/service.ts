@@ -1,5 +1,5 @@
 import type { Locale } from '../../contract/locales.ts';
-import { ContentError, type ContentIssue, type ContentSnapshot, loadContent } from './loader.ts';
+import { ContentError, type ContentIssue, type ContentSnapshot } from './snapshot.ts';
 import { ContentIndex } from './queries.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from '../../contract/content.ts';
@@ -13,8 +13,17 @@ export interface ContentServiceOptions {
   publicUrl: string;
   /** Told about problems when they are kept instead of thrown. */
   onIssues?: (issues: readonly ContentIssue[]) => void;
-  /** Reads the folder; default `loadContent`. Tests wrap it to hold a load at a known point. */
+  /**
+   * Reads the folder; default `loadContent` on this thread (plugins/content.ts runs it on a thread
+   * of its own in production). Tests wrap it to hold a load at a known point.
+   */
   read?: (root: string) => Promise<ContentSnapshot>;
+}
+
+/** loader.ts on this thread, imported when first used: it brings the Markdown pipeline. */
+async function loadOnThisThread(root: string): Promise<ContentSnapshot> {
+  const { loadContent } = await import('./loader.ts');
+  return loadContent(root);
 }
 
 /**
@@ -41,7 +50,7 @@ export class ContentService {
   }
 
   static async #build(options: ContentServiceOptions): Promise<ContentIndex> {
-    const snapshot = await (options.read ?? loadContent)(options.root);
+    const snapshot = await (options.read ?? loadOnThisThread)(options.root);
     if (snapshot.issues.length) {
       if (options.strict) throw new ContentError(snapshot.issues);
       options.onIssues?.(snapshot.issues);

@@ -1,6 +1,6 @@
 import { locales, type Locale } from '../../contract/locales.ts';
 import { articlesPath, authorsPath, type ContentCatalog, siteTocPath } from './catalog.ts';
-import type { PageEntry } from './loader.ts';
+import type { PageEntry } from './snapshot.ts';
 
 /** One public address of the sitemap with the locales it exists in and their last change. */
 export interface SitemapEntry {

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { isLocale, type Locale } from '../../contract/locales.ts';
 import { type FieldProblem, slugPattern } from './schema.ts';
 
@@ -51,20 +50,6 @@ export async function walk(root: string, display: (absolute: string) => string):
     files.push({ rel, absolute, display: display(absolute) });
   }
   return files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-}
-
-const frontmatterPattern = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
-
-/** The YAML block between the leading `---` lines, parsed, and the Markdown after it. */
-export function splitFrontmatter(text: string): { data: unknown; body: string } | FieldProblem {
-  const match = frontmatterPattern.exec(text);
-  if (!match) return { field: 'frontmatter', message: 'the file must start with a frontmatter block between "---" lines' };
-  const document = parseDocument(match[1] ?? '', { schema: 'core', prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length) {
-    const first = document.errors[0]!;
-    return { field: 'frontmatter', message: `the frontmatter is not valid YAML: ${first.message.split('\n')[0]}` };
-  }
-  return { data: document.toJS() ?? {}, body: text.slice(match[0].length) };
 }
 
 export type Route =

@@ -6,14 +6,31 @@ import { iconCache } from './cache.ts';
 import { isValidCollection, splitQualifiedName } from '../../contract/icon-names.ts';
 
 /**
- * Icon sets installed as `@iconify-json/<name>` packages, read lazily (once per process) and kept
- * in memory. Sets are plain files that never change while the process runs, so this store is
- * shared by every app instance in the process and by the SSR renderer.
+ * Icon sets installed as `@iconify-json/<name>` packages, read when first asked for and kept in
+ * memory while they are in use. Sets are plain files that never change while the process runs, so
+ * this store is shared by every app instance in the process and by the SSR renderer.
+ *
+ * A set is only needed to start the renderer (which keeps the few icons it draws) and to answer
+ * `GET /api/_nuxt_icon/...` misses (answers are cached by plugins/icons.ts): held for good, the two
+ * installed sets took about 5 MiB of every replica's heap for the rare browser that asks for an
+ * icon its page did not bring. A set nobody asked for in `SET_IDLE_MS` is let go, and read again
+ * (about 20 ms for mdi) when next asked for.
  */
 
 const require = createRequire(import.meta.url);
 
-const loaded = new Map<string, Promise<IconifyJSON>>();
+export const SET_IDLE_MS = 30_000;
+const loaded = new Map<string, { set: Promise<IconifyJSON>; lastUsed: number }>();
+let sweeper: NodeJS.Timeout | undefined;
+
+/** Lets go of the sets not asked for in `SET_IDLE_MS` before `now` (run every half of it while any set is held). */
+export function dropIdleSets(now = Date.now()): void {
+  for (const [name, entry] of loaded) if (now - entry.lastUsed >= SET_IDLE_MS) loaded.delete(name);
+  if (loaded.size === 0 && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
 // Names found not installed. Bounded: anyone can ask for any valid name.
 const missing = iconCache<true>(1000);
 const MISSING_TTL_MS = 10 * 60 * 1000;
@@ -49,18 +66,24 @@ async function readSet(name: string, file: string): Promise<IconifyJSON> {
  */
 export async function loadLocalSet(name: string): Promise<IconifyJSON | null> {
   if (!isValidCollection(name)) return null;
-  let pending = loaded.get(name);
-  if (!pending) {
-    if (missing.get(name)) return null;
-    const file = resolveSetFile(name);
-    if (!file) {
-      missing.set(name, true, { ttl: MISSING_TTL_MS });
-      return null;
-    }
-    pending = readSet(name, file);
-    loaded.set(name, pending);
-    pending.catch(() => loaded.delete(name));
+  const held = loaded.get(name);
+  if (held) {
+    held.lastUsed = Date.now();
+    return held.set;
   }
+  if (missing.get(name)) return null;
+  const file = resolveSetFile(name);
+  if (!file) {
+    missing.set(name, true, { ttl: MISSING_TTL_MS });
+    return null;
+  }
+  const pending = readSet(name, file);
+  const entry = { set: pending, lastUsed: Date.now() };
+  loaded.set(name, entry);
+  pending.catch(() => {
+    if (loaded.get(name) === entry) loaded.delete(name);
+  });
+  sweeper ??= setInterval(dropIdleSets, SET_IDLE_MS / 2).unref();
   return pending;
 }
 

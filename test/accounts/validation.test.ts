@@ -138,7 +138,7 @@ t.test('password hashing', async (t) => {
 });
 
 t.test('password hashes beyond the concurrency wait their turn, and each still answers', async (t) => {
-  t.equal(loadConfig({}).passwordHashConcurrency, 2, 'two at a time by default');
+  t.equal(loadConfig({}).passwordHashConcurrency, 1, 'one at a time by default');
   t.equal(loadConfig({ PASSWORD_HASH_CONCURRENCY: '3' }).passwordHashConcurrency, 3);
   t.throws(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: '0' }), /PASSWORD_HASH_CONCURRENCY/, 'at least one');
 

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { ContentError, formatIssue, loadContent } from '../../lib/content/loader.ts';
+import { loadContent } from '../../lib/content/loader.ts';
+import { ContentError, formatIssue } from '../../lib/content/snapshot.ts';
 import { ContentIndex } from '../../lib/content/queries.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
 import { localePath, locales } from '../../contract/locales.ts';

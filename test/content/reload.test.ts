@@ -1,7 +1,8 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { loadContent, type ContentSnapshot } from '../../lib/content/loader.ts';
+import { loadContent } from '../../lib/content/loader.ts';
+import type { ContentSnapshot } from '../../lib/content/snapshot.ts';
 import { ContentService } from '../../lib/content/service.ts';
 import type { ArticleData, SectionPageData } from '../../contract/content.ts';
 import { buildContentApp, callSource, copyFixture, eventually, publicUrl } from '../helpers/content.ts';

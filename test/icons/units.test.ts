@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadLocalSet } from '../../lib/icons/local-sets.ts';
+import { dropIdleSets, loadLocalSet, SET_IDLE_MS } from '../../lib/icons/local-sets.ts';
 import { iconCache } from '../../lib/icons/cache.ts';
 import { collectionFromParam, parseIconsQuery, splitQualifiedName } from '../../contract/icon-names.ts';
 import { sanitizeIconSet } from '../../lib/icons/upstream.ts';
@@ -33,10 +33,20 @@ t.test('splitQualifiedName', async (t) => {
   t.equal(splitQualifiedName('constructor:home'), null);
 });
 
-t.test('loadLocalSet loads once, and only for valid installed names', async (t) => {
+t.test('loadLocalSet loads once while in use, and only for valid installed names', async (t) => {
   const first = await loadLocalSet('mdi');
   t.equal(first?.prefix, 'mdi');
   t.equal(await loadLocalSet('mdi'), first, 'the same object: read once and kept');
+  const flags = await loadLocalSet('circle-flags');
+  const usedAt = Date.now();
+  t.equal(await loadLocalSet('mdi'), first);
+  dropIdleSets(usedAt + SET_IDLE_MS - 1);
+  t.equal(await loadLocalSet('mdi'), first, 'still held a moment before its idle time since the last use');
+  dropIdleSets(Date.now() + SET_IDLE_MS);
+  const again = await loadLocalSet('mdi');
+  t.not(again, first, 'let go once nobody asked for it in SET_IDLE_MS, then read again');
+  t.same(Object.keys(again!.icons), Object.keys(first!.icons), 'the same icons');
+  t.not(await loadLocalSet('circle-flags'), flags, 'every idle set is let go');
   t.equal(Object.getPrototypeOf(first!.icons), null, 'icon table without a prototype');
   t.equal(await loadLocalSet('not-installed-set'), null);
   t.equal(await loadLocalSet('../mdi'), null);
