@@ -33,7 +33,6 @@ const browserDependencies: PlayDependencies = {
   navigate: navigateTo,
 };
 
-
 interface ApiFailure {
   statusCode?: number;
   data?: { code?: unknown; until?: unknown } | null;

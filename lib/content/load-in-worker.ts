@@ -1,8 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentSnapshot } from './snapshot.ts';
 
-const fromSources = fileURLToPath(import.meta.url).endsWith('.ts');
+const fromSources = import.meta.url.endsWith('.ts');
 
 function startThread(root: string): Worker {
   const workerData = { root };

@@ -8,10 +8,10 @@ import { splitFrontmatter } from './frontmatter.ts';
 import type { AuthorEntry, ContentIssue, ContentSnapshot, PageEntry } from './snapshot.ts';
 import { routeOf, type SourceFile, textOf, walk } from './source-files.ts';
 
-
 /**
  * Reads a content folder into memory: frontmatter parsed and validated, Markdown rendered to
- * sanitized HTML. Runs once at start (and on every edit in dev); nothing here runs per request.
+ * sanitized HTML. Runs once at start (in production on a thread of its own: load-in-worker.ts) and
+ * on every edit in dev; nothing here runs per request.
  * Which file serves which address: source-files.ts.
  */
 

@@ -31,6 +31,7 @@ export function dropIdleSets(now = Date.now()): void {
     sweeper = undefined;
   }
 }
+
 // Names found not installed. Bounded: anyone can ask for any valid name.
 const missing = iconCache<true>(1000);
 const MISSING_TTL_MS = 10 * 60 * 1000;
