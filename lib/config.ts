@@ -41,7 +41,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  /** Password hashes (argon2id, 19 MiB each) run at once; the rest queue. */
+  /** Password hashes (argon2id, 7 MiB each) run at once; the rest queue. */
   passwordHashConcurrency: number;
   sessionTtlDays: number;
   /** Login attempts per client address per minute (more behind a shared NAT, or for load tests). */

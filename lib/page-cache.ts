@@ -12,6 +12,18 @@ export interface StoredHeaders {
 const etagSuffix: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
 
 /**
+ * `bytes` in memory of their own. `Buffer.from` and zlib hand back small results as views into a
+ * shared pool slab (8 KiB on Node 20, 64 KiB on Node 24): a cached view would keep its whole slab
+ * alive, up to eight times the bytes the size bound counts.
+ */
+function ownCopy(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
+/**
  * One rendered page (or payload) as sent to anonymous visitors: the identity bytes and their
  * compressed variants, each made once, when first asked for.
  */
@@ -28,7 +40,7 @@ export class PageEntry {
   #onGrow: () => void = () => undefined;
 
   constructor(options: { body: Buffer; headers: StoredHeaders; generation: string; routeLabel?: string | undefined }) {
-    this.identity = options.body;
+    this.identity = ownCopy(options.body);
     this.headers = options.headers;
     this.generation = options.generation;
     this.routeLabel = options.routeLabel;
@@ -63,7 +75,7 @@ export class PageEntry {
     if (encoding === 'identity') return this.identity;
     let variant = this.#variants.get(encoding);
     if (!variant) {
-      variant = compressForStorage(this.identity, encoding);
+      variant = compressForStorage(this.identity, encoding).then(ownCopy);
       this.#variants.set(encoding, variant);
       variant.then(
         (bytes) => {

@@ -125,7 +125,7 @@ t.test('tokens', async (t) => {
 });
 
 t.test('password hashing', async (t) => {
-  t.same(productionHashing, { memoryCost: 19456, timeCost: 2, parallelism: 1 }, 'the production parameters');
+  t.same(productionHashing, { memoryCost: 7168, timeCost: 5, parallelism: 1 }, 'the production parameters');
   const hasher = new PasswordHasher(testHashing);
   const hash = await hasher.hash('Jose\u0301 password');
   t.match(hash, /^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
@@ -135,6 +135,19 @@ t.test('password hashing', async (t) => {
   t.notOk(hasher.needsRehash(hash));
   t.ok(new PasswordHasher(productionHashing).needsRehash(hash));
   t.ok(hasher.needsRehash('garbage'));
+});
+
+t.test('a password hashed with the earlier production setting still logs in, and is then rehashed', async (t) => {
+  // Accounts registered before decision 0002's amendment hold hashes made with m=19 MiB, t=2.
+  const earlier = await new PasswordHasher({ memoryCost: 19456, timeCost: 2, parallelism: 1 }).hash('correct horse battery staple');
+  t.match(earlier, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  const hasher = new PasswordHasher(productionHashing);
+  t.ok(await hasher.verify(earlier, 'correct horse battery staple'));
+  t.notOk(await hasher.verify(earlier, 'correct horse battery stapler'));
+  t.ok(hasher.needsRehash(earlier));
+  const today = await hasher.hash('correct horse battery staple');
+  t.match(today, /^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+  t.notOk(hasher.needsRehash(today));
 });
 
 t.test('password hashes beyond the concurrency wait their turn, and each still answers', async (t) => {

@@ -50,6 +50,17 @@ t.test('an entry compresses each encoding once and round-trips', async (t) => {
   t.equal(entry(html(10)).encodingFor('br'), 'identity', 'small bodies are never compressed');
 });
 
+t.test('an entry holds exactly the bytes it counts (no pooled slab kept alive)', async (t) => {
+  // Small Buffers share a pool slab (8 KiB on Node 20, 64 KiB on Node 24); so do zlib's results.
+  const pooled = html(300, 'slab ');
+  t.ok(pooled.buffer.byteLength > pooled.length, 'the body as rendered is a view into a larger slab');
+  const page = entry(pooled);
+  t.same(page.identity, pooled);
+  const stored = [page.identity, await page.body('br'), await page.body('gzip')];
+  for (const bytes of stored) t.equal(bytes.buffer.byteLength, bytes.length, `${bytes.length} bytes held in ${bytes.buffer.byteLength}`);
+  t.equal(page.size, stored.reduce((sum, bytes) => sum + bytes.buffer.byteLength, 0), 'the size bound counts what is held');
+});
+
 t.test('the size bound evicts the least recently used', async (t) => {
   const cache = new PageCache({ ttlMs: 60_000, maxBytes: 25_000 });
   cache.set('a', entry(html(10_000)));
