@@ -34,10 +34,11 @@ t.test('the image: non-root, /data volume, health check on /readyz, no rebuild a
   const node = await podman(['run', '--rm', '--entrypoint', 'node', env.image, '-p', 'process.versions.node']);
   t.match(node.stdout.trim(), /^24\./, 'the image runs Node 24');
   // The memory settings of lib/runtime-env.ts reach every node process the image starts.
-  const heap = await podman(['run', '--rm', '--entrypoint', 'node', env.image, '-p', 'JSON.stringify([require("v8").getHeapStatistics().heap_size_limit, process.env.MALLOC_ARENA_MAX])']);
-  const [heapLimit, arenas] = JSON.parse(heap.stdout) as [number, string];
-  t.ok(heapLimit >= 384 * 2 ** 20 && heapLimit < 420 * 2 ** 20, `V8's heap limit is the image's 384 MiB old space plus the young generation (${(heapLimit / 2 ** 20).toFixed(0)} MiB)`);
+  const heap = await podman(['run', '--rm', '--entrypoint', 'node', env.image, '-p', 'JSON.stringify([require("v8").getHeapStatistics().heap_size_limit, process.env.MALLOC_ARENA_MAX, process.env.MALLOC_MMAP_THRESHOLD_])']);
+  const [heapLimit, arenas, mmapThreshold] = JSON.parse(heap.stdout) as [number, string, string];
+  t.ok(heapLimit >= 256 * 2 ** 20 && heapLimit < 292 * 2 ** 20, `V8's heap limit is the image's 256 MiB old space plus the young generation (${(heapLimit / 2 ** 20).toFixed(0)} MiB)`);
   t.equal(arenas, '2', 'two malloc arenas');
+  t.equal(mmapThreshold, '65536', 'blocks of 64 KiB and more mapped on their own');
   const files = await podman(['run', '--rm', '--entrypoint', 'sh', env.image, '-c', 'ls node_modules; ls dist']);
   t.notMatch(files.stdout, /^(vite|typescript|tsx|tap|playwright-core|esbuild|rolldown)$/m, 'no build or test tools at run time');
   t.match(files.stdout, /^build\.json$/m, 'the build is in the image');

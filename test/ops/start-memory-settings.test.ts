@@ -31,7 +31,7 @@ t.test('started without the settings, it starts itself again with them, keeping 
     stub,
     `delete process.env.NODE_OPTIONS;
      process.execve = (file, args, env) => {
-       process.stdout.write('EXECVE ' + JSON.stringify({ file, args, env: { NODE_OPTIONS: env.NODE_OPTIONS, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX, KEPT: env.KEPT } }) + '\\n');
+       process.stdout.write('EXECVE ' + JSON.stringify({ file, args, env: Object.fromEntries(${JSON.stringify([...Object.keys(runtimeEnv), 'KEPT'])}.map((name) => [name, env[name]])) }) + '\\n');
        process.exit(0);
      };`,
   );
@@ -48,7 +48,7 @@ t.test('started with the settings (or an operator\'s own), it runs the server in
   const dir = t.testdir();
   const stub = join(dir, 'execve-stub.mjs');
   writeFileSync(stub, `process.execve = () => { process.stdout.write('EXECVE\\n'); process.exit(0); };`);
-  const { code, output } = await runStart(stub, { NODE_OPTIONS: '', MALLOC_ARENA_MAX: '4' });
+  const { code, output } = await runStart(stub, { NODE_OPTIONS: '', MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' });
   t.notMatch(output, /^EXECVE$/m, 'no second start');
   t.equal(code, 1, 'the server itself ran, and stopped at PORT=no-port');
   t.match(output, /error caught during app initialization/);
@@ -59,6 +59,6 @@ t.test('on a Node without process.execve it says so and runs the server with Nod
   const stub = join(dir, 'no-execve.mjs');
   writeFileSync(stub, `delete process.env.NODE_OPTIONS; delete process.execve;`);
   const { code, output } = await runStart(stub, {});
-  t.match(output, /cannot restart itself with the memory settings \(NODE_OPTIONS, MALLOC_ARENA_MAX\)/);
+  t.match(output, /cannot restart itself with the memory settings \(NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_\)/);
   t.equal(code, 1, 'the server itself ran, and stopped at PORT=no-port');
 });
