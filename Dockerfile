@@ -30,8 +30,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 # Memory settings V8 and glibc read only at process start (lib/runtime-env.ts, which `npm start` and
 # the bench use too; decisions 0020 and 0023): a smaller young generation, an old generation
-# collected at about 1.1x its live size, two malloc arenas and large blocks mapped on their own. An operator's own NODE_OPTIONS replaces them:
-# keep these flags in it.
+# collected at about 1.1x its live size, two malloc arenas, and large blocks mapped on their own.
+# An operator's own NODE_OPTIONS replaces them: keep these flags in it.
 ENV NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256" \
     MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=65536

@@ -14,7 +14,7 @@ const etagSuffix: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.
 /**
  * `bytes` in memory of their own. `Buffer.from` and zlib hand back small results as views into a
  * shared pool slab (8 KiB on Node 20, 64 KiB on Node 24): a cached view would keep its whole slab
- * alive, up to eight times the bytes the size bound counts.
+ * alive, several times the bytes the size bound counts.
  */
 function ownCopy(bytes: Buffer): Buffer {
   if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
