@@ -12,14 +12,19 @@ export interface StoredHeaders {
 const etagSuffix: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
 
 /**
- * `bytes` in memory of their own. `Buffer.from` and zlib hand back small results as views into a
- * shared pool slab (8 KiB on Node 20, 64 KiB on Node 24): a cached view would keep its whole slab
- * alive, several times the bytes the size bound counts.
+ * The body as bytes in memory of their own, copied once. `Buffer.from` and zlib hand back small
+ * results as views into a shared pool slab (8 KiB on Node 20, 64 KiB on Node 24): a cached view
+ * would keep its whole slab alive, several times the bytes the size bound counts.
  */
-function ownCopy(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
-  const copy = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(copy);
+function ownBytes(body: string | Buffer): Buffer {
+  if (typeof body === 'string') {
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
+    bytes.write(body);
+    return bytes;
+  }
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  body.copy(copy);
   return copy;
 }
 
@@ -39,8 +44,8 @@ export class PageEntry {
   #compressedBytes = 0;
   #onGrow: () => void = () => undefined;
 
-  constructor(options: { body: Buffer; headers: StoredHeaders; generation: string; routeLabel?: string | undefined }) {
-    this.identity = ownCopy(options.body);
+  constructor(options: { body: string | Buffer; headers: StoredHeaders; generation: string; routeLabel?: string | undefined }) {
+    this.identity = ownBytes(options.body);
     this.headers = options.headers;
     this.generation = options.generation;
     this.routeLabel = options.routeLabel;
@@ -75,7 +80,7 @@ export class PageEntry {
     if (encoding === 'identity') return this.identity;
     let variant = this.#variants.get(encoding);
     if (!variant) {
-      variant = compressForStorage(this.identity, encoding).then(ownCopy);
+      variant = compressForStorage(this.identity, encoding).then(ownBytes);
       this.#variants.set(encoding, variant);
       variant.then(
         (bytes) => {

@@ -106,7 +106,7 @@ export default fp(
       }
       const routeLabel = metrics?.routeLabelOf(request);
       const entry = new PageEntry({
-        body: Buffer.from(payload as string | Buffer),
+        body: payload as string | Buffer,
         headers,
         generation: fill.generation,
         ...(routeLabel ? { routeLabel } : {}),

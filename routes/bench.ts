@@ -30,7 +30,7 @@ export default async function bench(app: FastifyInstance) {
 
   let home: Promise<PageEntry> | undefined;
   // Stored like a cached page (identity, brotli and gzip made once): the floor of sending it.
-  const homeHtml = () => (home ??= pageHtml('/').then((html) => new PageEntry({ body: Buffer.from(html), headers: htmlHeaders, generation: 'baseline' })));
+  const homeHtml = () => (home ??= pageHtml('/').then((html) => new PageEntry({ body: html, headers: htmlHeaders, generation: 'baseline' })));
 
   // One floor per page the bench asks for (a handful), made on its first request.
   const floors = new Map<string, Promise<() => string>>();
