@@ -31,7 +31,8 @@ ENV NODE_ENV=production \
 # Memory settings V8 and glibc read only at process start (lib/runtime-env.ts, which `npm start` and
 # the bench use too; decisions 0020 and 0023): a smaller young generation, an old generation
 # collected at about 1.1x its live size, two malloc arenas, and large blocks mapped on their own.
-# An operator's own NODE_OPTIONS replaces them: keep these flags in it.
+# An operator's own NODE_OPTIONS replaces them: keep these flags in it. V8 flags NODE_OPTIONS refuses
+# (--no-maglev, decision 0024) are on the CMD's command line below.
 ENV NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256" \
     MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=65536
@@ -56,4 +57,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
 # SIGTERM drains for SHUTDOWN_DRAIN_MS (5 s), then lets requests finish within SHUTDOWN_TIMEOUT_MS
 # (10 s): stop with a grace period above both (`docker stop -t 20`; docker's default is 10 s).
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/node/server.js"]
+CMD ["node", "--no-maglev", "dist/node/server.js"]

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } f
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
-import { withRuntimeEnv } from '../lib/runtime-env.ts';
+import { runtimeFlags, withRuntimeEnv } from '../lib/runtime-env.ts';
 
 export interface LocalServer {
   child: ChildProcess;
@@ -37,8 +37,8 @@ function freePort(): Promise<number> {
  * Starts the production server (dist/node/server.js) on a free port with its own data folder,
  * BENCH_BASELINE=1 (the baseline page and the process figures) and the load generator's address
  * allowed past the rate limits, as an operator load-testing login would set it. It starts with the
- * image's process settings (lib/runtime-env.ts: V8 heap sizing, glibc arenas) unless the
- * environment sets them: `NODE_OPTIONS= npm run bench` measures Node's defaults instead.
+ * image's process settings (lib/runtime-env.ts: V8 heap sizing and flags, glibc arenas) unless the
+ * environment sets them: `NODE_OPTIONS= npm run bench` measures Node's default heap sizing instead.
  */
 export async function startLocalServer(
   root: string,
@@ -49,7 +49,7 @@ export async function startLocalServer(
   const profileTmp = cpuProfileDir ? mkdtempSync(join(os.tmpdir(), 'asdas-bench-prof-')) : undefined;
   const child = spawn(
     process.execPath,
-    [...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []), join(root, 'dist/node/server.js')],
+    [...runtimeFlags, ...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []), join(root, 'dist/node/server.js')],
     {
       cwd: root,
       env: {

@@ -21,14 +21,20 @@ if (sources.some((source) => newestChange(resolve(root, source)) > builtAt)) {
 }
 
 process.env.NODE_ENV ??= 'production';
-// The image's process settings (V8 heap sizing, glibc arenas: lib/runtime-env.ts) are read only
-// when a process starts, so this process starts again with them, under the same pid (signals and
-// the terminal stay as they were). Node before 22.15 has no process.execve: it runs with defaults.
-const { missingRuntimeEnv, withRuntimeEnv } = await import('../dist/node/lib/runtime-env.js');
-if (missingRuntimeEnv(process.env).length > 0) {
+// The image's process settings (V8 heap sizing and flags, glibc arenas: lib/runtime-env.ts) are
+// read only when a process starts, so this process starts again with them, under the same pid
+// (signals and the terminal stay as they were). Node before 22.15 has no process.execve: it runs
+// with defaults.
+const { missingRuntimeEnv, missingRuntimeFlags, withRuntimeEnv } = await import('../dist/node/lib/runtime-env.js');
+const missing = [...missingRuntimeEnv(process.env), ...missingRuntimeFlags(process.execArgv)];
+if (missing.length > 0) {
   if (typeof process.execve === 'function') {
-    process.execve(process.execPath, [process.execPath, ...process.execArgv, import.meta.filename], withRuntimeEnv(process.env));
+    process.execve(
+      process.execPath,
+      [process.execPath, ...missingRuntimeFlags(process.execArgv), ...process.execArgv, import.meta.filename],
+      withRuntimeEnv(process.env),
+    );
   }
-  console.warn(`Node ${process.version} cannot restart itself with the memory settings (${missingRuntimeEnv(process.env).join(', ')}): see lib/runtime-env.ts.`);
+  console.warn(`Node ${process.version} cannot restart itself with the memory settings (${missing.join(', ')}): see lib/runtime-env.ts.`);
 }
 await import('../dist/node/server.js');

@@ -1,5 +1,6 @@
 // Stage 1 of `npm run test:deploy`: the image as one container with its data in a volume.
 import t from 'tap';
+import { runtimeFlags } from '../../lib/runtime-env.ts';
 import { account, addressOf, deployEnv, exitCodeOf, figure, http, json, podman, readyAt, removeAll, tokenFrom, until } from './lib.ts';
 
 const env = deployEnv();
@@ -25,7 +26,7 @@ t.test('the image: non-root, /data volume, health check on /readyz, no rebuild a
   }[];
   const config = { ...inspected!.Config, Healthcheck: inspected!.Healthcheck };
   t.equal(config.User, '10001:10001', 'a numeric non-root user');
-  t.same(config.Cmd, ['node', 'dist/node/server.js']);
+  t.same(config.Cmd, ['node', ...runtimeFlags, 'dist/node/server.js']);
   t.ok(config.Volumes['/data'], '/data is a volume');
   t.match(config.Healthcheck?.Test.join(' '), /\/readyz/);
   t.ok(config.Env.includes('NODE_ENV=production'));
@@ -60,7 +61,8 @@ t.test('starts, becomes ready, renders pages, runs as non-root', async (t) => {
   const id = await podman(['exec', names[0]!, 'id', '-u']);
   t.equal(id.stdout.trim(), '10001', 'the server runs as uid 10001');
   const processUser = await podman(['top', names[0]!, 'user', 'args']);
-  t.match(processUser.stdout, /asdas\s+node dist\/node\/server\.js/, 'node dist/node/server.js itself, as the image user');
+  const command = ['node', ...runtimeFlags, 'dist/node/server.js'].join(' ');
+  t.match(processUser.stdout, new RegExp(`asdas\\s+${command}`), `${command} itself, as the image user`);
   const health = await podman(['healthcheck', 'run', names[0]!], { allowFailure: true });
   t.equal(health.code, 0, `the image's HEALTHCHECK passes when run (${health.stdout.trim() || 'healthy'})`);
 

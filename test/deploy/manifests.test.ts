@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../lib/config.ts';
-import { missingRuntimeEnv, runtimeEnv, withRuntimeEnv } from '../../lib/runtime-env.ts';
+import { missingRuntimeEnv, missingRuntimeFlags, runtimeEnv, runtimeFlags, withRuntimeEnv } from '../../lib/runtime-env.ts';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -152,7 +152,6 @@ t.test('nginx: what the replicas need from the proxy', async (t) => {
 
 t.test('Dockerfile: the official Node 24 image by default, no rebuild at start', async (t) => {
   t.match(dockerfile, /^ARG BASE_IMAGE=node:24-bookworm-slim$/m);
-  t.match(dockerfile, /^CMD \["node", "dist\/node\/server\.js"\]$/m);
   t.match(dockerfile, /^VOLUME \/data$/m);
   t.match(dockerfile, /^EXPOSE 3000 9464$/m);
   t.match(dockerfile, /^HEALTHCHECK [\s\S]*\/readyz/m);
@@ -167,6 +166,8 @@ t.test('Dockerfile: the memory settings `npm start` and the bench use (lib/runti
     const set = new RegExp(`^(?:ENV|\\s+)\\s*${name}=("[^"]*"|\\S+)`, 'm').exec(finalStage);
     t.equal(set?.[1]?.replace(/^"|"$/g, ''), value, `ENV ${name} in the final stage`);
   }
+  const command = /^CMD (\[.*\])$/m.exec(finalStage)?.[1];
+  t.same(JSON.parse(command ?? 'null'), ['node', ...runtimeFlags, 'dist/node/server.js'], 'the V8 flags on the command line');
 });
 
 t.test('runtime settings: added when missing, an operator\'s own value kept whole', async (t) => {
@@ -177,4 +178,8 @@ t.test('runtime settings: added when missing, an operator\'s own value kept whol
   t.equal(operator.PORT, '3000');
   t.same(missingRuntimeEnv(operator), []);
   t.equal(withRuntimeEnv({ NODE_OPTIONS: '' }).NODE_OPTIONS, '', 'an empty value (Node\'s defaults) is kept too');
+  t.same(missingRuntimeFlags([]), runtimeFlags);
+  t.same(missingRuntimeFlags(['--enable-source-maps', ...runtimeFlags]), [], 'given on the command line');
+  t.same(missingRuntimeFlags(['--maglev']), [], 'an operator\'s opposite choice is kept');
+  t.same(missingRuntimeFlags(['--no_maglev']), [], 'V8 reads _ as -');
 });
