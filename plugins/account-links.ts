@@ -65,9 +65,10 @@ export default fp(
     const carriesToken = (request: FastifyRequest) => tokenParameter.test(request.url);
 
     app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      // The cheap test first: this runs for every request.
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !carriesToken(request)) return;
       const page = pageOf(request);
-      if (!page || !carriesToken(request)) return;
+      if (!page) return;
       const token = new URL(request.url, 'http://localhost').searchParams.get('token') ?? '';
       // Marked before the page renders, so the anonymous page cache (plugins/page-cache.ts) never keeps it.
       reply.header('cache-control', 'no-store');
@@ -83,7 +84,7 @@ export default fp(
     });
 
     app.addHook('onSend', async (request, reply) => {
-      if (!pageOf(request) || (!carriesToken(request) && request.method !== 'POST')) return;
+      if ((request.method !== 'POST' && !carriesToken(request)) || !pageOf(request)) return;
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'same-origin');
     });

@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import type { onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { compressibleType, compressionThresholdBytes, compressResponse, contentEncodings, negotiateEncoding, varyWithAcceptEncoding } from '../lib/encoding.ts';
+import { utf8Bytes } from '../lib/utf8-bytes.ts';
 
 /**
  * Compression of text answers (HTML, JSON, CSS, JavaScript, SVG) by Accept-Encoding: brotli or
@@ -34,7 +35,7 @@ export default fp(
       if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return done(null, payload);
       if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
       // A string body is encoded once here: its length, the compressor and the socket all need bytes.
-      const whole = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
+      const whole = typeof payload === 'string' ? utf8Bytes(payload) : Buffer.isBuffer(payload) ? payload : undefined;
       if (whole && whole.length < compressionThresholdBytes) return done(null, payload);
       reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary') as string | undefined));
       const encoding = negotiateEncoding(request.headers['accept-encoding']);

@@ -63,6 +63,13 @@ t.test('pages rendered for every request (logged in, flash) and JSON are compres
   t.equal(flashed.headers['content-encoding'], 'gzip');
   t.match(decoded(flashed), /<html lang="en"/);
   t.ok(varies(flashed));
+  // Thai text is multi-byte in UTF-8: the bytes compressed per response are the page's own.
+  const thai = await get('/th/bonus', 'br', { cookie: 'flash=signedOut' });
+  const thaiPlain = await get('/th/bonus', undefined, { cookie: 'flash=signedOut' });
+  t.equal(thai.headers['content-encoding'], 'br');
+  t.match(thaiPlain.body, /<html lang="th"/);
+  t.equal(Number(thaiPlain.headers['content-length']), Buffer.byteLength(thaiPlain.body), 'Content-Length in UTF-8 bytes');
+  t.equal(decoded(thai), thaiPlain.body, 'the same Thai page, compressed');
 
   const payload = await get('/asdas/_payload.json', 'br');
   t.equal(payload.headers['content-encoding'], 'br');
