@@ -42,7 +42,7 @@ export function withRuntimeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 export const runtimeFlags = [
   // Maglev, the mid-tier optimising compiler V8 turns on from Node 22, keeps a second kind of
-  // optimised code and its compilation data: about 6 MiB more resident per replica on Node 24,
+  // optimised code and its compilation data: about 7 MiB more resident per replica on Node 24,
   // for no CPU we could measure on pages (decision 0024). Without it V8 optimises hot code with
   // TurboFan alone, as on Node 20.
   '--no-maglev',
