@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { compressForStorage, compressionThresholdBytes, type ContentEncoding, type Encoding } from './encoding.ts';
 import { strongEtag } from './etag.ts';
+import { utf8Bytes } from './utf8-bytes.ts';
 
 /** What a cached response repeats besides its body (the per-request headers come from the hooks). */
 export interface StoredHeaders {
@@ -17,11 +18,7 @@ const etagSuffix: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.
  * would keep its whole slab alive, several times the bytes the size bound counts.
  */
 function ownBytes(body: string | Buffer): Buffer {
-  if (typeof body === 'string') {
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
-    bytes.write(body);
-    return bytes;
-  }
+  if (typeof body === 'string') return ownBytes(utf8Bytes(body));
   if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
   const copy = Buffer.allocUnsafeSlow(body.length);
   body.copy(copy);
@@ -49,7 +46,8 @@ export class PageEntry {
     this.headers = options.headers;
     this.generation = options.generation;
     this.routeLabel = options.routeLabel;
-    this.#hash = strongEtag(options.body).slice(1, -1);
+    // The bytes, not the string: hashing a string would encode it to UTF-8 a second time.
+    this.#hash = strongEtag(this.identity).slice(1, -1);
   }
 
   /** Bytes held, for the cache's size bound. */

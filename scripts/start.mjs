@@ -26,12 +26,13 @@ process.env.NODE_ENV ??= 'production';
 // (signals and the terminal stay as they were). Node before 22.15 has no process.execve: it runs
 // with defaults.
 const { missingRuntimeEnv, missingRuntimeFlags, withRuntimeEnv } = await import('../dist/node/lib/runtime-env.js');
-const missing = [...missingRuntimeEnv(process.env), ...missingRuntimeFlags(process.execArgv)];
+const missingFlags = missingRuntimeFlags(process.execArgv);
+const missing = [...missingRuntimeEnv(process.env), ...missingFlags];
 if (missing.length > 0) {
   if (typeof process.execve === 'function') {
     process.execve(
       process.execPath,
-      [process.execPath, ...missingRuntimeFlags(process.execArgv), ...process.execArgv, import.meta.filename],
+      [process.execPath, ...missingFlags, ...process.execArgv, import.meta.filename],
       withRuntimeEnv(process.env),
     );
   }
