@@ -93,7 +93,14 @@ export function describeErrors(errors: ErrorObject[], env: Env, fallback: Error)
   return names
     .map((name) => {
       const value = env[name];
-      const got = value === undefined || secretVariables.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
+      // An empty value is usually a template's `NAME=${NAME}` with nothing behind it: say so, since
+      // "must be a postgres:// URL" alone reads as if the URL written were wrong.
+      const got =
+        value === ''
+          ? ' (it is set but empty: give it a value, or remove it for the default)'
+          : value === undefined || secretVariables.has(name)
+            ? ''
+            : ` (got ${JSON.stringify(value)})`;
       return `${name} must be ${expectation(name)}${got}`;
     })
     .join('; ');

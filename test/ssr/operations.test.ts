@@ -109,6 +109,8 @@ t.test('configuration errors name the variable', async (t) => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an origin such as https:\/\/example.com/],
     [{ TRUST_PROXY: 'yes please' }, /TRUST_PROXY must be true, false, a hop count/],
     [{ DATABASE_URL: 'mysql://user:hunter2@x' }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/],
+    [{ DATABASE_URL: '' }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL \(it is set but empty: give it a value, or remove it for the default\)$/],
+    [{ LOG_LEVEL: '' }, /LOG_LEVEL must be one of .* \(it is set but empty/],
   ] as const;
   for (const [env, pattern] of bad) {
     t.throws(() => loadConfig(env), ConfigError, `${Object.keys(env)[0]} is refused`);
