@@ -102,7 +102,7 @@ t.test('a handler that never ends holds close() for SHUTDOWN_TIMEOUT_MS at most'
   let route!: ReturnType<typeof gatedRoute>;
   const app = await buildTestApp({
     logs,
-    env: { SHUTDOWN_TIMEOUT_MS: '300' },
+    env: { SHUTDOWN_TIMEOUT_MS: '1000' },
     extraRoutes: (app) => {
       route = gatedRoute(app, '/test/never', never, 'value');
     },
@@ -113,10 +113,12 @@ t.test('a handler that never ends holds close() for SHUTDOWN_TIMEOUT_MS at most'
   const started = performance.now();
   await app.close();
   const took = performance.now() - started;
-  t.ok(took >= 290 && took < 5000, `close() gave up after about SHUTDOWN_TIMEOUT_MS (${Math.round(took)} ms)`);
+  // Room below: the timer counts from the event loop's clock, which a preempted process read
+  // before `started`; a close() that did not wait returns within a few ms.
+  t.ok(took >= 500 && took < 10_000, `close() gave up after about SHUTDOWN_TIMEOUT_MS=1000 (${Math.round(took)} ms)`);
   t.match(
     logs.find((line) => line.msg === 'requests still in flight after SHUTDOWN_TIMEOUT_MS; closing anyway'),
-    { level: 40, requestsInFlight: 1, timeoutMs: 300 },
+    { level: 40, requestsInFlight: 1, timeoutMs: 1000 },
     'the give-up is logged as a warning',
   );
 });
