@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 
@@ -37,14 +37,19 @@ function browserTimeZone(): string {
   }
 }
 
+/** The reader's time zone does not change while a page is open: nothing to subscribe to. */
+const noSubscription = () => () => undefined;
+const serverTimeZone = () => 'UTC';
+
 /**
- * A moment in the reader's language and, once hydrated, their time zone. The server (and so the
- * first browser render, which must match it) writes UTC; the zone is always named.
+ * A moment in the reader's language and their time zone; the zone is always named. The server
+ * writes UTC, and so does the hydrating render, which must match it; React then renders again
+ * with the reader's zone. One shown after hydration (Play's outcome, a page opened on the
+ * client) is in the reader's zone from its first frame, never UTC for a moment.
  */
 export function LocalDateTime({ iso, testId }: { iso: string; testId?: string }) {
   const locale = useLocale();
-  const [timeZone, setTimeZone] = useState('UTC');
-  useEffect(() => setTimeZone(browserTimeZone()), []);
+  const timeZone = useSyncExternalStore(noSubscription, browserTimeZone, serverTimeZone);
   return (
     <time dateTime={iso} data-testid={testId}>
       {formatDateTime(iso, locale, timeZone)}

@@ -85,13 +85,20 @@ for (const backend of testBackends()) {
       const other = secondConnection(database);
       t.teardown(() => other.close());
 
-      // Slow migrations that count their runs, so the two runs overlap.
+      const waited: string[] = [];
+      /** On PostgreSQL the first migration holds the lock until the other migrator says it waits. */
+      const otherWaits = async () => {
+        const deadline = Date.now() + 30_000;
+        while (!waited.some((line) => line.includes('waiting')) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+      };
+      // Migrations that count their runs, the first one slow, so the two runs overlap.
       const counted: Record<string, Migration> = {
         '0001_counter': {
           async up(db) {
             await sql`create table runs (name text not null)`.execute(db);
             await sql`insert into runs values ('0001')`.execute(db);
-            await sql`select pg_sleep(0.3)`.execute(db);
+            if (backend === 'postgres') await otherWaits();
+            else await sql`select pg_sleep(0.3)`.execute(db);
           },
         },
         '0002_more': {
@@ -100,7 +107,6 @@ for (const backend of testBackends()) {
           },
         },
       };
-      const waited: string[] = [];
       const [a, b] = await Promise.all([
         migrateToLatest(database.db, { migrations: counted, log: { info: (message) => waited.push(`a: ${message}`) } }),
         migrateToLatest(other.db, { migrations: counted, log: { info: (message) => waited.push(`b: ${message}`) } }),

@@ -227,6 +227,10 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   await tab.page.goto(`${base}/th/account`);
   await tab.page.waitForSelector('html[data-hydrated="true"]');
   t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), until);
+  // The server wrote UTC (the hydrating render must match it); then the reader's zone.
+  const localUntil = formatDateTime(until, 'th', timezoneId);
+  await tab.page.waitForFunction((expected) => document.querySelector('[data-testid="break-until"]')?.textContent === expected, localUntil);
+  t.pass(`the server-rendered date shows in the local zone once hydrated (${localUntil})`);
   await tab.page.check('input[name="period"][value="24h"]');
   await tab.page.click('[data-testid="break-continue"]');
   await tab.page.click('[data-testid="break-confirm-submit"]');

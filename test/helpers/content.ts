@@ -49,8 +49,12 @@ export async function copyFixture(name: string): Promise<{ dir: string; cleanup:
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Waits until `check` returns true (or throws after `timeoutMs`). */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
+/**
+ * Waits until `check` returns true (or throws after `timeoutMs`). The limit only decides how long
+ * a broken reload takes to fail: a content reload on a starved CI machine (a watcher event, the
+ * debounce, a load in a worker) can take seconds, so it is generous.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   for (;;) {
     if (await check()) return;
