@@ -210,11 +210,23 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   const { until } = taken.json<{ until: string }>();
 
   const tab = await open('/th/asdas', { token: player.token });
+  // What the date said when it first appeared: a visitor would see a UTC time flash by otherwise.
+  // (A string, not a function: the test runner's transform would add helpers the page lacks.)
+  await tab.page.evaluate(`(() => {
+    new MutationObserver((changes, observer) => {
+      const shown = document.querySelector('[data-testid="play-excluded-until"]');
+      if (!shown) return;
+      window.firstShownUntil = shown.textContent;
+      observer.disconnect();
+    }).observe(document.body, { childList: true, subtree: true });
+  })()`);
   await tab.page.click('[data-nav="play"]');
   const message = tab.page.locator('[data-testid="play-message"][data-kind="self-excluded"]');
   await message.waitFor();
   t.equal(await tab.page.getAttribute('[data-testid="play-excluded-until"]', 'datetime'), until);
-  t.equal(await tab.page.textContent('[data-testid="play-excluded-until"]'), formatDateTime(until, 'th', timezoneId), 'the date, in Thai and the local zone');
+  const localUntil = formatDateTime(until, 'th', timezoneId);
+  t.equal(await tab.page.evaluate('window.firstShownUntil'), localUntil, 'the date, in Thai and the local zone, from the moment it appears');
+  t.equal(await tab.page.textContent('[data-testid="play-excluded-until"]'), localUntil, 'and it stays so');
   t.match(await message.textContent(), /คุณกำลังพักการเล่นอยู่/);
   t.equal(tab.page.url(), `${base}/th/asdas`, 'went nowhere');
 
@@ -228,7 +240,6 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   await tab.page.waitForSelector('html[data-hydrated="true"]');
   t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), until);
   // The server wrote UTC (the hydrating render must match it); then the reader's zone.
-  const localUntil = formatDateTime(until, 'th', timezoneId);
   await tab.page.waitForFunction((expected) => document.querySelector('[data-testid="break-until"]')?.textContent === expected, localUntil);
   t.pass(`the server-rendered date shows in the local zone once hydrated (${localUntil})`);
   await tab.page.check('input[name="period"][value="24h"]');
