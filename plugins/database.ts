@@ -28,10 +28,10 @@ const readinessTimeoutMs = 2000;
 export default fp<DatabasePluginOptions>(
   async (app, options) => {
     let db: Kysely<Database>;
-    let owned: boolean;
+    /** Closes the database this plugin opened (for PGlite, then lets its folder's lock go). */
+    let close: (() => Promise<void>) | undefined;
     if (options.db) {
       db = options.db;
-      owned = false;
     } else {
       const backend = app.config.databaseUrl ? 'postgres' : 'pglite';
       const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
@@ -60,7 +60,7 @@ export default fp<DatabasePluginOptions>(
       }
       app.log.info({ database: opened.description }, 'database opened');
       db = opened.db;
-      owned = true;
+      close = opened.close;
     }
 
     try {
@@ -69,13 +69,13 @@ export default fp<DatabasePluginOptions>(
         log: { info: (message) => app.log.info(message) },
       });
     } catch (error) {
-      if (owned) await db.destroy().catch(() => {});
+      if (close) await close().catch(() => {});
       throw error;
     }
 
     app.decorate('db', db);
     app.readinessChecks.set('database', () => withTimeout(sql`select 1`.execute(db), readinessTimeoutMs));
-    if (owned) app.addHook('onClose', async () => db.destroy());
+    if (close) app.addHook('onClose', close);
   },
   { name: 'database', dependencies: ['config', 'health'] },
 );

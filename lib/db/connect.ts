@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { lockDataFolder } from './data-folder-lock.ts';
 import type { Database } from './types.ts';
 
 export type DatabaseBackend = 'pglite' | 'postgres';
@@ -24,6 +25,8 @@ export interface OpenedDatabase {
   description: string;
   /** PostgreSQL's connection pool (its use is a metric); undefined for PGlite. */
   pool?: pg.Pool;
+  /** Destroys `db`; for PGlite, then lets the data folder's lock go (idempotent). */
+  close(): Promise<void>;
 }
 
 /**
@@ -52,23 +55,38 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     // 'error' on its client; unhandled, that would crash the process. The query itself fails and
     // is answered 503; the pool drops the client and connects anew.
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
-    return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }),
-      backend: 'postgres',
-      description: describeUrl(options.databaseUrl),
-      pool,
-    };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+    return { db, backend: 'postgres', description: describeUrl(options.databaseUrl), pool, close: () => db.destroy() };
   }
   // Loaded only for the embedded database: a replica on PostgreSQL never holds PGlite's code.
   const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  const startParams = [...PGlite.defaultStartParams, ...pgliteSettings.flatMap((setting) => ['-c', setting])];
-  const pglite = await PGlite.create(dataDir, { startParams });
+  // One process per folder (docs/decisions/0025): a second one is refused here, before PGlite
+  // touches a file, with a message naming the holder. Held until close() below.
+  const lock = await lockDataFolder(dataDir);
+  let pglite: InstanceType<typeof PGlite>;
+  try {
+    const startParams = [...PGlite.defaultStartParams, ...pgliteSettings.flatMap((setting) => ['-c', setting])];
+    pglite = await PGlite.create(dataDir, { startParams });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...(log ? { log } : {}) });
+  let closing: Promise<void> | undefined;
   return {
-    db: new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...(log ? { log } : {}) }),
+    db,
     backend: 'pglite',
     description: `pglite:${dataDir}`,
+    close: () =>
+      (closing ??= (async () => {
+        await db.destroy();
+        // Kysely only closes a driver it has used. The folder is let go only once PGlite is shut:
+        // after a failed close the lock stays until the process ends, which lets it go anyway.
+        if (!pglite.closed) await pglite.close();
+        lock.release();
+      })()),
   };
 }
 
