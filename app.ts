@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppPart } from './lib/app-parts.ts';
 import type { Config, TrustProxy } from './lib/config.ts';
@@ -8,9 +8,11 @@ import accountLinks from './plugins/account-links.ts';
 import accountSettings from './plugins/account-settings.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
+import canonicalPath from './plugins/canonical-path.ts';
 import type { BuildsRoutesOptions } from './routes/builds.ts';
 import compression from './plugins/compression.ts';
 import configPlugin from './plugins/config.ts';
+import connectionLimit from './plugins/connection-limit.ts';
 import content, { type ContentPluginOptions } from './plugins/content.ts';
 import database, { type DatabasePluginOptions } from './plugins/database.ts';
 import emailVerification from './plugins/email-verification.ts';
@@ -18,7 +20,7 @@ import errors from './plugins/errors.ts';
 import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import metrics from './plugins/metrics.ts';
-import overload from './plugins/overload.ts';
+import overload, { type OverloadPluginOptions } from './plugins/overload.ts';
 import icons, { type IconsPluginOptions } from './plugins/icons.ts';
 import pageCache from './plugins/page-cache.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
@@ -55,6 +57,8 @@ export interface BuildAppOptions {
   icons?: IconsPluginOptions;
   /** Tests serve a build manifest folder of their own. */
   builds?: BuildsRoutesOptions;
+  /** Tests shorten how long shedding everything lasts before /readyz says so. */
+  overload?: OverloadPluginOptions;
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
@@ -67,7 +71,18 @@ export async function buildApp({ config, logger, without = [], ...options }: Bui
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs) },
     genReqId: requestIdFrom,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // No trailing-slash or duplicate-slash leniency: plugins/canonical-path.ts redirects such
+    // spellings first, so the router only ever sees a path's one spelling.
+    routerOptions: { maxParamLength: 500 },
+    // An address the router cannot decode (`%ff`), or a parameter past maxParamLength: no hook
+    // or error handler sees this reply, so it gets the API's error shape and headers here.
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const reply = frameworkReply as FastifyReply;
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      if (app.hasDecorator('securityHeaders')) app.securityHeaders(reply);
+      const body = { statusCode: tooLong ? 414 : 400, code: tooLong ? 'PATH_TOO_LONG' : 'MALFORMED_PATH', message: `The address cannot be read: ${error.message}.` };
+      reply.code(body.statusCode).send(body);
+    },
     // Loading the pages' bundle, the icon sets and the content takes a second when the machine is
     // idle and tens of seconds on a busy one (Fastify's 10 s default failed starts there). A start
     // that is slow is not broken: readiness probes wait for it; a hung one still fails.
@@ -90,13 +105,16 @@ async function assemble(app: FastifyInstance, config: Config, without: readonly 
   // First: it counts every request and watches every route's handler, so close() waits for them.
   await app.register(requestsInFlight);
   await app.register(metrics);
+  await app.register(connectionLimit);
   await app.register(requestId);
   await app.register(securityHeaders);
+  // Before anything reads the path: every later hook and route sees its one spelling.
+  await app.register(canonicalPath);
   await app.register(compression);
-  await app.register(overload);
+  await app.register(health);
+  await app.register(overload, options.overload ?? {});
   await app.register(errors);
   await app.register(cookie);
-  await app.register(health);
   await app.register(pageData);
   await app.register(formActions);
   await app.register(backgroundJobs);

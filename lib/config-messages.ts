@@ -43,6 +43,15 @@ export function configWarnings(settings: {
         'Set it to the origin visitors use (https://example.com).',
     });
   }
+  if (settings.publicUrl.startsWith('https:') && settings.trustProxy === false) {
+    warnings.push({
+      variable: 'TRUST_PROXY',
+      message:
+        `PUBLIC_URL is ${settings.publicUrl} but TRUST_PROXY is false: X-Forwarded-Proto and X-Forwarded-For from the proxy that ends HTTPS are ignored, ` +
+        "so every request looks like plain HTTP from the proxy's address (the per-address rate limits then count the proxy). " +
+        "Session cookies are still marked Secure. Set TRUST_PROXY to the proxy's addresses or CIDR (10.0.0.0/8).",
+    });
+  }
   // Trusting by position (a hop count, or everything) cannot tell the proxy from a client that
   // connects directly: such a client writes its own X-Forwarded-For and picks the address the rate
   // limits count. An address list only believes the proxy.

@@ -21,7 +21,7 @@ export const schema = {
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },
-    METRICS_HOST: { type: 'string', minLength: 1 },
+    METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     LOG_LEVEL: { type: 'string', enum: [...logLevels], default: 'info' },
     // A `description` is what an error message says is expected, instead of the raw pattern.
     TRUST_PROXY: {
@@ -38,6 +38,7 @@ export const schema = {
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 1000 },
     OVERLOAD_MAX_HEAP_BYTES: { type: 'integer', minimum: 0 },
     OVERLOAD_MAX_IN_FLIGHT: { type: 'integer', minimum: 0, maximum: 100000, default: 100 },
+    MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 100000, default: 128 },
     HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 10000 },
     REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },

@@ -34,6 +34,8 @@ export interface Config {
   overloadMaxHeapBytes: number | undefined;
   /** Shed requests while this many pages and API requests are being worked on; 0: never. */
   overloadMaxInFlight: number;
+  /** Open connections one client address may hold (not trusted proxies, not RATE_LIMIT_ALLOW_LIST); 0: no bound. */
+  maxConnectionsPerAddress: number;
   /** A connection must have sent its request headers within this time (slow-header clients). */
   headersTimeoutMs: number;
   /** ... and the whole request within this time. */
@@ -120,7 +122,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     host,
     port,
     metricsPort: raw.METRICS_PORT as number,
-    metricsHost: (raw.METRICS_HOST as string | undefined) ?? host,
+    metricsHost: raw.METRICS_HOST as string,
     logLevel: raw.LOG_LEVEL as string,
     trustProxy,
     publicUrl,
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     overloadMaxEventLoopDelayMs: raw.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS as number,
     overloadMaxHeapBytes: raw.OVERLOAD_MAX_HEAP_BYTES as number | undefined,
     overloadMaxInFlight: raw.OVERLOAD_MAX_IN_FLIGHT as number,
+    maxConnectionsPerAddress: raw.MAX_CONNECTIONS_PER_ADDRESS as number,
     headersTimeoutMs: raw.HEADERS_TIMEOUT_MS as number,
     requestTimeoutMs: raw.REQUEST_TIMEOUT_MS as number,
     dataDir: raw.DATA_DIR as string,

@@ -57,7 +57,7 @@ export default fp(
     } satisfies AccountLinks);
 
     const pageOf = (request: FastifyRequest): { path: string; pathname: string } | null => {
-      if (pages.size === 0) return null;
+      if (pages.size === 0 || request.routeOptions.url !== '/*') return null;
       const pathname = request.url.split('?')[0] ?? '';
       const { path } = splitLocale(pathname.replace(/\/+$/, '') || '/');
       return pages.has(path) ? { path, pathname } : null;

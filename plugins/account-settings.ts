@@ -52,14 +52,13 @@ export default fp(
       if (!request.user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
       return request.user;
     };
-    /** Runs a check of the password under the account's failure limit. */
+    /** Runs a check of the password under the login throttle (plugins/login-throttle.ts). */
     async function withPassword<T extends { ok: boolean; fields?: FieldErrors }>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
       const user = userOf(request);
-      await accounts.limitPasswordChecks(request, user.email);
+      const throttle = await accounts.passwordThrottle(request, user.email);
+      await throttle.check();
       const result = await run();
-      if (!result.ok && result.fields && Object.values(result.fields).includes('incorrect_password')) {
-        await accounts.limitPasswordChecks(request, user.email, true);
-      }
+      if (!result.ok && result.fields && Object.values(result.fields).includes('incorrect_password')) await throttle.failed();
       return result;
     }
 

@@ -5,7 +5,7 @@ import { PasswordHasher, type PasswordHashingParams, productionHashing } from '.
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { HttpError } from '../contract/http-error.ts';
-import { limitKey } from '../lib/rate-limit/settings.ts';
+import { loginThrottles, type LoginThrottle } from './login-throttle.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 
 /** The cookie the spec names (`token`): the client reads it and sends it back as `Authorization: Bearer`. */
@@ -22,8 +22,6 @@ export interface AccountsPluginOptions {
   touchIntervalMs?: number;
   /** How often expired and revoked sessions are deleted; 0 turns it off. Default one hour. */
   sweepIntervalMs?: number;
-  /** Paths under this prefix authenticate by the Bearer header only, never the cookie. Default `/api/`. */
-  bearerOnlyPrefix?: string;
 }
 
 /** What other plugins use: the JSON routes, the no-JavaScript form posts, the play action, SSR. */
@@ -31,8 +29,8 @@ export interface Accounts {
   /** The user behind a token, or null (unknown, revoked, expired, malformed). */
   userFromToken(token: string | null | undefined): Promise<PublicUser | null>;
   /**
-   * The request's token: the `Authorization: Bearer` header first, otherwise (pages and form
-   * posts, not /api/) the `token` cookie.
+   * The request's token, as its route authenticates (`auth`): the `Authorization: Bearer` header,
+   * and on the pages and their form posts the `token` cookie when there is no header.
    */
   tokenFrom(request: FastifyRequest): string | null;
   /** Creates the account and its first session. Throws HttpError 409 EMAIL_TAKEN. */
@@ -41,7 +39,8 @@ export interface Accounts {
   onRegistered(listener: (user: PublicUser, request: FastifyRequest) => void): void;
   /**
    * Checks the credentials and opens a session. Throws HttpError 429 RATE_LIMITED after too many
-   * failures for this account, 401 INVALID_CREDENTIALS (the same for an unknown email and a wrong password).
+   * failures from this client (plugins/login-throttle.ts), 401 INVALID_CREDENTIALS (the same for
+   * an unknown email and a wrong password).
    */
   login(request: FastifyRequest, email: string, password: string): Promise<IssuedSession>;
   /**
@@ -59,11 +58,10 @@ export interface Accounts {
   limitRegisterPerIp(request: FastifyRequest): Promise<void>;
   limitLoginPerIp(request: FastifyRequest): Promise<void>;
   /**
-   * The per-account limit of failed logins, for a logged-in user retyping the password (changing
-   * details, deleting the account): call before verifying (throws 429 once the limit is reached),
-   * and with `failed` after a wrong password (counts it).
+   * The login throttle, for a logged-in user retyping the password (changing details, deleting
+   * the account): `check()` before verifying, `failed()` after a wrong password.
    */
-  limitPasswordChecks(request: FastifyRequest, email: string, failed?: boolean): Promise<void>;
+  passwordThrottle(request: FastifyRequest, email: string): Promise<LoginThrottle>;
   /** Throws HttpError 401 UNAUTHENTICATED unless `request.user` is set; usable as a preHandler hook. */
   requireUser(request: FastifyRequest): Promise<void>;
   readonly service: AccountService;
@@ -82,9 +80,22 @@ declare module 'fastify' {
     sessionId: string | null;
   }
   interface FastifyContextConfig {
-    /** `false` skips resolving `request.user` on this route (health checks, static files). */
-    auth?: boolean;
+    /**
+     * How the route learns who asks, set once per route from its own path (never the address a
+     * request spelled): `header` (routes under /api/: the Bearer header only, no ambient
+     * credential, so no cross-site request forgery), `header-or-cookie` (the pages and their
+     * forms), `false` (every other route, and any route that says so: no session lookup).
+     */
+    auth?: AuthMode;
   }
+}
+
+export type AuthMode = 'header' | 'header-or-cookie' | false;
+
+/** A route's `auth` unless it sets one: decided on the route's registered path. */
+function defaultAuthMode(routePath: string): AuthMode {
+  if (routePath.startsWith('/api/')) return 'header';
+  return routePath === '/*' ? 'header-or-cookie' : false;
 }
 
 const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -112,28 +123,36 @@ export default fp<AccountsPluginOptions>(
     const limits = rateLimits.settings;
     const registerPerIp = rateLimits.perIp('register-ip', limits.registerPerIp, { allowList: true });
     const loginPerIp = rateLimits.perIp('login-ip', limits.loginPerIp, { allowList: true });
-    const loginFailures = rateLimits.failures('login-account', limits.loginFailuresPerAccount);
+    const loginThrottle = loginThrottles(rateLimits);
 
-    const bearerOnlyPrefix = options.bearerOnlyPrefix ?? '/api/';
+    app.addHook('onRoute', (route) => {
+      if (route.config?.auth !== undefined) return;
+      route.config = { ...route.config, auth: defaultAuthMode(route.url ?? route.path) };
+    });
+
     function tokenFrom(request: FastifyRequest): string | null {
+      const mode = request.routeOptions.config?.auth ?? false;
+      if (mode === false) return null;
       const header = request.headers.authorization;
       if (typeof header === 'string' && header !== '') {
         const match = bearerPattern.exec(header);
         if (match) return match[1] ?? null;
       }
-      // The API takes the header only: no ambient credential, so no cross-site request forgery.
-      if (bearerOnlyPrefix && request.url.startsWith(bearerOnlyPrefix)) return null;
+      if (mode !== 'header-or-cookie') return null;
       const cookie = request.cookies?.[tokenCookieName];
       return typeof cookie === 'string' && cookie !== '' ? cookie : null;
     }
 
+    // Secure whenever visitors use HTTPS: a PUBLIC_URL of https says so even when the proxy's
+    // X-Forwarded-Proto is not believed (TRUST_PROXY unset, which the configuration warns about).
+    const publicHttps = app.config.publicUrl.startsWith('https:');
     function cookieOptions(request: FastifyRequest) {
       return {
         path: '/',
         sameSite: 'lax' as const,
         // Not HttpOnly on purpose: the client reads it to send the Bearer header (see docs/decisions/0002).
         httpOnly: false,
-        secure: request.protocol === 'https',
+        secure: publicHttps || request.protocol === 'https',
       };
     }
 
@@ -171,13 +190,15 @@ export default fp<AccountsPluginOptions>(
       },
       async login(request, rawEmail, password) {
         const email = normalizeEmail(rawEmail);
-        // The email is hashed, so the rate-limit store never holds addresses; only failures count.
-        await loginFailures.check(request, limitKey(email));
-        const user = await service.verifyCredentials(email, password);
+        const account = await service.findLoginAccount(email);
+        const throttle = loginThrottle(request, email, account?.password_hash);
+        await throttle.check();
+        const user = await service.verifyCredentials(account, password);
         if (!user) {
-          await loginFailures.fail(request, limitKey(email));
+          await throttle.failed();
           throw new HttpError(401, 'INVALID_CREDENTIALS', 'The email or the password is wrong.');
         }
+        await throttle.succeeded();
         return service.createSession(user, request.headers['user-agent']);
       },
       async logout(request) {
@@ -186,10 +207,9 @@ export default fp<AccountsPluginOptions>(
       },
       limitRegisterPerIp: registerPerIp,
       limitLoginPerIp: loginPerIp,
-      async limitPasswordChecks(request, email, failed = false) {
-        // As for logins: checked before verifying, only a failure counts.
-        if (failed) await loginFailures.fail(request, limitKey(email));
-        else await loginFailures.check(request, limitKey(email));
+      async passwordThrottle(request, email) {
+        const account = await service.findLoginAccount(email);
+        return loginThrottle(request, email, account?.password_hash);
       },
       clock,
       async requireUser(request) {
@@ -198,13 +218,12 @@ export default fp<AccountsPluginOptions>(
     };
     app.decorate('accounts', accounts);
 
-    // request.user for every route (the SSR renderer included): nothing to do without a token,
-    // otherwise one indexed query. When the expiry slides and the token came in the cookie, the
+    // request.user on the routes that authenticate (the SSR renderer included): nothing to do
+    // without a token, otherwise one indexed query. When the expiry slides and the token came in the cookie, the
     // cookie's Max-Age follows, so an active visitor stays logged in.
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
     app.addHook('preHandler', async (request, reply) => {
-      if (request.routeOptions.config?.auth === false) return;
       const token = tokenFrom(request);
       if (!token) return;
       const session = await service.resolve(token);

@@ -115,7 +115,7 @@ export default fp(
       async listen(host, port) {
         const server = createServer((request, response) => {
           const path = request.url?.split('?')[0];
-          if (request.method !== 'GET' || (path !== '/metrics' && path !== '/')) {
+          if ((request.method !== 'GET' && request.method !== 'HEAD') || path !== '/metrics') {
             response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
             return;
           }

@@ -34,7 +34,9 @@ const overloadRetryAfterSeconds = 5;
 const sampleIntervalMs = 500;
 
 /** Cheap answers that keep coming under overload: probes, and files the pages already point at. */
-const exempt = /^\/(?:healthz|readyz)(?:[?/]|$)|^\/(?:assets|builds)\//;
+const exemptRoute = /^\/(?:healthz|readyz)$|^\/(?:assets|builds)\//;
+/** Decided on the route the request matched (the pages' catch-all also takes `/assets/unknown`). */
+const exempt = (request: FastifyRequest) => exemptRoute.test(request.routeOptions.url ?? '');
 
 
 /** The 503 page, one per language, made once: shedding must cost nothing like a render. */
@@ -62,8 +64,13 @@ function busyPage(locale: Locale): string {
  * admitted requests in turn, so each waits about (requests in flight) x (CPU time of one); the
  * loop-delay check alone reacts a sample late and lets a burst of hundreds in first.
  */
-export default fp(
-  async (app) => {
+export interface OverloadPluginOptions {
+  /** How long shedding everything lasts before /readyz fails (default 10 s; tests shorten it). */
+  reportAfterMs?: number;
+}
+
+export default fp<OverloadPluginOptions>(
+  async (app, options) => {
     const { config } = app;
     const maxEventLoopDelay = config.overloadMaxEventLoopDelayMs;
     // Default: shed before V8 runs out of heap (a crash loses every request in flight).
@@ -85,14 +92,24 @@ export default fp(
       }, sampleIntervalMs + 100).unref();
     });
 
+    // Shedding everything: since the first request shed after the last one admitted. /readyz
+    // fails while it has lasted `reportAfterMs` and no request could be admitted now, so a
+    // replica held full (stalled clients, a stuck dependency) leaves the load balancer.
+    let sheddingSince: number | undefined;
+    const admitted = () => {
+      sheddingSince = undefined;
+    };
+
     /** Answers 503 (or, for an exempt request, nothing: it is then served as usual). */
     function shed(request: FastifyRequest, reply: FastifyReply, reason: string): void {
-      if (exempt.test(request.url)) return;
+      if (exempt(request)) return;
       if (reason === 'eventLoopDelay' && !delayCounts) return;
+      sheddingSince ??= Date.now();
       metrics?.shed.inc({ reason });
       reply.code(503).header('retry-after', String(overloadRetryAfterSeconds)).header('cache-control', 'no-store');
       const path = request.url.split('?')[0] ?? '/';
-      const json = path.startsWith('/api/') || path.endsWith('/_payload.json') || wantsJson(request.headers.accept);
+      const api = request.routeOptions.url?.startsWith('/api/') === true;
+      const json = api || path.endsWith('/_payload.json') || wantsJson(request.headers.accept);
       if (json) reply.type('application/json; charset=utf-8').send(busyJson);
       else reply.type('text/html; charset=utf-8').send(pages[splitLocale(path).locale]);
     }
@@ -103,12 +120,17 @@ export default fp(
     let inFlight = 0;
     if (maxInFlight > 0) {
       const slots = new WeakMap<FastifyRequest, Slot>();
+      // Already full: shed before a body is read at all.
       app.addHook('onRequest', (request, reply, done) => {
-        if (exempt.test(request.url)) return done();
-        if (inFlight >= maxInFlight) {
-          shed(request, reply, 'inFlight');
-          return;
-        }
+        if (inFlight < maxInFlight || exempt(request)) return done();
+        shed(request, reply, 'inFlight');
+      });
+      // A request takes its place once its body has arrived: a client that stalls its upload
+      // holds a connection (bounded per address, cut by REQUEST_TIMEOUT_MS), never a place.
+      app.addHook('preHandler', (request, reply, done) => {
+        if (exempt(request)) return done();
+        if (inFlight >= maxInFlight) return shed(request, reply, 'inFlight');
+        admitted();
         inFlight += 1;
         const slot: Slot = { answered: false, clientGone: false, release: () => {} };
         let timer: NodeJS.Timeout | undefined;
@@ -120,26 +142,20 @@ export default fp(
         slots.set(request, slot);
         // A request counts until its work is done. Usually the answer has gone out by its 'close'.
         // A client that gives up (a timeout, a reload) closes first while the handler goes on
-        // rendering: freeing the place then let clients that time out and retry pile up unbounded
-        // work behind the cap (seen with 300 connections: every request timed out, none was shed).
-        // So such a request keeps its place until its handler answers (onSend), or at the latest
-        // REQUEST_TIMEOUT_MS later (a handler that never answers).
+        // rendering: such a request keeps its place until its handler answers (onSend), or at
+        // the latest REQUEST_TIMEOUT_MS later (a handler that never answers), so clients that
+        // time out and retry cannot pile up unbounded work behind the cap.
         reply.raw.once('close', () => {
           if (slot.answered || reply.raw.writableFinished) return slot.release();
           slot.clientGone = true;
           timer = setTimeout(() => slot.release(), config.requestTimeoutMs).unref();
         });
-        done();
-      });
-      // Before the work starts, a turn of the event loop: it reads what else has arrived (new
-      // requests are admitted or shed at once, instead of waiting in the kernel behind a chain of
-      // renders) and sees a client that has already closed its connection. Such a request is not
-      // worked on: under overload most waiting requests are from clients that gave up, and
-      // rendering them kept the admitted ones waiting until they gave up too.
-      app.addHook('preHandler', (request, reply, done) => {
-        if (!slots.has(request)) return done();
-        // Two turns: a partial read ends libuv's read loop, so a close that came right after the
-        // request is read on the next poll; the second turn comes after it.
+        // Before the work starts, two turns of the event loop: they read what else has arrived
+        // (new requests are admitted or shed at once, instead of waiting in the kernel behind a
+        // chain of renders) and see a client that has already closed its connection. Such a
+        // request is not worked on: under overload most waiting requests are from clients that
+        // gave up. (Two turns: a partial read ends libuv's read loop, so a close that came right
+        // after the request is read on the next poll; the second turn comes after it.)
         const check = () => {
           const socket = request.raw.socket as { destroyed?: boolean; writableEnded?: boolean } | null;
           if (socket && (socket.destroyed === true || socket.writableEnded === true)) {
@@ -181,9 +197,18 @@ export default fp(
       sampleInterval: sampleIntervalMs,
       pressureHandler: (request, reply, type) => shed(request, reply, type),
     });
+
+    const reportAfterMs = options.reportAfterMs ?? 10_000;
+    app.readinessChecks.set('overload', async () => {
+      const full = (maxInFlight > 0 && inFlight >= maxInFlight) || (delayCounts && app.isUnderPressure());
+      if (!full) sheddingSince = undefined;
+      else if (sheddingSince !== undefined && Date.now() - sheddingSince >= reportAfterMs) {
+        throw new Error(`every page and API request shed for ${Math.round((Date.now() - sheddingSince) / 1000)} s`);
+      }
+    });
     if (maxEventLoopDelay > 0 || maxHeapUsedBytes > 0) {
       app.log.debug({ maxEventLoopDelay, maxHeapUsedBytes }, 'overload shedding on');
     }
   },
-  { name: 'overload', dependencies: ['config'] },
+  { name: 'overload', dependencies: ['config', 'health'] },
 );

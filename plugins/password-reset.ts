@@ -11,9 +11,9 @@ export interface PasswordResetFeature {
   /** Reset requests per client address (an `onRequest` hook). */
   limitPerIp(request: FastifyRequest): Promise<void>;
   /**
-   * A reset request: checks the address (400), both limits (429), then returns while the rest
-   * (looking the address up, the link, the email) runs in the background: the same answer and the
-   * same work on the request for every address.
+   * A reset request: checks the address (400) and the emails it had this hour, then returns while
+   * the rest (looking the address up, the link, the email) runs in the background: the same
+   * answer and the same work on the request for every address.
    */
   request(request: FastifyRequest, rawEmail: unknown): Promise<void>;
 }
@@ -35,7 +35,7 @@ export default fp(
     const service = new PasswordResets(app.accountLinks.dependencies);
     const { settings } = app.rateLimits;
     const perIp = app.rateLimits.keyed('password-reset-ip', settings.passwordResetPerIp);
-    const perAddress = app.rateLimits.keyed('password-reset-address', settings.passwordResetPerAddress);
+    const emailsPerAddress = app.rateLimits.quota('password-reset-email', settings.passwordResetEmailsPerAddress);
     const limitPerIp = (request: FastifyRequest) => perIp(request, normalizeIP(request.ip));
     const minutes = Math.round(service.ttlMs / 60_000);
 
@@ -45,8 +45,13 @@ export default fp(
       async request(request, rawEmail) {
         const email = checkEmail(rawEmail);
         if ('code' in email) throw validationFailed({ email: email.code });
-        // Unknown addresses count too, so the limit says nothing about which addresses exist.
-        await perAddress(request, limitKey(email.value));
+        // Past the cap the answer stays the same and no email goes out: strangers cannot keep
+        // the owner from asking, nor fill the owner's mailbox. Unknown addresses count too, so
+        // the cap says nothing about which addresses exist.
+        if (!(await emailsPerAddress(request, limitKey(email.value)))) {
+          request.log.info('password reset: this address had its emails for the hour; none sent');
+          return;
+        }
         app.jobs.run('password-reset', async () => {
           const issued = await service.issue(email.value);
           if (!issued) return;

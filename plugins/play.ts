@@ -138,7 +138,7 @@ export default fp<PlayPluginOptions>(
     // token: never stored (no-store, also for the site's page cache) and never sent on as a
     // Referer. Logged out: login, then Play (a token is of no use to anyone else).
     app.addHook('preHandler', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.routeOptions.url !== '/*') return;
       const [pathname = '', search = ''] = request.url.split(/\?(.*)/s);
       const token = search.includes('launch=') ? new URLSearchParams(search).get('launch') : null;
       if (token === null || !launchPage.test(pathname)) return;

@@ -27,8 +27,18 @@ export interface FailureLimit {
   fail(request: FastifyRequest, key: string): Promise<void>;
 }
 
+/** Keys remembered for a while (an address an account logged in from). */
+export interface Marks {
+  has(request: FastifyRequest, key: string): Promise<boolean>;
+  mark(request: FastifyRequest, key: string): Promise<void>;
+}
+
 export interface RateLimits {
   readonly settings: RateLimitSettings;
+  /** The client address as the limits count it (IPv6 by its /64 network). */
+  addressOf(request: FastifyRequest): string;
+  /** Whether the client address is on RATE_LIMIT_ALLOW_LIST. */
+  allowListed(request: FastifyRequest): boolean;
   /**
    * A limit per client address, counted under `name` (and refused as `label` in the metrics).
    * `allowList`: RATE_LIMIT_ALLOW_LIST's addresses skip it (the load-testing aid).
@@ -37,6 +47,9 @@ export interface RateLimits {
   /** A limit keyed by what the caller passes (hash personal keys such as emails with `limitKey`). Create at registration time. */
   keyed(name: string, rule: RateLimitRule): KeyedLimit;
   failures(name: string, rule: RateLimitRule): FailureLimit;
+  /** Counts each call; true while the calls in the window are within `rule.max` (never throws). */
+  quota(name: string, rule: RateLimitRule): (request: FastifyRequest, key: string) => Promise<boolean>;
+  marks(name: string, windowMs: number): Marks;
   /** True while the counters are kept in memory because Redis does not answer. */
   readonly storeDegraded: () => boolean;
 }
@@ -162,6 +175,8 @@ export default fp<RateLimitsPluginOptions>(
     app.decorate('rateLimits', {
       settings,
       storeDegraded,
+      addressOf: ipKey,
+      allowListed: allowList,
       perIp(name, rule, { label = name, allowList: allowed = false, message } = {}) {
         const limiter = app.createRateLimit({
           ...(allowed ? { allowList } : {}),
@@ -190,6 +205,27 @@ export default fp<RateLimitsPluginOptions>(
             if (result && !result.isAllowed && result.remaining === 0) throw refuse(name, result.ttlInSeconds);
           },
           async fail(request, value) {
+            await limiter(request, value, true);
+          },
+        };
+      },
+      quota(name, rule) {
+        const limiter = keyedLimiter(name, rule);
+        return async (request, value) => {
+          const result = await limiter(request, value);
+          return !result || result.isAllowed || !result.isExceeded;
+        };
+      },
+      marks(name, windowMs) {
+        // A limit that is never reached: its count says whether the key was marked in the window.
+        const max = Number.MAX_SAFE_INTEGER;
+        const limiter = keyedLimiter(name, { max, windowMs });
+        return {
+          async has(request, value) {
+            const result = await limiter(request, value, false);
+            return result !== null && 'remaining' in result && result.remaining < max;
+          },
+          async mark(request, value) {
             await limiter(request, value, true);
           },
         };

@@ -1,5 +1,13 @@
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sets the headers on a reply that no hook sees (an address the router could not read). */
+    securityHeaders(reply: FastifyReply): void;
+  }
+}
 
 /**
  * Browser protections on every response. Production pages get a CSP allowing scripts from this
@@ -40,6 +48,7 @@ export default fp(
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
     app.addHook('onRequest', (request, reply, done) => protect(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+    app.decorate('securityHeaders', (reply: FastifyReply) => protect(reply.request.raw, reply.raw, () => {}));
   },
   { name: 'security-headers', dependencies: ['config'] },
 );

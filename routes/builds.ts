@@ -49,7 +49,7 @@ export default async function buildsRoutes(app: FastifyInstance, options: Builds
     return sendJsonFile(reply, resolve(dir, 'meta', file), path, META_CACHE_CONTROL);
   });
 
-  // `/builds/` is `/builds` to the router (trailing slashes are ignored), which `/builds/*` misses.
+  // `/builds` itself (where `/builds/` is redirected) is no page either; `/builds/*` misses it.
   const rest = async (request: FastifyRequest) => {
     throw notFound(request.url.split('?')[0] ?? request.url);
   };

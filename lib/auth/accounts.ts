@@ -14,6 +14,9 @@ export class EmailTakenError extends Error {
   }
 }
 
+/** An account as a login sees it: its columns and its password hash. */
+export type LoginAccount = UserColumns & { password_hash: string };
+
 export interface IssuedSession {
   user: PublicUser;
   /** The opaque token: handed to the client once, never stored. */
@@ -144,22 +147,22 @@ export class AccountService {
   }
 
   /**
-   * The user with this (normalized) email and password, or null. Always runs exactly one
-   * argon2 verification, against a dummy hash when the email is unknown, so both failures take
-   * about the same time. Rehashes a password stored with outdated parameters.
+   * The account a login names (with its password hash), or undefined. Only a well-formed address
+   * can belong to an account (registration stores nothing else): anything else (a NUL byte, a
+   * 10k-character string) is answered without reaching the query.
    */
-  async verifyCredentials(email: string, password: string): Promise<UserColumns | null> {
+  async findLoginAccount(email: string): Promise<LoginAccount | undefined> {
+    if (!('value' in checkEmail(email))) return undefined;
+    return this.#db.selectFrom('users').select([...userColumns, 'password_hash']).where('email', '=', email).executeTakeFirst();
+  }
+
+  /**
+   * The user if `password` is the account's, or null. Always runs exactly one argon2
+   * verification, against a dummy hash when there is no account, so both failures take about
+   * the same time. Rehashes a password stored with outdated parameters.
+   */
+  async verifyCredentials(user: LoginAccount | undefined, password: string): Promise<UserColumns | null> {
     if (!this.#dummyHash) await this.init();
-    // Only a well-formed address can belong to an account (registration stores nothing else):
-    // anything else (a NUL byte, a 10k-character string) is answered without reaching the query.
-    const storable = 'value' in checkEmail(email);
-    const user = storable
-      ? await this.#db
-          .selectFrom('users')
-          .select([...userColumns, 'password_hash'])
-          .where('email', '=', email)
-          .executeTakeFirst()
-      : undefined;
     const matches = await this.#hasher.verify(user?.password_hash ?? (this.#dummyHash as string), password);
     if (!user || !matches) return null;
     if (this.#hasher.needsRehash(user.password_hash)) {

@@ -3,7 +3,7 @@ import { notFoundError } from '../../contract/http-error.ts';
 
 /** Unknown API addresses answer a JSON 404 and never fall through to the page renderer. */
 export default async function apiNotFoundRoutes(app: FastifyInstance) {
-  app.all('/api/*', async (request) => {
+  app.all('/api/*', { config: { auth: false } }, async (request) => {
     throw notFoundError(request.url.split('?')[0] ?? request.url);
   });
 }

@@ -24,7 +24,7 @@ export function tokenFailed(problem: TokenProblem): HttpError {
  */
 export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<number, object>) {
   return {
-    config: { auth: false },
+    config: { auth: false as const },
     onRequest: app.accountLinks.limitUse,
     attachValidation: true,
     schema: { body, response: { ...ok, ...tokenErrors } },

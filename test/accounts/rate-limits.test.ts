@@ -11,8 +11,10 @@ if (!redisUrl) t.comment('TEST_REDIS_URL is not set: the Redis store is not test
 
 const limits = {
   registerPerIp: { max: 2, windowMs: 60_000 },
-  loginPerIp: { max: 3, windowMs: 60_000 },
-  loginFailuresPerAccount: { max: 2, windowMs: 15 * 60_000 },
+  loginPerIp: { max: 4, windowMs: 60_000 },
+  loginFailuresPerAccountAndAddress: { max: 2, windowMs: 15 * 60_000 },
+  loginFailuresPerAddress: { max: 3, windowMs: 15 * 60_000 },
+  loginFailuresPerAccount: { max: 3, windowMs: 60 * 60_000 },
 };
 
 const database = await createTestDatabase('pglite');
@@ -51,33 +53,52 @@ for (const store of stores) {
       t.equal((await register('10.1.0.2')).statusCode, 201, 'another address is not affected');
     });
 
-    t.test('login: per address', async (t) => {
+    t.test('login: attempts per address, successful ones too', async (t) => {
+      const body = validRegistration();
+      t.equal((await register('10.2.0.9', body)).statusCode, 201);
       const ip = '10.2.0.1';
-      for (let i = 0; i < 3; i += 1) t.equal((await login(ip, `nobody${i}@example.com`, 'wrong password')).statusCode, 401);
-      expect429(t, await login(ip, 'nobody@example.com', 'wrong password'), 60);
+      for (let i = 0; i < 4; i += 1) t.equal((await login(ip, String(body.email), String(body.password))).statusCode, 200);
+      expect429(t, await login(ip, String(body.email), String(body.password)), 60);
     });
 
-    t.test('login: failures per account, from any address; successes do not count', async (t) => {
+    t.test('login: wrong passwords slow down the address that typed them, never the owner elsewhere', async (t) => {
       const body = validRegistration();
       const email = String(body.email);
       const password = String(body.password);
       t.equal((await register('10.3.0.1', body)).statusCode, 201);
 
-      t.equal((await login('10.3.0.2', email, password)).statusCode, 200, 'a success');
-      t.equal((await login('10.3.0.3', email, 'wrong password 1')).statusCode, 401);
-      t.equal((await login('10.3.0.4', email.toUpperCase(), 'wrong password 2')).statusCode, 401, 'the same account in other case');
-      const blocked = await login('10.3.0.5', email, password);
+      t.equal((await login('10.3.0.2', email, 'wrong password 1')).statusCode, 401);
+      t.equal((await login('10.3.0.2', email.toUpperCase(), 'wrong password 2')).statusCode, 401, 'the same account in other case');
+      const blocked = await login('10.3.0.2', email, password);
       expect429(t, blocked, 15 * 60);
-      t.ok(Number(blocked.headers['retry-after']) > 60, 'the account window (15 min) is the one reported');
+      t.ok(Number(blocked.headers['retry-after']) > 60, 'the 15-minute window is the one reported');
+      t.equal((await login('10.3.0.3', email, password)).statusCode, 200, 'the owner from another address logs in');
 
       const other = validRegistration();
       t.equal((await register('10.3.0.6', other)).statusCode, 201);
-      t.equal((await login('10.3.0.7', String(other.email), String(other.password))).statusCode, 200, 'other accounts are not affected');
+      t.equal((await login('10.3.0.2', String(other.email), String(other.password))).statusCode, 200, 'that address may still log in to other accounts');
       t.equal((await login('10.3.0.8', 'unknown@example.com', 'x')).statusCode, 401, 'unknown emails are limited the same way');
-      t.equal((await login('10.3.0.9', 'unknown@example.com', 'x')).statusCode, 401);
-      t.equal((await login('10.3.0.10', 'unknown@example.com', 'x')).statusCode, 429);
+      t.equal((await login('10.3.0.8', 'unknown@example.com', 'x')).statusCode, 401);
+      t.equal((await login('10.3.0.8', 'unknown@example.com', 'x')).statusCode, 429);
     });
 
+    t.test('login: failures per address, whatever the accounts (credential stuffing)', async (t) => {
+      const ip = '10.5.0.1';
+      for (let i = 0; i < 3; i += 1) t.equal((await login(ip, `stuffed${i}@example.com`, 'wrong password')).statusCode, 401);
+      const refused = await login(ip, 'stuffed-next@example.com', 'wrong password');
+      expect429(t, refused, 15 * 60);
+      t.ok(Number(refused.headers['retry-after']) > 60, 'the 15-minute window, not the attempts per minute');
+    });
+
+    t.test('login: a guesser with many addresses stops at the account limit; addresses the owner used still get in', async (t) => {
+      const body = validRegistration();
+      const email = String(body.email);
+      t.equal((await register('10.6.0.1', body)).statusCode, 201);
+      t.equal((await login('10.6.0.2', email, String(body.password))).statusCode, 200, 'the owner logs in from home once');
+      for (let i = 0; i < 3; i += 1) t.equal((await login(`10.6.1.${i}`, email, 'wrong password')).statusCode, 401, `guess from address ${i}`);
+      expect429(t, await login('10.6.1.9', email, String(body.password)), 60 * 60);
+      t.equal((await login('10.6.0.2', email, String(body.password))).statusCode, 200, 'from home the owner still logs in');
+    });
     if (store === 'redis') {
       t.test('the counters live in Redis under the namespace, with no email in the keys', async (t) => {
         const redis = new Redis(redisUrl!);
@@ -85,7 +106,7 @@ for (const store of stores) {
         const keys = await redis.keys(`${namespace}*`);
         t.ok(keys.length >= 3, `${keys.length} keys`);
         t.notOk(keys.some((key) => key.includes('@')), 'emails are hashed');
-        t.ok(keys.every((key) => /login-ip|register-ip|login-account/.test(key)));
+        t.ok(keys.every((key) => /^test-rl-[^:]+:(login-ip|register-ip|login-account|login-account-ip|login-failures-ip|login-known-ip):/.test(key)), 'named after their limit, right after the namespace');
         t.ok((await redis.pttl(keys[0]!)) > 0, 'keys expire');
         await redis.del(...keys);
       });

@@ -55,6 +55,7 @@ t.test('Deployment: two replicas, rolling with none unavailable, probes, drain i
   t.equal(container.ports[0].containerPort, Number(settings.PORT));
   const metrics = container.ports.find((port: Doc) => port.name === 'metrics');
   t.equal(metrics?.containerPort, Number(settings.METRICS_PORT), 'the metrics port is declared');
+  t.equal(settings.METRICS_HOST, '0.0.0.0', 'and listened on beyond loopback (its default), for the scraper');
   const annotations = deployment.spec.template.metadata.annotations as Record<string, string>;
   t.equal(annotations['prometheus.io/scrape'], 'true');
   t.equal(annotations['prometheus.io/port'], settings.METRICS_PORT, 'and annotated for scraping');

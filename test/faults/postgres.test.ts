@@ -82,7 +82,7 @@ if (typeof binaries === 'string') {
     phase = 'outage';
     const ready = await app.inject({ url: '/readyz' });
     t.equal(ready.statusCode, 503, '/readyz: not ready');
-    t.same(ready.json(), { status: 'unavailable', checks: { database: 'failing' } });
+    t.same(ready.json(), { status: 'unavailable', checks: { overload: 'ok', database: 'failing' } });
     await answered('outage', 6);
     const during = outcomes.filter((o) => o.phase === 'outage');
     t.ok(

@@ -1,13 +1,16 @@
 /** What the account and play tests share: a clock they move, valid registrations, cookies and Bearer headers. */
 import type { LightMyRequestResponse } from 'fastify';
+import type { RateLimitSettings } from '../../lib/rate-limit/settings.ts';
 
 /** Generous limits, so only the rate-limit tests meet them. */
-export const relaxedRateLimits = {
+export const relaxedRateLimits: Partial<RateLimitSettings> = {
   registerPerIp: { max: 10_000, windowMs: 60_000 },
   loginPerIp: { max: 10_000, windowMs: 60_000 },
+  loginFailuresPerAccountAndAddress: { max: 10_000, windowMs: 60_000 },
+  loginFailuresPerAddress: { max: 10_000, windowMs: 60_000 },
   loginFailuresPerAccount: { max: 10_000, windowMs: 60_000 },
   passwordResetPerIp: { max: 10_000, windowMs: 60_000 },
-  passwordResetPerAddress: { max: 10_000, windowMs: 60_000 },
+  passwordResetEmailsPerAddress: { max: 10_000, windowMs: 60_000 },
   linkUsePerIp: { max: 10_000, windowMs: 60_000 },
   accountEmailsPerUser: { max: 10_000, windowMs: 60_000 },
 };

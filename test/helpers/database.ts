@@ -249,3 +249,16 @@ export async function countRows(db: Kysely<Database>): Promise<{ users: number; 
   const row = result.rows[0];
   return { users: Number(row?.users), sessions: Number(row?.sessions), liveSessions: Number(row?.live) };
 }
+
+/** Every row of every table of the app's schema, as text, to prove a request changed nothing. */
+export async function snapshotDatabase(db: Kysely<Database>): Promise<string> {
+  const tables = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
+  const dump: Record<string, unknown[]> = {};
+  for (const { table_name: name } of tables.rows) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db);
+    dump[name] = rows.rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return JSON.stringify(dump);
+}

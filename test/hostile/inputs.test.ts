@@ -13,14 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
 import { testHashing } from '../../lib/auth/passwords.ts';
 import { loadConfig } from '../../lib/config.ts';
-import type { Database } from '../../lib/db/types.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { createTestDatabase, testBackends } from '../helpers/database.ts';
+import { createTestDatabase, snapshotDatabase, testBackends } from '../helpers/database.ts';
 
 interface Hostile {
   name: string;
@@ -271,19 +270,6 @@ function forms(): Hostile[] {
 
 const stackPatterns = [/\n\s+at [^\n]*:\d+:\d+/, /node_modules\//, /\.(?:ts|js|mjs):\d+:\d+/];
 
-/** Every row of every table of the app's schema, as text, to compare before and after. */
-async function snapshot(db: Kysely<Database>): Promise<string> {
-  const tables = await sql<{ table_name: string }>`
-    select table_name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
-  const dump: Record<string, unknown[]> = {};
-  for (const { table_name: name } of tables.rows) {
-    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db);
-    dump[name] = rows.rows.map((row) => JSON.stringify(row)).sort();
-  }
-  return JSON.stringify(dump);
-}
-
 const requests = [...apiBodies(), ...credentials(), ...paths(), ...forms()];
 t.ok(requests.length >= 150, `${requests.length} hostile requests per database`);
 
@@ -315,7 +301,12 @@ for (const backend of testBackends()) {
       database: { db: database.db },
       accounts: { passwordHashing: testHashing },
       rateLimits: {
-        limits: { loginFailuresPerAccount: { max: 1_000_000, windowMs: 60_000 }, playVerifyPerIp: { max: 1_000_000, windowMs: 60_000 } },
+        limits: {
+          loginFailuresPerAccountAndAddress: { max: 1_000_000, windowMs: 60_000 },
+          loginFailuresPerAddress: { max: 1_000_000, windowMs: 60_000 },
+          loginFailuresPerAccount: { max: 1_000_000, windowMs: 60_000 },
+          playVerifyPerIp: { max: 1_000_000, windowMs: 60_000 },
+        },
       },
     });
     t.teardown(async () => {
@@ -336,7 +327,7 @@ for (const backend of testBackends()) {
     const token = /token=([^;]+)/.exec(String(existing.headers['set-cookie']))![1]!;
     // Registration sends its verification email (and stores the link) after the answer.
     await app.jobs.settled();
-    const before = await snapshot(database.db);
+    const before = await snapshotDatabase(database.db);
 
     t.test('each hostile request: below 500, no stack in the answer', async (t) => {
       const failures: string[] = [];
@@ -430,7 +421,7 @@ for (const backend of testBackends()) {
 
     t.test('the database holds exactly what it held before', async (t) => {
       await app.jobs.settled();
-      t.equal(await snapshot(database.db), before);
+      t.equal(await snapshotDatabase(database.db), before);
       const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
       t.equal(me.statusCode, 200, 'the existing session still works');
     });

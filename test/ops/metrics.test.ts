@@ -147,8 +147,8 @@ t.test('METRICS_PORT: checked, never the public port', async (t) => {
   t.throws(() => loadConfig({ METRICS_PORT: 'ninety' }), ConfigError);
   t.throws(() => loadConfig({ METRICS_PORT: 'ninety' }), { message: /METRICS_PORT must be an integer from 0 to 65535/ });
   t.equal(loadConfig({}).metricsPort, 9464, 'on by default');
-  t.equal(loadConfig({ HOST: '10.1.2.3' }).metricsHost, '10.1.2.3', 'on the same interface as the site by default');
-  t.equal(loadConfig({ METRICS_HOST: '127.0.0.1' }).metricsHost, '127.0.0.1');
+  t.equal(loadConfig({ HOST: '10.1.2.3' }).metricsHost, '127.0.0.1', 'on the loopback interface unless METRICS_HOST says otherwise');
+  t.equal(loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost, '0.0.0.0', 'a scraper on another host needs METRICS_HOST');
 });
 
 function freePort(): Promise<number> {

@@ -59,7 +59,9 @@ t.test('the language switch keeps the query string', async (t) => {
   t.match(response.body, /data-testid="language-switch" href="\/th\/asdas\?page=2"/);
 });
 
-t.test('a trailing slash serves the same page', async (t) => {
-  const response = await app.inject({ url: '/bonus/' });
-  t.equal(response.statusCode, 200);
+t.test('a trailing slash is redirected to the page (one address per page)', async (t) => {
+  const response = await app.inject({ url: '/bonus/?a=1' });
+  t.equal(response.statusCode, 301);
+  t.equal(response.headers.location, '/bonus?a=1');
+  t.equal((await app.inject({ url: '/bonus' })).statusCode, 200);
 });

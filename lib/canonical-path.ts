@@ -1,0 +1,78 @@
+/**
+ * The one spelling of a request's path that the service acts on (RFC 3986, 6.2.2): percent-encoded
+ * unreserved characters decoded (`/%61pi` is `/api`), other escapes in upper case, characters a
+ * path may not hold raw encoded, repeated slashes merged (as nginx's merge_slashes does), dot
+ * segments removed (`/healthz/../login` is `/login`) and no trailing slash but on `/`.
+ *
+ * Fastify's router decodes a path before matching it, so a path spelled otherwise matched the same
+ * route while every check that read the raw URL saw something else (docs/decisions/0025).
+ */
+export type PathVerdict =
+  /** Already in its normal form. */
+  | { kind: 'normal' }
+  /** The same resource at another spelling: `path` is its normal form (the query left out). */
+  | { kind: 'other-spelling'; path: string }
+  /** Not a path this service can act on: a bad escape, a fragment, a target that is not a path. */
+  | { kind: 'malformed'; reason: string };
+
+// Anything that may need work: an escape, a dot segment or `//`, a trailing slash, a character a
+// path may not hold raw (outside RFC 3986's pchar and `/`). A path without any is normal.
+const needsWork = /%|\/\.|\/\/|.\/$|[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
+const unreserved = /^[A-Za-z0-9\-._~]$/;
+const hexPair = /^[0-9A-Fa-f]{2}$/;
+
+/** The verdict on a request target (`request.url`: path and query as the client sent them). */
+export function checkPath(target: string): PathVerdict {
+  const queryStart = target.indexOf('?');
+  let path = queryStart === -1 ? target : target.slice(0, queryStart);
+  if (!path.startsWith('/')) {
+    // The absolute form (`GET http://host/path`), which servers must take; its path is what counts.
+    const absolute = /^https?:\/\/[^/?#]*(\/[^?#]*)?$/i.exec(path);
+    if (!absolute) return { kind: 'malformed', reason: 'the request target is not a path' };
+    path = absolute[1] ?? '/';
+    const normal = normalise(path);
+    return typeof normal === 'string' ? { kind: 'other-spelling', path: normal } : normal;
+  }
+  if (!needsWork.test(path)) return { kind: 'normal' };
+  const normal = normalise(path);
+  if (typeof normal !== 'string') return normal;
+  return normal === path ? { kind: 'normal' } : { kind: 'other-spelling', path: normal };
+}
+
+function normalise(path: string): string | PathVerdict {
+  if (path.includes('#')) return { kind: 'malformed', reason: 'a request target has no fragment' };
+  let spelled = '';
+  for (let index = 0; index < path.length; index += 1) {
+    const char = path[index]!;
+    if (char === '%') {
+      const hex = path.slice(index + 1, index + 3);
+      if (!hexPair.test(hex)) return { kind: 'malformed', reason: 'a percent sign not followed by two hex digits' };
+      const decoded = String.fromCharCode(Number.parseInt(hex, 16));
+      spelled += unreserved.test(decoded) ? decoded : `%${hex.toUpperCase()}`;
+      index += 2;
+    } else if (/[A-Za-z0-9\-._~!$&'()*+,;=:@/]/.test(char)) {
+      spelled += char;
+    } else {
+      // Node reads the request line as Latin-1: each character is one byte the client sent.
+      const code = char.charCodeAt(0);
+      if (code > 0xff) return { kind: 'malformed', reason: 'a character that is not a byte' };
+      spelled += `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+  }
+  try {
+    decodeURIComponent(spelled);
+  } catch {
+    return { kind: 'malformed', reason: 'escapes that are not UTF-8' };
+  }
+  return withoutDotSegments(spelled);
+}
+
+/** RFC 3986 5.2.4 on a path that starts with `/`, empty segments (`//`, a trailing `/`) dropped too. */
+function withoutDotSegments(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split('/').slice(1)) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '.' && segment !== '') segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}

@@ -1,0 +1,54 @@
+import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
+import { addressMatcher } from '../lib/address-list.ts';
+
+const refusal = JSON.stringify({ statusCode: 429, code: 'TOO_MANY_CONNECTIONS', message: 'Too many open connections from this address.' });
+const refusalResponse =
+  'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: application/json; charset=utf-8\r\n' +
+  `Content-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`;
+
+/**
+ * At most MAX_CONNECTIONS_PER_ADDRESS open connections per client address: one client cannot
+ * hold the process's sockets (stalled uploads, idle keep-alives). A connection beyond it is
+ * answered 429 and closed. Trusted proxies carry every visitor's connections, so they are not
+ * bounded here (the proxy bounds its clients: deploy/nginx), nor is RATE_LIMIT_ALLOW_LIST (load
+ * generators).
+ */
+export default fp(
+  async (app) => {
+    const { config } = app;
+    const max = config.maxConnectionsPerAddress;
+    const { trustProxy } = config;
+    // A hop count or `true` trusts whoever connects: every peer may be the proxy.
+    if (max === 0 || trustProxy === true || typeof trustProxy === 'number') return;
+    const unbounded = addressMatcher([...config.rateLimitAllowList, ...(Array.isArray(trustProxy) ? trustProxy : [])]);
+    const refused = app.hasDecorator('metrics')
+      ? new Counter({
+          name: 'http_connections_refused_total',
+          help: 'Connections refused because their address had MAX_CONNECTIONS_PER_ADDRESS open.',
+          registers: [app.metrics.registry],
+        })
+      : undefined;
+
+    const open = new Map<string, number>();
+    // Before Node's own listener: a refused connection never reaches the HTTP parser's work.
+    app.server.prependListener('connection', (socket) => {
+      const address = socket.remoteAddress;
+      if (address === undefined || unbounded(address)) return;
+      const count = (open.get(address) ?? 0) + 1;
+      if (count > max) {
+        refused?.inc();
+        socket.end(refusalResponse);
+        socket.destroySoon();
+        return;
+      }
+      open.set(address, count);
+      socket.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1;
+        if (left === 0) open.delete(address);
+        else open.set(address, left);
+      });
+    });
+  },
+  { name: 'connection-limit', dependencies: ['config'] },
+);
