@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../contract/http-error.ts';
+import { malformedJsonFields, malformedTextCode, replaceInvalidUtf8 } from './text.ts';
 
 // Fastify's shared Ajv strips unknown properties and coerces "true" into true; the API must
 // refuse both, so its routes validate with this strict instance instead.
@@ -17,25 +19,41 @@ const strictAjv = new Ajv({
  * Sets up a JSON API route scope (/api/auth, /api/play, /api/account): bodies validated strictly
  * (extra fields and wrong types are 400), JSON bodies only (anything else is 415
  * UNSUPPORTED_MEDIA_TYPE; malformed JSON is 400 MALFORMED_JSON; an empty body with a JSON content
- * type counts as no body), and answers never cached.
+ * type counts as no body; text that is not text, lone surrogates or bytes that are not UTF-8, is
+ * 400 naming the field, see malformedText), and answers never cached.
  */
 export function jsonApiScope(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema }) => strictAjv.compile(schema));
 
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  // As bytes: a string parser would have decoded bytes that are not UTF-8 into U+FFFD already.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const refused = refusedCharset(request.headers['content-type']);
     if (refused) {
       done(refused, undefined);
       return;
     }
-    const json = typeof body === 'string' ? body : body.toString('utf8');
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    if (!isUtf8(bytes)) {
+      done(notUtf8(bytes), undefined);
+      return;
+    }
+    const json = bytes.toString('utf8');
     if (json.trim() === '') {
       done(null, undefined);
       return;
     }
-    parseJson(request, json, done);
+    parseJson(request, json, (error, parsed) => {
+      if (error) {
+        done(error, undefined);
+        return;
+      }
+      // `\uD800` escapes decode to lone surrogates, which would become U+FFFD when stored or hashed.
+      const malformed = malformedJsonFields(parsed);
+      if (malformed.length > 0) done(malformedText(malformed), undefined);
+      else done(null, parsed);
+    });
   });
 
   app.addHook('onSend', async (_request, reply) => {
@@ -52,4 +70,29 @@ export function refusedCharset(contentType: string | undefined): HttpError | nul
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return null;
   return new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset.slice(0, 40)}": send UTF-8.`);
+}
+
+/** 400 VALIDATION_FAILED with `malformed_text` for each field (lib/auth/validation.ts's field codes). */
+export function malformedText(fields: string[]): HttpError {
+  return new HttpError(
+    400,
+    'VALIDATION_FAILED',
+    'Some fields hold text that is not well-formed: a lone surrogate, or bytes that are not UTF-8.',
+    Object.fromEntries(fields.map((field) => [field, malformedTextCode])),
+  );
+}
+
+/**
+ * A JSON body whose bytes are not UTF-8: 400 naming the fields that hold the bad bytes when the
+ * body is JSON once they stand out (each replaced by the escape of a lone surrogate), otherwise
+ * 400 MALFORMED_TEXT. Never decoded with U+FFFD in their place and passed on.
+ */
+function notUtf8(bytes: Buffer): HttpError {
+  try {
+    const fields = malformedJsonFields(JSON.parse(replaceInvalidUtf8(bytes, '\\udfff')));
+    if (fields.length > 0) return malformedText(fields);
+  } catch {
+    // Not JSON even then (bad bytes outside a string): the body as a whole is refused.
+  }
+  return new HttpError(400, 'MALFORMED_TEXT', 'The body is not valid UTF-8.');
 }

@@ -6,6 +6,7 @@ import { preferredLocale } from '../lib/accept.ts';
 import { isBotRequest } from '../lib/bots.ts';
 import { refusedCharset } from '../lib/json-api.ts';
 import { isSameOrigin } from '../lib/same-origin.ts';
+import { checkFormText } from '../lib/text.ts';
 
 const payloadSuffix = '/_payload.json';
 
@@ -34,11 +35,19 @@ export default async function pageRoutes(app: FastifyInstance) {
     return app.pages.sendDocument(request, reply, { flash: flash !== undefined && isFlashCode(flash) ? flash : undefined });
   });
 
-  // Only this scope parses urlencoded bodies: the JSON API keeps answering 415 to them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+  // Only this scope parses urlencoded bodies: the JSON API keeps answering 415 to them. As bytes:
+  // decoding them as a string would turn bytes that are not UTF-8 (raw, or escaped as %FF) into
+  // U+FFFD, which the form would then store; instead the form action is not run and the page
+  // says which field (plugins/form-actions.ts).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, body, done) => {
     const refused = refusedCharset(request.headers['content-type']);
-    if (refused) done(refused, undefined);
-    else done(null, body);
+    if (refused) {
+      done(refused, undefined);
+      return;
+    }
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    request.formTextProblem = checkFormText(bytes);
+    done(null, bytes.toString('utf8'));
   });
   app.post('/*', async (request, reply) => {
     if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {

@@ -1,6 +1,7 @@
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { defaultHashConcurrency } from '../config-schema.ts';
+import { isExactText } from '../text.ts';
 
 export interface PasswordHashingParams {
   /** KiB of memory per hash. */
@@ -48,12 +49,23 @@ export class PasswordHasher {
     return this.#limit.pendingCount;
   }
 
+  /**
+   * Refuses (throws) a password that is not well-formed or holds U+FFFD: the binding hashes the
+   * UTF-8 form, where a lone surrogate is U+FFFD, so `a\ud800` and `a\udc01` would be one
+   * password. lib/auth/validation.ts's checkNewPassword refuses them first with a field code.
+   */
   hash(password: string): Promise<string> {
+    if (!isExactText(password)) return Promise.reject(new TypeError('Refusing to hash a password that is not well-formed text.'));
     return this.#limit(() => hash(password.normalize('NFC'), { ...this.params, algorithm: argon2id }));
   }
 
-  /** False for a wrong password and for a stored hash that cannot be read. */
+  /**
+   * False for a wrong password and for a stored hash that cannot be read. False too, without
+   * hashing, for a password that is not well-formed or holds U+FFFD: none can be set (see hash),
+   * and a hash stored before that rule may be a lone surrogate's, which any of them would match.
+   */
   async verify(passwordHash: string, password: string): Promise<boolean> {
+    if (!isExactText(password)) return false;
     try {
       return await this.#limit(() => verify(passwordHash, password.normalize('NFC')));
     } catch {

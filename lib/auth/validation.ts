@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { isLocale, type Locale } from '../../contract/locales.ts';
 import { isCommonPassword } from './common-passwords.ts';
+import { hasTooManyMarks, isExactText, isWellFormedText } from '../text.ts';
 
 /**
  * Machine codes for field errors, stable across releases: the API answers
@@ -20,7 +21,11 @@ export type FieldCode =
   | 'must_accept'
   | 'incorrect_password'
   | 'same_as_current'
-  | 'taken';
+  | 'taken'
+  /** A lone surrogate, bytes that were not UTF-8 (lib/text.ts), or U+FFFD where text must be exact. */
+  | 'malformed_text'
+  /** More than lib/text.ts's maxMarksInARow combining marks on one character of a name. */
+  | 'too_many_marks';
 
 export type FieldErrors = Record<string, FieldCode>;
 
@@ -65,8 +70,11 @@ const labelPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export function checkEmail(raw: unknown): { value: string } | { code: FieldCode } {
   if (raw === undefined || raw === null) return { code: 'required' };
   if (typeof raw !== 'string') return { code: 'invalid_type' };
+  if (!isWellFormedText(raw)) return { code: 'malformed_text' };
   if (raw.trim() === '') return { code: 'required' };
   if (raw.length > limits.stringHardMax) return { code: 'too_long' };
+  // An internationalized domain is a name too (stored as its xn-- form).
+  if (hasTooManyMarks(raw.normalize('NFC'))) return { code: 'too_many_marks' };
   const value = normalizeEmail(raw);
   if (value.length > limits.emailMax) return { code: 'too_long' };
   const at = value.lastIndexOf('@');
@@ -87,10 +95,15 @@ export function checkEmail(raw: unknown): { value: string } | { code: FieldCode 
   return { value };
 }
 
-/** Why a new password is refused, or null. `email` is the normalized email it must not equal. */
+/**
+ * Why a new password is refused, or null. `email` is the normalized email it must not equal.
+ * Never one that is not well-formed, nor one holding U+FFFD: a lone surrogate is hashed as U+FFFD
+ * (its UTF-8 form), so either would let a different password match (lib/auth/passwords.ts).
+ */
 export function checkNewPassword(password: unknown, email: string | null): FieldCode | null {
   if (password === undefined || password === null || password === '') return 'required';
   if (typeof password !== 'string') return 'invalid_type';
+  if (!isExactText(password)) return 'malformed_text';
   const length = codePointLength(password);
   if (length < limits.passwordMin) return 'too_short';
   if (length > limits.passwordMax) return 'too_long';
@@ -108,14 +121,20 @@ export function checkNewPassword(password: unknown, email: string | null): Field
 // line and paragraph separators: none belongs in a name shown to other people.
 const forbiddenInDisplayName = /[\p{C}\p{Zl}\p{Zp}]/u;
 
-/** The display name as stored (trimmed, NFC), or the code saying why it is refused. */
+/**
+ * The display name as stored (trimmed, NFC), or the code saying why it is refused. Never text
+ * that is not well-formed or holds U+FFFD (what broken text turns into), and at most
+ * maxMarksInARow combining marks on a character.
+ */
 export function checkDisplayName(raw: unknown): { value: string } | { code: FieldCode } {
   if (raw === undefined || raw === null) return { code: 'required' };
   if (typeof raw !== 'string') return { code: 'invalid_type' };
+  if (!isExactText(raw)) return { code: 'malformed_text' };
   if (raw.length > limits.stringHardMax) return { code: 'too_long' };
   const value = raw.normalize('NFC').trim();
   if (value === '') return { code: raw === '' ? 'required' : 'too_short' };
   if (forbiddenInDisplayName.test(value)) return { code: 'invalid_characters' };
+  if (hasTooManyMarks(value)) return { code: 'too_many_marks' };
   if (codePointLength(value) > limits.displayNameMax) return { code: 'too_long' };
   return { value };
 }

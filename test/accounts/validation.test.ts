@@ -79,10 +79,13 @@ t.test('display names', async (t) => {
   t.same(checkDisplayName('ก'.repeat(50)), { value: 'ก'.repeat(50) });
   t.same(checkDisplayName('ก'.repeat(51)), { code: 'too_long' });
   t.same(checkDisplayName('😀'.repeat(50)), { value: '😀'.repeat(50) }, 'counted in characters');
-  for (const bad of ['\u202Eevil', 'a\u2066b', 'a\u200Bb', 'a\u200Db', 'a\uFEFFb', 'a\u00ADb', 'a\tb', 'a\u0007b', 'a\uE000b', 'a\uD800b', 'a\u2029b']) {
+  for (const bad of ['\u202Eevil', 'a\u2066b', 'a\u200Bb', 'a\u200Db', 'a\uFEFFb', 'a\u00ADb', 'a\tb', 'a\u0007b', 'a\uE000b', 'a\u2029b']) {
     const hex = [...bad].map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
     t.same(checkDisplayName(bad), { code: 'invalid_characters' }, hex);
   }
+  // Text that is not text (a lone surrogate), or what such text turns into (U+FFFD): test/hostile/text.test.ts.
+  t.same(checkDisplayName('a\uD800b'), { code: 'malformed_text' });
+  t.same(checkDisplayName('a\uFFFDb'), { code: 'malformed_text' });
   t.same(checkDisplayName(''), { code: 'required' });
   t.same(checkDisplayName(' \u3000 '), { code: 'too_short' });
   t.same(checkDisplayName(null), { code: 'required' });
