@@ -1,6 +1,9 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
+import { wantsJson } from '../lib/accept.ts';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
+import { noticePages } from '../lib/notice-page.ts';
+import { splitLocale } from '../contract/locales.ts';
 import { HttpError, notFoundError } from '../contract/http-error.ts';
 
 // Fastify's own input errors, named for clients that branch on `code`.
@@ -32,6 +35,7 @@ function fieldsOf(error: FastifyError): Record<string, string> | undefined {
  */
 export default fp(
   async (app) => {
+    const unavailablePages = noticePages('unavailable');
     app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
       if (error instanceof HttpError) {
         if (error.headers) reply.headers(error.headers);
@@ -46,12 +50,14 @@ export default fp(
       // client's doing, never the database's: it must not be logged as an outage.
       const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
       if (!clientFault && isDatabaseUnavailable(error)) {
-        // The request is fine; the database is away (a restart, a failover): say "try again".
+        // The request is fine; the database is away (a restart, a failover): say "try again",
+        // as a page in the visitor's language to a browser asking for one.
         request.log.error({ err: error }, 'database unavailable');
-        return reply
-          .code(503)
-          .header('retry-after', '5')
-          .send({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service cannot reach its database. Try again in a few seconds.' });
+        reply.code(503).header('retry-after', '5').header('cache-control', 'no-store');
+        const path = request.url.split('?')[0] ?? '/';
+        const document = request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept);
+        if (document) return reply.type('text/html; charset=utf-8').send(unavailablePages[splitLocale(path).locale]);
+        return reply.send({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service cannot reach its database. Try again in a few seconds.' });
       }
       const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       if (statusCode >= 500) {

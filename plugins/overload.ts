@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { wantsJson } from '../lib/accept.ts';
-import { projectRoot } from '../lib/build-info.ts';
-import { locales, splitLocale, type Locale } from '../contract/locales.ts';
-import { escapeHtml } from '../contract/escape-html.ts';
+import { noticePages } from '../lib/notice-page.ts';
+import { splitLocale } from '../contract/locales.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,19 +36,6 @@ const exemptRoute = /^\/(?:healthz|readyz)$|^\/(?:assets|builds)\//;
 const exempt = (request: FastifyRequest) => exemptRoute.test(request.routeOptions.url ?? '');
 
 
-/** The 503 page, one per language, made once: shedding must cost nothing like a render. */
-function busyPage(locale: Locale): string {
-  const strings = (JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as {
-    overload: { title: string; message: string; retry: string };
-  }).overload;
-  const [title, message, retry] = [strings.title, strings.message, strings.retry].map(escapeHtml);
-  return `<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>
-<style>body{font-family:system-ui,"Noto Sans Thai",sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#f7f7f8;color:#1c1c21}main{max-width:32rem;padding:2rem;text-align:center}h1{font-size:1.5rem}a{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border-radius:.4rem;background:#5b21b6;color:#fff;text-decoration:none}</style>
-</head><body><main><h1>${title}</h1><p>${message}</p><a href="">${retry}</a></main></body></html>
-`;
-}
-
 /**
  * Overload shedding: when the event loop's delay or the heap passes its limit (@fastify/under-
  * pressure: OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, OVERLOAD_MAX_HEAP_BYTES), or too many requests are
@@ -75,7 +59,7 @@ export default fp<OverloadPluginOptions>(
     const maxEventLoopDelay = config.overloadMaxEventLoopDelayMs;
     // Default: shed before V8 runs out of heap (a crash loses every request in flight).
     const maxHeapUsedBytes = config.overloadMaxHeapBytes ?? Math.floor(getHeapStatistics().heap_size_limit * 0.9);
-    const pages = Object.fromEntries(locales.map((locale) => [locale, busyPage(locale)])) as Record<Locale, string>;
+    const pages = noticePages('overload');
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
     const busyJson = JSON.stringify({
       statusCode: 503,

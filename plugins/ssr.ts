@@ -7,6 +7,7 @@ import { appIcons } from '../contract/app-icons.ts';
 import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { wantsJson } from '../lib/accept.ts';
 import { isBotRequest } from '../lib/bots.ts';
+import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag.ts';
 import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
@@ -98,8 +99,13 @@ async function ssr(app: FastifyInstance) {
     dataSource: (name) => app.pageData.get(name),
   };
 
+  // The database was away for a loader or a form action: react-router turns what they threw
+  // into an error page (500), so it is kept here and handed to the error handler after the
+  // render, which answers 503 with Retry-After (plugins/errors.ts), as the API does.
+  const outages = new WeakMap<ServerRequestContext, unknown>();
+
   function contextFor(request: FastifyRequest, reply: FastifyReply, flash?: string): ServerRequestContext {
-    return {
+    const context: ServerRequestContext = {
       user: request.user ?? null,
       sessionId: request.sessionId ?? null,
       isBot: isBotRequest(request),
@@ -107,10 +113,27 @@ async function ssr(app: FastifyInstance) {
       runFormAction: async (name, args) => {
         const action = app.formActions.get(name);
         if (!action) throw new Error(`No form action named '${name}'.`);
-        return action(args, request, reply);
+        try {
+          return await action(args, request, reply);
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) outages.set(context, error);
+          throw error;
+        }
       },
-      logError: (error, message) => request.log.error({ err: error }, message),
+      logError: (error, message) => {
+        if (isDatabaseUnavailable(error)) outages.set(context, error);
+        else request.log.error({ err: error }, message);
+      },
     };
+    return context;
+  }
+
+  /** Renders with a new request context; a database outage met on the way is thrown after. */
+  async function withContext<T>(request: FastifyRequest, reply: FastifyReply, flash: string | undefined, render: (context: ServerRequestContext) => Promise<T>): Promise<T> {
+    const context = contextFor(request, reply, flash);
+    const outcome = await render(context);
+    if (outages.has(context)) throw outages.get(context);
+    return outcome;
   }
 
   // One renderer per loaded SSR bundle: production loads it once; development reloads it on change.
@@ -171,14 +194,16 @@ async function ssr(app: FastifyInstance) {
 
   app.decorate('pages', {
     async sendDocument(request, reply, { form, flash } = {}) {
-      const context = contextFor(request, reply, flash);
       const renderer = await rendererFor(reply);
-      return send(request, reply, await timed(request, 'document', () => renderer.renderDocument(request.url, context, form === undefined ? {} : { form })));
+      const outcome = await withContext(request, reply, flash, (context) =>
+        timed(request, 'document', () => renderer.renderDocument(request.url, context, form === undefined ? {} : { form })),
+      );
+      return send(request, reply, outcome);
     },
     async sendPayload(request, reply, pagePath) {
-      const context = contextFor(request, reply);
       const renderer = await rendererFor(reply);
-      return sendPayload(request, reply, await timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
+      const outcome = await withContext(request, reply, undefined, (context) => timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
+      return sendPayload(request, reply, outcome);
     },
   } satisfies Pages);
 }

@@ -76,8 +76,13 @@ export function fallbackStore(redis: Redis, nameSpace: string, events: FallbackE
     read(key: string, callback: StoreCallback, timeWindow: number, max: number) {
       this.#run('read', key, callback, timeWindow, max);
     }
-    child(routeOptions: Record<string, unknown>): Store {
-      return new FallbackStore(this.#shared.child(routeOptions), this.#local.child(routeOptions));
+    child(routeOptions: Record<string, unknown> & { continueExceeding: boolean; exponentialBackoff: boolean }): Store {
+      // Every limit is made with createRateLimit and keys that name it (`login-ip:<address>`). The
+      // library's child would put the route's method and URL in front, which such a limit does
+      // not have ("undefinedundefined-login-ip:..."): keys stay `<namespace><name>:<value>`.
+      // Keys under the old names are never read again and expire with their windows.
+      const shared = new RedisStore(routeOptions.continueExceeding, routeOptions.exponentialBackoff, redis, nameSpace);
+      return new FallbackStore(shared, this.#local.child(routeOptions));
     }
   }
 
