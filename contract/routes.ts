@@ -54,6 +54,11 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   strings?: 'account';
   /** Checks the query string against the page's data (which never depends on the query). */
   checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
+  /**
+   * The query parameters an anonymous visitor's page depends on (`?page=2`): the page cache keeps
+   * the page once per their values; an address with any other parameter is rendered, never kept.
+   */
+  cacheQuery?: readonly string[];
 }
 
 /** The form actions routes/forms/ defines, by the name the manifest gives them. */
@@ -89,6 +94,7 @@ export const pageRoutes: readonly PageRoute[] = [
     data: 'articleList',
     module: 'pages/article-list.tsx',
     checkSearch: checkPageNumber,
+    cacheQuery: ['page'],
   },
   {
     id: 'article',

@@ -12,10 +12,14 @@ const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const key = (url: string, headers: Record<string, string> = {}, cookies: Record<string, string> = {}) =>
   pageCacheKey({ url, headers: { 'user-agent': chrome, ...headers }, cookies }, personal);
 
-t.test('the key: path, sorted query, language inputs and bot; personal requests have none', async (t) => {
-  t.equal(key('/asdas?b=2&a=1'), key('/asdas?a=1&b=2'), 'query order does not matter');
-  t.equal(key('/asdas?q=a%20b'), key('/asdas?q=a+b'), 'nor its encoding');
-  t.not(key('/asdas?page=2'), key('/asdas'), 'the query is part of it');
+t.test('the key: path, the parameters the page reads, language inputs and bot; personal requests have none', async (t) => {
+  t.equal(key('/asdas?page=%32'), key('/asdas?page=2'), 'the encoding of a value does not matter');
+  t.not(key('/asdas?page=2'), key('/asdas'), 'the parameters the page reads are part of it');
+  t.not(key('/th/asdas?page=2'), undefined, 'in each language');
+  t.equal(key('/asdas?x=1'), undefined, 'a parameter the page does not read: never cached');
+  t.equal(key('/asdas?page=2&utm_source=mail'), undefined, 'not even beside one it reads');
+  t.equal(key('/bonus?page=2'), undefined, 'a parameter another page reads');
+  t.equal(key('/asdas/_payload.json?page=2'), undefined, 'payloads take no query');
   t.not(key('/th/asdas'), key('/asdas'), 'so is the language of the path');
   t.not(key('/', { 'accept-language': 'th' }), key('/', { 'accept-language': 'en' }), 'the preferred language (the / → /th offer)');
   t.not(key('/', {}, { lang: 'en' }), key('/'), 'a chosen language');
