@@ -7,6 +7,7 @@ import { HttpError } from '../contract/http-error.ts';
 import { iconCache } from '../lib/icons/cache.ts';
 import { loadIcons, loadLocalSet, type RenderedIcon } from '../lib/icons/local-sets.ts';
 import { fetchUpstreamIcons, UpstreamError } from '../lib/icons/upstream.ts';
+import { upstreamBudget } from '../lib/icons/upstream-budget.ts';
 
 export { loadIcons, type RenderedIcon } from '../lib/icons/local-sets.ts';
 
@@ -22,10 +23,12 @@ declare module 'fastify' {
       load(names: readonly string[]): Promise<Record<string, RenderedIcon>>;
       /**
        * The IconifyJSON subset of validated `names` of `collection`: an installed set, or the
-       * upstream's (one shared call per distinct request, cached). Throws HttpError 502/504
-       * when the upstream fails.
+       * upstream's (one shared call per distinct request, cached; unknown collections and icons
+       * remembered). Throws HttpError 502/504 when the upstream fails, 503 ICON_UPSTREAM_BUSY
+       * past the process's upstream allowance, and whatever `beforeUpstream` throws (the route's
+       * per-address limit), which runs only when this request is about to make a new upstream call.
        */
-      answer(log: FastifyBaseLogger, collection: string, names: string[]): Promise<IconAnswer>;
+      answer(log: FastifyBaseLogger, collection: string, names: string[], options?: { beforeUpstream?: () => Promise<void> }): Promise<IconAnswer>;
     };
   }
 }
@@ -37,20 +40,44 @@ export interface IconsPluginOptions {
   cacheEntries?: number;
   /** ... and in bytes of JSON kept (default 16 MiB). */
   cacheBytes?: number;
+  /** Upstream calls running at once, for the whole process (default 4); more are refused with 503. */
+  upstreamConcurrency?: number;
+  /** Upstream calls started in any minute, for the whole process (default 60); more are refused with 503. */
+  upstreamPerMinute?: number;
+  /** The clock of that minute, in milliseconds (tests hold it still). */
+  now?: () => number;
 }
 
 const FOUND_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 // "Not found" from the upstream is a real answer, but one worth re-asking about soon.
 const MISSING_TTL_MS = 5 * 60 * 1000;
 const UPSTREAM_MAX_BYTES = 4 * 1024 * 1024;
+// Collections the upstream does not have: one question per collection per 10 minutes, whatever
+// icon names are asked for. Icons it answered none of: as long as a "not found" answer.
+const UNKNOWN_COLLECTION_TTL_MS = 10 * 60 * 1000;
+const UNKNOWN_COLLECTIONS = 1000;
+const MISSING_ICONS = 5000;
 export const noStore = { 'cache-control': 'no-store' };
+
+function collectionNotFound(collection: string): IconAnswer {
+  return { found: false, code: 'ICON_COLLECTION_NOT_FOUND', message: `No icon collection named ${collection}` };
+}
+
+function iconsNotFound(collection: string, names: string[]): IconAnswer {
+  return { found: false, code: 'ICONS_NOT_FOUND', message: `No such icons in ${collection}: ${names.join(', ')}` };
+}
+
+/** A call refused by its caller's limit: requests that shared it try again under their own. */
+class NotAdmitted extends Error {
+  constructor(readonly refusal: unknown) {
+    super('not admitted to the upstream');
+  }
+}
 
 /** The IconifyJSON subset for `names` (aliases with their parents, `not_found` for the rest). */
 function answerFrom(set: IconifyJSON, collection: string, names: string[]): IconAnswer {
   const subset = getIcons(set, names, true);
-  if (!subset || Object.keys(subset.icons).length === 0) {
-    return { found: false, code: 'ICONS_NOT_FOUND', message: `No such icons in ${collection}: ${names.join(', ')}` };
-  }
+  if (!subset || Object.keys(subset.icons).length === 0) return iconsNotFound(collection, names);
   const body = JSON.stringify(subset);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   return { found: true, body, etag };
@@ -61,6 +88,12 @@ function answerFrom(set: IconifyJSON, collection: string, names: string[]): Icon
  * `GET /api/_nuxt_icon/{collection}.json` (routes/api/icons.ts). Installed `@iconify-json/*`
  * sets answer directly; other collections come from the Iconify API (`ICON_UPSTREAM_URL`), with
  * one shared call per distinct request and a bounded in-memory cache. See docs/decisions/0003-icons.md.
+ *
+ * Upstream calls are bounded (docs/decisions/0028): per client address (the route's
+ * `beforeUpstream`), for the whole process (`upstreamConcurrency`, `upstreamPerMinute`), and by
+ * remembering what the upstream does not have: an unknown collection costs one call per 10
+ * minutes whatever icons are asked for (requests made before that first answer arrives each
+ * make their own call, within the limits).
  */
 export default fp<IconsPluginOptions>(
   async (app, options) => {
@@ -68,6 +101,14 @@ export default fp<IconsPluginOptions>(
     const cache = iconCache<IconAnswer>(options.cacheEntries ?? 500, options.cacheBytes ?? 16 * 1024 * 1024);
     const inFlight = new Map<string, Promise<IconAnswer>>();
     const baseUrl = app.config.iconUpstreamUrl;
+    const budget = upstreamBudget({
+      concurrency: options.upstreamConcurrency ?? 4,
+      perMinute: options.upstreamPerMinute ?? 60,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const unknownCollections = iconCache<true>(UNKNOWN_COLLECTIONS);
+    const missingIcons = iconCache<true>(MISSING_ICONS);
+    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
 
     function remember(key: string, answer: IconAnswer): IconAnswer {
       if (answer.found) cache.set(key, answer, { ttl: FOUND_TTL_MS, size: answer.body.length + key.length });
@@ -75,33 +116,81 @@ export default fp<IconsPluginOptions>(
       return answer;
     }
 
-    async function fromUpstream(log: FastifyBaseLogger, key: string, collection: string, names: string[]): Promise<IconAnswer> {
-      let pending = inFlight.get(key);
-      if (!pending) {
-        pending = (async () => {
-          const set = await fetchUpstreamIcons({ baseUrl, collection, names, timeoutMs, maxBytes: UPSTREAM_MAX_BYTES });
-          const answer: IconAnswer = set
-            ? answerFrom(set, collection, names)
-            : { found: false, code: 'ICON_COLLECTION_NOT_FOUND', message: `No icon collection named ${collection}` };
-          return remember(key, answer);
-        })().finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+    /** One upstream call for `key`, after the caller's own limit and the process's allowance. */
+    async function callUpstream(collection: string, names: string[], key: string, beforeUpstream?: () => Promise<void>): Promise<IconAnswer> {
+      try {
+        await beforeUpstream?.();
+      } catch (error) {
+        throw new NotAdmitted(error);
+      }
+      // The limit may have made this request wait; another may have found out meanwhile.
+      if (unknownCollections.get(collection)) return collectionNotFound(collection);
+      const slot = budget.take();
+      if (!slot.ok) {
+        metrics?.rateLimitRefusals.inc({ limit: 'icon-upstream-process' });
+        throw new NotAdmitted(
+          new HttpError(503, 'ICON_UPSTREAM_BUSY', `The icon service is busy. Try again in ${slot.retryAfterSeconds} seconds.`, undefined, {
+            ...noStore,
+            'retry-after': String(slot.retryAfterSeconds),
+          }),
+        );
       }
       try {
-        return await pending;
-      } catch (error) {
-        // Failures are not cached: the next request asks the upstream again.
-        if (!(error instanceof UpstreamError)) throw error;
-        log.warn({ err: error, collection }, 'icon upstream failed');
-        throw error.kind === 'timeout'
-          ? new HttpError(504, 'ICON_UPSTREAM_TIMEOUT', 'The icon service did not answer in time.', undefined, noStore)
-          : new HttpError(502, 'ICON_UPSTREAM_FAILED', 'The icon service failed to answer.', undefined, noStore);
+        const set = await fetchUpstreamIcons({ baseUrl, collection, names, timeoutMs, maxBytes: UPSTREAM_MAX_BYTES });
+        if (!set) {
+          unknownCollections.set(collection, true, { ttl: UNKNOWN_COLLECTION_TTL_MS });
+          return remember(key, collectionNotFound(collection));
+        }
+        const answer = answerFrom(set, collection, names);
+        // An empty answer: none of these icons is asked for again, in any combination, for a while.
+        if (!answer.found) for (const name of names) missingIcons.set(`${collection}:${name}`, true, { ttl: MISSING_TTL_MS });
+        return remember(key, answer);
+      } finally {
+        slot.release();
+      }
+    }
+
+    /** Starts the call for `key`, which identical requests share until it ends. */
+    function start(collection: string, names: string[], key: string, beforeUpstream?: () => Promise<void>): Promise<IconAnswer> {
+      const pending = callUpstream(collection, names, key, beforeUpstream).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+      return pending;
+    }
+
+    function upstreamFailure(log: FastifyBaseLogger, collection: string, error: unknown): unknown {
+      // Failures are not cached: the next request asks the upstream again.
+      if (!(error instanceof UpstreamError)) return error;
+      log.warn({ err: error, collection }, 'icon upstream failed');
+      return error.kind === 'timeout'
+        ? new HttpError(504, 'ICON_UPSTREAM_TIMEOUT', 'The icon service did not answer in time.', undefined, noStore)
+        : new HttpError(502, 'ICON_UPSTREAM_FAILED', 'The icon service failed to answer.', undefined, noStore);
+    }
+
+    async function fromUpstream(log: FastifyBaseLogger, key: string, collection: string, names: string[], beforeUpstream?: () => Promise<void>): Promise<IconAnswer> {
+      for (;;) {
+        // What is known already costs no upstream call and counts against no limit.
+        if (unknownCollections.get(collection)) return collectionNotFound(collection);
+        if (names.every((name) => missingIcons.get(`${collection}:${name}`))) return iconsNotFound(collection, names);
+        const cached = cache.get(key);
+        if (cached) return cached;
+        const shared = inFlight.get(key);
+        const mine = !shared;
+        try {
+          return await (shared ?? start(collection, names, key, beforeUpstream));
+        } catch (error) {
+          if (error instanceof NotAdmitted) {
+            // A shared call that was refused its caller's limit: try again under ours.
+            if (!mine) continue;
+            throw error.refusal;
+          }
+          throw upstreamFailure(log, collection, error);
+        }
       }
     }
 
     app.decorate('icons', {
       load: loadIcons,
-      async answer(log, collection, names) {
+      async answer(log, collection, names, { beforeUpstream } = {}) {
         const key = `${collection}:${names.join(',')}`;
         const cached = cache.get(key);
         if (cached) return cached;
@@ -111,7 +200,7 @@ export default fp<IconsPluginOptions>(
           // Local misses are cheap to recompute: keep the cache for answers worth keeping.
           return answer.found ? remember(key, answer) : answer;
         }
-        return fromUpstream(log, key, collection, names);
+        return fromUpstream(log, key, collection, names, beforeUpstream);
       },
     });
   },

@@ -41,8 +41,8 @@ type Outcome = { kind: 'set'; set: IconifyJSON } | { kind: 'missing' } | { kind:
 /**
  * Loads icons the page did not bring: names asked for in the same tick are sent together, one
  * request per collection; answers (found or not) are kept for the rest of the visit. When our
- * endpoint fails (network error, timeout or 5xx) the public Iconify API is asked once; a 404 from
- * the endpoint means the icons do not exist and is final.
+ * endpoint fails (network error, timeout, 429 or 5xx) the public Iconify API is asked once; a 404
+ * from the endpoint means the icons do not exist and is final.
  */
 export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
   const endpoint = (options.endpoint ?? DEFAULT_ICON_ENDPOINT).replace(/\/$/, '');
@@ -64,7 +64,8 @@ export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
     } catch {
       return { kind: 'failed' };
     }
-    if (response.status >= 500) return { kind: 'failed' };
+    // 429: our endpoint's limit on upstream calls (per address), not an answer about the icons.
+    if (response.status >= 500 || response.status === 429) return { kind: 'failed' };
     if (!response.ok) return { kind: 'missing' };
     try {
       const set = (await response.json()) as IconifyJSON;

@@ -1,8 +1,11 @@
 import type { IconifyAlias, IconifyIcon, IconifyJSON } from '@iconify/types';
+import { matchIconName } from '@iconify/utils';
 
 /**
  * Asking the Iconify API (or a compatible mirror) for icons of a set that is not installed.
- * Callers pass validated names only: they go into the URL as they are.
+ * Callers pass validated names only: they go into the URL as they are. What comes back is not
+ * trusted: only well-named icons with known properties are kept, and their SVG bodies are cut
+ * down to what icons draw with (lib/icons/svg-sanitizer.ts) before anyone sees them.
  */
 
 export type UpstreamFailure = 'failed' | 'timeout';
@@ -41,12 +44,16 @@ function copyProps(source: Record<string, unknown>, target: Record<string, unkno
   for (const key of booleanProps) if (typeof source[key] === 'boolean') target[key] = source[key];
 }
 
-/** A clean IconifyJSON built from an upstream answer, with prototype-free tables; null if malformed. */
+/**
+ * A clean IconifyJSON built from an upstream answer, with prototype-free tables; null if malformed.
+ * Icons and aliases whose names break Iconify's naming rule are left out. The bodies are still
+ * the upstream's: `sanitizeIconBodies` cleans them.
+ */
 export function sanitizeIconSet(data: unknown, prefix: string): IconifyJSON | null {
   if (!isObject(data) || data.prefix !== prefix || !isObject(data.icons)) return null;
   const icons = Object.create(null) as Record<string, IconifyIcon>;
   for (const [name, icon] of Object.entries(data.icons)) {
-    if (!isObject(icon) || typeof icon.body !== 'string') continue;
+    if (!matchIconName.test(name) || !isObject(icon) || typeof icon.body !== 'string') continue;
     const clean: Record<string, unknown> = { body: icon.body };
     copyProps(icon, clean);
     icons[name] = clean as unknown as IconifyIcon;
@@ -54,7 +61,7 @@ export function sanitizeIconSet(data: unknown, prefix: string): IconifyJSON | nu
   const aliases = Object.create(null) as Record<string, IconifyAlias>;
   if (isObject(data.aliases)) {
     for (const [name, alias] of Object.entries(data.aliases)) {
-      if (!isObject(alias) || typeof alias.parent !== 'string') continue;
+      if (!matchIconName.test(name) || !isObject(alias) || typeof alias.parent !== 'string' || !matchIconName.test(alias.parent)) continue;
       const clean: Record<string, unknown> = { parent: alias.parent };
       copyProps(alias, clean);
       aliases[name] = clean as unknown as IconifyAlias;
@@ -65,6 +72,20 @@ export function sanitizeIconSet(data: unknown, prefix: string): IconifyJSON | nu
     if (typeof data[key] === 'number') set[key] = data[key];
   }
   if (typeof data.lastModified === 'number') set.lastModified = data.lastModified;
+  return set;
+}
+
+/**
+ * Replaces every icon body of `set` by its sanitised SVG (lib/icons/svg-sanitizer.ts, loaded on
+ * the first upstream answer only); an icon whose body cannot be read as SVG is left out.
+ */
+export async function sanitizeIconBodies(set: IconifyJSON): Promise<IconifyJSON> {
+  const { sanitizeSvgBody } = await import('./svg-sanitizer.ts');
+  for (const [name, icon] of Object.entries(set.icons)) {
+    const body = sanitizeSvgBody(icon.body);
+    if (body === null) delete set.icons[name];
+    else icon.body = body;
+  }
   return set;
 }
 
@@ -124,5 +145,5 @@ export async function fetchUpstreamIcons(request: UpstreamRequest): Promise<Icon
   if (data === 404) return null;
   const set = sanitizeIconSet(data, request.collection);
   if (!set) throw new UpstreamError('failed', 'Upstream answered something that is not an icon set.');
-  return set;
+  return sanitizeIconBodies(set);
 }

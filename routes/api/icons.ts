@@ -51,7 +51,9 @@ const iconsRouteSchema = {
     304: { description: 'Not modified', type: 'null' },
     400: errorResponseSchema,
     404: errorResponseSchema,
+    429: errorResponseSchema,
     502: errorResponseSchema,
+    503: errorResponseSchema,
     504: errorResponseSchema,
   },
 } as const;
@@ -65,9 +67,16 @@ function send(reply: FastifyReply, answer: IconAnswer, ifNoneMatch: string | und
 
 /**
  * `GET /api/_nuxt_icon/{collection}.json?icons=a,b`: what @nuxt/icon's client asks its server
- * for, answered by `app.icons` (plugins/icons.ts) with an ETag and a week of caching.
+ * for, answered by `app.icons` (plugins/icons.ts) with an ETag and a week of caching. Names are
+ * checked before anything is looked up (400); a request that would make a new upstream call
+ * counts against its address's limit (429 with Retry-After); installed sets and cached answers
+ * are never limited.
  */
 export default async function iconRoutes(app: FastifyInstance) {
+  const limitUpstream = app.rateLimits.perIp('icon-upstream-ip', app.rateLimits.settings.iconUpstreamPerIp, {
+    label: 'icon-upstream',
+    message: (seconds) => `Too many icon requests for the icon service. Try again in ${seconds} seconds.`,
+  });
   app.get<{ Params: { collection: string }; Querystring: { icons?: unknown } }>(
     '/api/_nuxt_icon/:collection',
     { schema: iconsRouteSchema, attachValidation: true },
@@ -79,7 +88,8 @@ export default async function iconRoutes(app: FastifyInstance) {
       if (!collection) throw invalid('Invalid icon collection name.');
       const parsed = parseIconsQuery(request.query.icons);
       if (!parsed.ok) throw invalid(parsed.reason);
-      return send(reply, await app.icons.answer(request.log, collection, parsed.names), request.headers['if-none-match']);
+      const answer = await app.icons.answer(request.log, collection, parsed.names, { beforeUpstream: () => limitUpstream(request) });
+      return send(reply, answer, request.headers['if-none-match']);
     },
   );
 }
