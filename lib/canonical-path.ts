@@ -5,7 +5,7 @@
  * segments removed (`/healthz/../login` is `/login`) and no trailing slash but on `/`.
  *
  * Fastify's router decodes a path before matching it, so a path spelled otherwise matched the same
- * route while every check that read the raw URL saw something else (docs/decisions/0027).
+ * route while every check that read the raw URL saw something else (docs/decisions/0026).
  */
 export type PathVerdict =
   /** Already in its normal form. */

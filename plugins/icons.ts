@@ -89,7 +89,7 @@ function answerFrom(set: IconifyJSON, collection: string, names: string[]): Icon
  * sets answer directly; other collections come from the Iconify API (`ICON_UPSTREAM_URL`), with
  * one shared call per distinct request and a bounded in-memory cache. See docs/decisions/0003-icons.md.
  *
- * Upstream calls are bounded (docs/decisions/0028): per client address (the route's
+ * Upstream calls are bounded (docs/decisions/0027): per client address (the route's
  * `beforeUpstream`), for the whole process (`upstreamConcurrency`, `upstreamPerMinute`), and by
  * remembering what the upstream does not have: an unknown collection costs one call per 10
  * minutes whatever icons are asked for (requests made before that first answer arrives each

@@ -11,7 +11,7 @@ import { find, svg } from 'property-information';
  * schema below and written out again by hast-util-to-html in the SVG space. What the browser
  * reads is only what that serialiser wrote: allowed SVG elements, allowed attributes with their
  * values escaped, text escaped; never a comment, CDATA, a raw-text element or a name the parser
- * guessed differently. See docs/decisions/0028-upstream-icon-limits-and-svg-sanitising.md.
+ * guessed differently. See docs/decisions/0027-upstream-icon-limits-and-svg-sanitising.md.
  *
  * This module is imported only when an upstream answer arrives (lib/icons/upstream.ts), so a
  * replica that serves its installed sets never loads it.

@@ -79,7 +79,8 @@ export default async function iconRoutes(app: FastifyInstance) {
   });
   app.get<{ Params: { collection: string }; Querystring: { icons?: unknown } }>(
     '/api/_nuxt_icon/:collection',
-    { schema: iconsRouteSchema, attachValidation: true },
+    // Icons are the same for everybody: a Bearer header (the API client sends one) is never looked up.
+    { schema: iconsRouteSchema, attachValidation: true, config: { auth: false } },
     async (request, reply) => {
       // Anything that goes wrong below must not be cached by browsers or proxies.
       reply.header('cache-control', 'no-store');

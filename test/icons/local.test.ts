@@ -144,7 +144,7 @@ t.test('a 64-character collection name is valid (and, not installed, goes upstre
 t.test('bad requests are 400 JSON errors and never reach a set or the upstream', async (t) => {
   const long = 'a'.repeat(65);
   const cases: Record<string, string> = {
-    'encoded path traversal': '/api/_nuxt_icon/..%2f..%2fetc%2fpasswd.json?icons=home',
+    'encoded path traversal': '/api/_nuxt_icon/..%2F..%2Fetc%2Fpasswd.json?icons=home',
     'encoded traversal into a package': '/api/_nuxt_icon/mdi%2f..%2f..%2fmdi.json?icons=home',
     'backslash traversal': '/api/_nuxt_icon/..%5cmdi.json?icons=home',
     'NUL byte': '/api/_nuxt_icon/mdi%00.json?icons=home',
