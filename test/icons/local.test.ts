@@ -145,8 +145,8 @@ t.test('bad requests are 400 JSON errors and never reach a set or the upstream',
   const long = 'a'.repeat(65);
   const cases: Record<string, string> = {
     'encoded path traversal': '/api/_nuxt_icon/..%2F..%2Fetc%2Fpasswd.json?icons=home',
-    'encoded traversal into a package': '/api/_nuxt_icon/mdi%2f..%2f..%2fmdi.json?icons=home',
-    'backslash traversal': '/api/_nuxt_icon/..%5cmdi.json?icons=home',
+    'encoded traversal into a package': '/api/_nuxt_icon/mdi%2F..%2F..%2Fmdi.json?icons=home',
+    'backslash traversal': '/api/_nuxt_icon/..%5Cmdi.json?icons=home',
     'NUL byte': '/api/_nuxt_icon/mdi%00.json?icons=home',
     '__proto__ collection': '/api/_nuxt_icon/__proto__.json?icons=home',
     'constructor collection': '/api/_nuxt_icon/constructor.json?icons=home',
