@@ -33,6 +33,8 @@ export interface Accounts {
    * and on the pages and their form posts the `token` cookie when there is no header.
    */
   tokenFrom(request: FastifyRequest): string | null;
+  /** The `Authorization: Bearer` value, for a route that authenticates by itself (`auth: false`). */
+  bearerToken(request: FastifyRequest): string | null;
   /** Creates the account and its first session. Throws HttpError 409 EMAIL_TAKEN. */
   register(request: FastifyRequest, registration: Registration): Promise<IssuedSession>;
   /** Called after every registration (the verification email is sent from here); must not throw. */
@@ -130,15 +132,17 @@ export default fp<AccountsPluginOptions>(
       route.config = { ...route.config, auth: defaultAuthMode(route.url ?? route.path) };
     });
 
+    function bearerToken(request: FastifyRequest): string | null {
+      const header = request.headers.authorization;
+      if (typeof header !== 'string' || header === '') return null;
+      return bearerPattern.exec(header)?.[1] ?? null;
+    }
+
     function tokenFrom(request: FastifyRequest): string | null {
       const mode = request.routeOptions.config?.auth ?? false;
       if (mode === false) return null;
-      const header = request.headers.authorization;
-      if (typeof header === 'string' && header !== '') {
-        const match = bearerPattern.exec(header);
-        if (match) return match[1] ?? null;
-      }
-      if (mode !== 'header-or-cookie') return null;
+      const bearer = bearerToken(request);
+      if (bearer !== null || mode !== 'header-or-cookie') return bearer;
       const cookie = request.cookies?.[tokenCookieName];
       return typeof cookie === 'string' && cookie !== '' ? cookie : null;
     }
@@ -169,6 +173,7 @@ export default fp<AccountsPluginOptions>(
     const accounts: Accounts = {
       service,
       tokenFrom,
+      bearerToken,
       setSessionCookie,
       clearSessionCookie,
       async userFromToken(token) {
@@ -219,8 +224,8 @@ export default fp<AccountsPluginOptions>(
     app.decorate('accounts', accounts);
 
     // request.user on the routes that authenticate (the SSR renderer included): nothing to do
-    // without a token, otherwise one indexed query. When the expiry slides and the token came in the cookie, the
-    // cookie's Max-Age follows, so an active visitor stays logged in.
+    // without a token, otherwise one indexed query. When the expiry slides and the token came in
+    // the cookie, the cookie's Max-Age follows, so an active visitor stays logged in.
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
     app.addHook('preHandler', async (request, reply) => {

@@ -117,7 +117,7 @@ export default async function playRoutes(app: FastifyInstance) {
    * anyone else holding one (it travels in a URL) is refused before it is looked at.
    */
   async function authorizeVerify(request: FastifyRequest) {
-    const presented = app.accounts.tokenFrom(request);
+    const presented = app.accounts.bearerToken(request);
     const key = app.config.playVerifyKey;
     if (presented && key && sameSecret(presented, key)) {
       request.launchVerifier = { kind: 'destination' };
