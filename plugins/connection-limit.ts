@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
@@ -8,11 +9,11 @@ const refusalResponse =
   `Content-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`;
 
 /**
- * At most MAX_CONNECTIONS_PER_ADDRESS open connections per client address: one client cannot
- * hold the process's sockets (stalled uploads, idle keep-alives). A connection beyond it is
- * answered 429 and closed. Trusted proxies carry every visitor's connections, so they are not
- * bounded here (the proxy bounds its clients: deploy/nginx), nor is RATE_LIMIT_ALLOW_LIST (load
- * generators).
+ * At most MAX_CONNECTIONS_PER_ADDRESS open connections per client address (an IPv6 /64 counts
+ * as one): one client cannot hold the process's sockets (stalled uploads, idle keep-alives). A
+ * connection beyond it is answered 429 and closed. Trusted proxies carry every visitor's
+ * connections, so they are not bounded here (the proxy bounds its clients), nor is
+ * RATE_LIMIT_ALLOW_LIST (load generators).
  */
 export default fp(
   async (app) => {
@@ -33,8 +34,10 @@ export default fp(
     const open = new Map<string, number>();
     // Before Node's own listener: a refused connection never reaches the HTTP parser's work.
     app.server.prependListener('connection', (socket) => {
-      const address = socket.remoteAddress;
-      if (address === undefined || unbounded(address)) return;
+      const peer = socket.remoteAddress;
+      if (peer === undefined || unbounded(peer)) return;
+      // As the rate limits count it: IPv6 by its /64 network, whose addresses one client holds.
+      const address = normalizeIP(peer);
       const count = (open.get(address) ?? 0) + 1;
       if (count > max) {
         refused?.inc();
