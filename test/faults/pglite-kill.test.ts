@@ -3,56 +3,30 @@
  * are in flight, then started again on the same DATA_DIR. It must start, and every registration
  * it answered 201 must be there (a 201 is a promise to the visitor).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import t from 'tap';
 import { seedPGliteDataDir } from '../helpers/database.ts';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
-const serverJs = resolve(import.meta.dirname, '../../dist/node/server.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'asdas-kill-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
 await seedPGliteDataDir(dataDir);
 
-interface Server {
-  child: ChildProcess;
+interface Server extends ServerProcess {
   base: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-  output: () => string;
 }
 
 /** The production server on DATA_DIR; resolves once it says where it listens. */
 async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, [serverJs], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      METRICS_PORT: '0',
-      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-      SHUTDOWN_DRAIN_MS: '0',
-      DATA_DIR: dataDir,
-      REGISTER_RATE_LIMIT_PER_MINUTE: '1000000',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
-      PLAY_SECRET: 'k'.repeat(40),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = startServerProcess({
+    DATA_DIR: dataDir,
+    REGISTER_RATE_LIMIT_PER_MINUTE: '1000000',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
+    PLAY_SECRET: 'k'.repeat(40),
   });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
-  const base = await new Promise<string>((done, fail) => {
-    const check = () => {
-      const address = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (address) done(address);
-    };
-    child.stdout!.on('data', check);
-    void exited.then(() => fail(new Error(`the server exited before listening:\n${output}`)));
-  });
-  return { child, base, exited, output: () => output };
+  return { ...server, base: await server.listening };
 }
 
 const password = 'correct horse battery staple';

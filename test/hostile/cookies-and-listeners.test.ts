@@ -5,18 +5,18 @@
  * GET /metrics; Redis rate-limit keys carry their limit's name (keys under the old names, which
  * lost a prefix, are never read).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import t from 'tap';
 import { loadConfig } from '../../lib/config.ts';
 import { browserUserAgent, buildTestApp } from '../helpers/app.ts';
 import { tokenCookie, validRegistration } from '../helpers/accounts.ts';
 import { createTestDatabase, seedPGliteDataDir, testBackends } from '../helpers/database.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 for (const backend of testBackends()) {
   t.test(`the session cookie behind HTTPS (${backend})`, async (t) => {
@@ -73,26 +73,13 @@ t.test('the metrics listener: loopback by default, GET /metrics only', async (t)
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-metrics-host-'));
   await seedPGliteDataDir(dataDir);
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../dist/node/server.js')], {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '0', METRICS_PORT: String(metricsPort), OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', SHUTDOWN_DRAIN_MS: '0', DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const server = startServerProcess({ DATA_DIR: dataDir, HOST: '0.0.0.0', METRICS_PORT: String(metricsPort) });
   t.teardown(async () => {
-    child.kill('SIGKILL');
-    await exited;
+    server.child.kill('SIGKILL');
+    await server.exited;
     rmSync(dataDir, { recursive: true, force: true });
   });
-  let output = '';
-  const url = await new Promise<string>((done, fail) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /"msg":"metrics listening","url":"([^"]+)"|"url":"([^"]+)","msg":"metrics listening"/.exec(output);
-      if (match) done(match[1] ?? match[2]!);
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    void exited.then(() => fail(new Error(`exited before serving metrics:\n${output}`)));
-  });
+  const url = (await server.waitFor(/"url":"([^"]+)","msg":"metrics listening"/))[1]!;
   t.equal(url, `http://127.0.0.1:${metricsPort}/metrics`, 'the site on every interface, the metrics on loopback');
   t.equal((await fetch(url)).status, 200);
   for (const path of ['/', '/anything', '/metrics/extra']) {

@@ -7,15 +7,15 @@
  * hostname) a live one is never taken for gone, while a dead one's replacement starts at once.
  * One data folder throughout: the servers run one after the other on it, as on a real volume.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { DataFolderInUseError, lockDataFolder, lockFileName } from '../../lib/db/data-folder-lock.ts';
 import { seedPGliteDataDir } from '../helpers/database.ts';
+import { serverJs, startServerProcess } from '../helpers/server-process.ts';
 
-const serverJs = resolve(import.meta.dirname, '../../dist/node/server.js');
 const password = 'correct horse battery staple';
 
 interface Server {
@@ -35,43 +35,32 @@ interface Server {
  */
 function startServer(dataDir: string, container?: string): Server {
   const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    METRICS_PORT: '0',
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-    SHUTDOWN_DRAIN_MS: '0',
     DATA_DIR: dataDir,
     REGISTER_RATE_LIMIT_PER_MINUTE: '1000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
     PLAY_SECRET: 'k'.repeat(40),
   };
-  const [command, args] = container
-    ? ['unshare', ['--pid', '--fork', '--uts', '--kill-child', 'sh', '-c', 'hostname "$0" && exec "$@"', container, process.execPath, serverJs]]
-    : [process.execPath, [serverJs]];
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
+  const server = startServerProcess(
+    env,
+    container
+      ? { file: 'unshare', args: ['--pid', '--fork', '--uts', '--kill-child', 'sh', '-c', 'hostname "$0" && exec "$@"', container, process.execPath, serverJs] }
+      : undefined,
+  );
   let base = '';
-  let listened: () => void = () => {};
-  const listening = new Promise<'listening'>((done) => (listened = () => done('listening')));
-  const read = (chunk: Buffer) => {
-    output += chunk;
-    const address = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-    if (address && !base) {
+  const outcome = server.listening.then(
+    (address) => {
       base = address;
-      listened();
-    }
-  };
-  child.stdout.on('data', read);
-  child.stderr.on('data', read);
-  const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
+      return 'listening' as const;
+    },
+    () => 'exited' as const,
+  );
+  const { child } = server;
   return {
     pid: child.pid!,
-    outcome: Promise.race([listening, exited.then(() => 'exited' as const)]),
-    exited,
+    outcome,
+    exited: server.exited,
     base: () => base,
-    output: () => output,
+    output: server.output,
     kill: (signal) => {
       if (container) {
         // The server itself (pid 1 inside): killing it ends its namespace, then `unshare` exits.

@@ -5,19 +5,19 @@
  * MAX_CONNECTIONS_PER_ADDRESS connections, /readyz says so when every request has been shed for
  * a while, and a shutdown answers a stalled upload 408 instead of waiting for it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { buildApp } from '../../app.ts';
 import { testHashing } from '../../lib/auth/passwords.ts';
 import { testConfig } from '../helpers/app.ts';
 import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 const origin = 'http://localhost:3000';
 const pause = () => new Promise((done) => setTimeout(done, 20));
@@ -141,43 +141,18 @@ t.test('/readyz fails once every request has been shed for a while, and recovers
 t.test('SIGTERM with an upload stalled: the upload is answered 408 and the process exits 0', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-stalled-proc-'));
   await seedPGliteDataDir(dataDir);
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../dist/node/server.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      METRICS_PORT: '0',
-      DATA_DIR: dataDir,
-      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-      SHUTDOWN_DRAIN_MS: '0',
-      SHUTDOWN_TIMEOUT_MS: '2000',
-      REQUEST_TIMEOUT_MS: '600000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const server = startServerProcess({ DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '600000' });
   t.teardown(async () => {
-    child.kill('SIGKILL');
-    await exited;
+    server.child.kill('SIGKILL');
+    await server.exited;
     rmSync(dataDir, { recursive: true, force: true });
   });
-  let output = '';
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const port = await new Promise<number>((done, fail) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) done(Number(match[1]));
-    });
-    void exited.then(() => fail(new Error(`exited before listening:\n${output}`)));
-  });
-  const stalled = open(port, stalledForm);
+  const stalled = open(Number(new URL(await server.listening).port), stalledForm);
   await stalled.connected;
   // Once the server has read the headers it logs the request (its body still missing).
-  while (!/"url":"\/login"/.test(output)) await pause();
-  child.kill('SIGTERM');
+  await server.waitFor(/"url":"\/login"/);
+  server.child.kill('SIGTERM');
   t.match(await stalled.answer, /^HTTP\/1\.1 408 /, 'the stalled upload is answered 408');
-  t.equal(await exited, 0, 'and the process exits 0');
-  t.notMatch(output, /still in flight after the shutdown timeout/);
+  t.equal(await server.exited, 0, 'and the process exits 0');
+  t.notMatch(server.output(), /still in flight after the shutdown timeout/);
 });
