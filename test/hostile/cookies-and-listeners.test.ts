@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -16,6 +15,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { browserUserAgent, buildTestApp } from '../helpers/app.ts';
 import { tokenCookie, validRegistration } from '../helpers/accounts.ts';
 import { createTestDatabase, seedPGliteDataDir, testBackends } from '../helpers/database.ts';
+import { freePort } from '../helpers/private-servers.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
 for (const backend of testBackends()) {
@@ -56,17 +56,6 @@ t.test('plain HTTP sites keep a cookie browsers send back over HTTP', async (t) 
     'no warning when the site is plain HTTP',
   );
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 t.test('the metrics listener: loopback by default, GET /metrics only', async (t) => {
   t.equal(loadConfig({ HOST: '0.0.0.0' }).metricsHost, '127.0.0.1');
