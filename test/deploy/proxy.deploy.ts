@@ -173,7 +173,7 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
   const user = account(`proxy-${Date.now().toString(36)}`);
   const registered = await http(`${base}/api/auth/register`, { method: 'POST', ...json(user), headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' } });
   t.equal(registered.status, 201);
-  t.notMatch(String(registered.headers['set-cookie']), /Secure/, "X-Forwarded-Proto is nginx's $scheme (http here), not the client's claim");
+  t.match(String(registered.headers['set-cookie']), /Secure/, 'the session cookie is Secure: PUBLIC_URL is https');
   tokenFrom(registered);
 
   const form = (origin: string) =>
@@ -187,6 +187,12 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
   t.equal(login.headers.location, '/');
   const elsewhere = await form(`http://127.0.0.1:${nginxPort + 1}`);
   t.equal(elsewhere.status, 403, 'another port is another origin');
+  const claimed = await http(`${base}/login`, {
+    method: 'POST',
+    headers: { origin: `https://127.0.0.1:${nginxPort}`, 'x-forwarded-proto': 'https', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+  });
+  t.equal(claimed.status, 403, "X-Forwarded-Proto is nginx's $scheme (http here), not the client's claim: an https origin is another origin");
 
   const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
   t.ok(script, 'the page names a hashed script');
