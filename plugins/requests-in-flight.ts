@@ -10,10 +10,6 @@ declare module 'fastify' {
 
 /** A request's work, from onRequest until its handler is done. */
 interface Work {
-  /** Its body has not arrived yet (onRequest ran, preValidation has not). */
-  receiving: boolean;
-  startedAt: number;
-  reply: FastifyReply;
   /** The handler is running right now (its synchronous part). */
   calling: boolean;
   /** The handler returned a promise that has not settled yet. */
@@ -43,38 +39,33 @@ export default fp(
   async (app) => {
     const { config } = app;
     const works = new WeakMap<FastifyRequest, Work>();
-    const receiving = new Set<Work>();
+    // Requests whose body was still arriving when they came in, with when they came in: only
+    // these may need cutting at shutdown. (Kept apart from `works`: a reply in a WeakMap value
+    // points back at its key, which made every collection of the map costly.)
+    const uploads = new Map<FastifyReply, number>();
     let inFlight = 0;
     let idle: (() => void) | undefined;
 
     const finish = (work: Work) => {
       if (work.done) return;
       work.done = true;
-      receiving.delete(work);
       clearTimeout(work.timer);
       inFlight -= 1;
       if (inFlight === 0) idle?.();
     };
 
     app.addHook('onRequest', (request, reply, done) => {
-      const work: Work = { receiving: true, startedAt: Date.now(), reply, calling: false, pending: false, answered: false, done: false };
+      const work: Work = { calling: false, pending: false, answered: false, done: false };
       works.set(request, work);
-      receiving.add(work);
       inFlight += 1;
+      const upload = !request.raw.complete;
+      if (upload) uploads.set(reply, Date.now());
       // A client that leaves before the work is done: the request still counts, at most
       // REQUEST_TIMEOUT_MS longer (a handler that never ends must not hold every shutdown).
       reply.raw.once('close', () => {
+        if (upload) uploads.delete(reply);
         if (!work.done) work.timer = setTimeout(() => finish(work), config.requestTimeoutMs).unref();
       });
-      done();
-    });
-
-    app.addHook('preValidation', (request, _reply, done) => {
-      const work = works.get(request);
-      if (work) {
-        work.receiving = false;
-        receiving.delete(work);
-      }
       done();
     });
 
@@ -129,14 +120,11 @@ export default fp(
       // here, at its REQUEST_TIMEOUT_MS but within half the shutdown timeout, so a stalled upload
       // is answered 408 and cannot hold the shutdown.
       const latest = Date.now() + timeoutMs / 2;
-      for (const work of receiving) {
+      for (const [reply, startedAt] of uploads) {
         const cut = setTimeout(() => {
-          if (!work.receiving || work.reply.sent) return;
-          work.reply
-            .code(408)
-            .header('connection', 'close')
-            .send({ statusCode: 408, code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' });
-        }, Math.max(0, Math.min(work.startedAt + config.requestTimeoutMs, latest) - Date.now()));
+          if (reply.request.raw.complete || reply.sent) return;
+          reply.code(408).header('connection', 'close').send({ statusCode: 408, code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' });
+        }, Math.max(0, Math.min(startedAt + config.requestTimeoutMs, latest) - Date.now()));
         cut.unref();
       }
       if (inFlight === 0) return;
