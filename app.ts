@@ -62,14 +62,23 @@ export interface BuildAppOptions {
 }
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
-export async function buildApp({ config, logger, without = [], ...options }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  logger,
+  without = [],
+  ...options
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pino's Logger differs from FastifyBaseLogger in the app's type (tsc needs the cast)
     loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     // A client that trickles its headers (or body) is cut off instead of holding a connection.
     requestTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs) },
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
     genReqId: requestIdFrom,
     // No trailing-slash or duplicate-slash leniency: plugins/canonical-path.ts redirects such
     // spellings first, so the router only ever sees a path's one spelling.
@@ -80,7 +89,11 @@ export async function buildApp({ config, logger, without = [], ...options }: Bui
       const reply = frameworkReply as FastifyReply;
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       if (app.hasDecorator('securityHeaders')) app.securityHeaders(reply);
-      const body = { statusCode: tooLong ? 414 : 400, code: tooLong ? 'PATH_TOO_LONG' : 'MALFORMED_PATH', message: `The address cannot be read: ${error.message}.` };
+      const body = {
+        statusCode: tooLong ? 414 : 400,
+        code: tooLong ? 'PATH_TOO_LONG' : 'MALFORMED_PATH',
+        message: `The address cannot be read: ${error.message}.`,
+      };
       reply.code(body.statusCode).send(body);
     },
     // Loading the pages' bundle, the icon sets and the content takes a second when the machine is
@@ -99,7 +112,12 @@ export async function buildApp({ config, logger, without = [], ...options }: Bui
   return app;
 }
 
-async function assemble(app: FastifyInstance, config: Config, without: readonly AppPart[], options: Omit<BuildAppOptions, 'config' | 'logger' | 'without'>) {
+async function assemble(
+  app: FastifyInstance,
+  config: Config,
+  without: readonly AppPart[],
+  options: Omit<BuildAppOptions, 'config' | 'logger' | 'without'>,
+) {
   const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
   // First: it counts every request and watches every route's handler, so close() waits for them.

@@ -57,9 +57,7 @@ export default defineConfig(({ mode }) => ({
   ...(mode === 'production'
     ? {
         resolve: {
-          alias: [
-            { find: /^react-router$/, replacement: reactRouterProduction },
-          ],
+          alias: [{ find: /^react-router$/, replacement: reactRouterProduction }],
         },
         ssr: { noExternal: ['react-router'] },
       }
@@ -123,7 +121,9 @@ export default defineConfig(({ mode }) => ({
             // their own, so prefetching a form page fetches two chunks).
             // A language's account strings (client/i18n.ts) as en-account-<hash>.js, not a second en-<hash>.js.
             chunkFileNames: (chunk: { facadeModuleId: string | null }) =>
-              chunk.facadeModuleId?.endsWith('?account') ? 'assets/[name]-account-[hash].js' : 'assets/[name]-[hash].js',
+              chunk.facadeModuleId?.endsWith('?account')
+                ? 'assets/[name]-account-[hash].js'
+                : 'assets/[name]-[hash].js',
             codeSplitting: {
               groups: [{ name: 'app', test: (id: string) => sharedCode.test(id) && !onDemandCode.test(id) }],
             },
@@ -132,7 +132,7 @@ export default defineConfig(({ mode }) => ({
       },
     },
     // @fastify/vite looks the SSR bundle up by the entry's file name; rollup would call it index.js.
-    // SSR_MINIFY=0 keeps function names readable in CPU profiles (see README, Benchmark).
+    // SSR_MINIFY=0 keeps function names readable in CPU profiles (see docs/benchmark.md).
     ssr: {
       build: {
         ...(process.env.SSR_MINIFY === '0' ? { minify: false } : {}),

@@ -69,7 +69,10 @@ function headersFor(request: BenchRequest, spec: Pick<LoadSpec, 'encoding' | 'to
   };
 }
 
-function cannon(options: autocannon.Options, onTick?: (elapsed: number, count: number) => void): Promise<autocannon.Result> {
+function cannon(
+  options: autocannon.Options,
+  onTick?: (elapsed: number, count: number) => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     let elapsed = 0;
     let count = 0;
@@ -105,7 +108,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const after = await readProcess(spec.base);
 
   const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count?: number }).count ?? 0]),
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]),
   );
   const total = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
   const answered = total || result.requests.total;
@@ -113,18 +116,28 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     name: spec.name,
     path: spec.requests.length === 1 ? first.path : spec.requests.map((request) => request.path).join(' → '),
     requestsPerSecond: result.requests.average,
-    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, average: result.latency.average, max: result.latency.max },
+    latencyMs: {
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      average: result.latency.average,
+      max: result.latency.max,
+    },
     bytesPerResponse: answered > 0 ? result.throughput.total / answered : 0,
     requests: answered,
     expectedStatus: spec.expectedStatus,
-    unexpectedStatus: spec.requests.length === 1 ? total - (statusCodes[String(spec.expectedStatus)] ?? 0) : total - countOk(statusCodes),
+    unexpectedStatus:
+      spec.requests.length === 1
+        ? total - (statusCodes[String(spec.expectedStatus)] ?? 0)
+        : total - countOk(statusCodes),
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
     ...(before && after && answered > 0
       ? {
           cpuMsPerRequest:
-            (after.cpuMicros.user + after.cpuMicros.system - before.cpuMicros.user - before.cpuMicros.system) / 1000 / answered,
+            (after.cpuMicros.user + after.cpuMicros.system - before.cpuMicros.user - before.cpuMicros.system) /
+            1000 /
+            answered,
           rssMiB: after.memoryBytes.rss / 1048576,
         }
       : {}),

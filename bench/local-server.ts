@@ -49,7 +49,11 @@ export async function startLocalServer(
   const profileTmp = cpuProfileDir ? mkdtempSync(join(os.tmpdir(), 'asdas-bench-prof-')) : undefined;
   const child = spawn(
     process.execPath,
-    [...runtimeFlags, ...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []), join(root, 'dist/node/server.js')],
+    [
+      ...runtimeFlags,
+      ...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []),
+      join(root, 'dist/node/server.js'),
+    ],
     {
       cwd: root,
       env: {
@@ -75,8 +79,8 @@ export async function startLocalServer(
   );
   const output: string[] = [];
   const keep = (chunk: Buffer) => output.push(...String(chunk).split('\n').filter(Boolean));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

@@ -81,19 +81,30 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   let url: string | undefined;
   if (values.url !== undefined) {
     const parsed = URL.canParse(values.url) ? new URL(values.url) : undefined;
-    if (!parsed || !/^https?:$/.test(parsed.protocol)) throw new Error(`--url must be an http(s) origin, got '${values.url}'`);
+    if (!parsed || !/^https?:$/.test(parsed.protocol))
+      throw new Error(`--url must be an http(s) origin, got '${values.url}'`);
     url = parsed.origin;
   }
   const scenario = (values.scenario ?? 'routes') as Scenario;
-  if (!['routes', 'reader', 'account', 'overload'].includes(scenario)) throw new Error(`--scenario must be reader, account or overload, got '${scenario}'`);
+  if (!['routes', 'reader', 'account', 'overload'].includes(scenario))
+    throw new Error(`--scenario must be reader, account or overload, got '${scenario}'`);
   const cache = (values.cache ?? 'on') as CacheMode;
   if (!['on', 'off', 'both'].includes(cache)) throw new Error(`--cache must be on, off or both, got '${cache}'`);
-  if (url && values.cache !== undefined) throw new Error('--cache needs the local server: a deployment keeps its own PAGE_CACHE_TTL_MS');
+  if (url && values.cache !== undefined)
+    throw new Error('--cache needs the local server: a deployment keeps its own PAGE_CACHE_TTL_MS');
   if (url && values['cpu-prof']) throw new Error('--cpu-prof needs the local server');
-  const routes = (values.routes ?? env.BENCH_ROUTES)?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const routes = (values.routes ?? env.BENCH_ROUTES)
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return {
     url,
-    connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, scenario === 'overload' ? 300 : 50, { min: 1, integer: true }),
+    connections: number(
+      '--connections',
+      values.connections ?? env.BENCH_CONNECTIONS,
+      scenario === 'overload' ? 300 : 50,
+      { min: 1, integer: true },
+    ),
     duration: number('--duration', values.duration ?? env.BENCH_DURATION, 10, { min: 1 }),
     warmup: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 2),
     routes: routes?.length ? routes : undefined,

@@ -69,14 +69,19 @@ export async function overloadRun(options: {
   const served: number[] = [];
   const shed: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ ...base, duration: options.duration }, (error, done) => (error ? reject(error) : resolve(done)));
-    (instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status >= 200 && status < 300) served.push(ms);
-      else if (status === 503) shed.push(ms);
-    });
+    const instance = autocannon({ ...base, duration: options.duration }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
+    (instance as unknown as NodeJS.EventEmitter).on(
+      'response',
+      (_client: unknown, status: number, _bytes: number, ms: number) => {
+        if (status >= 200 && status < 300) served.push(ms);
+        else if (status === 503) shed.push(ms);
+      },
+    );
   });
   const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count?: number }).count ?? 0]),
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]),
   );
   return {
     name: options.name,
@@ -112,7 +117,9 @@ export function overloadTable(results: OverloadResult[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows
     .map((row, index) => {
-      const line = row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+      const line = row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  ');
       return index === 0 ? `${line}\n${'-'.repeat(line.length)}` : line;
     })
     .join('\n');

@@ -5,7 +5,19 @@ const fixed = (value: number | undefined, digits: number) => (value === undefine
 /** The summary table: one row per route, ratios to the baseline page of the same run. */
 export function table(results: LoadResult[]): string {
   const rows = [
-    ['route', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'KB/resp', 'RSS MiB', 'req/s vs base', 'CPU x base', 'CPU x floor', 'unexpected'],
+    [
+      'route',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU ms/req',
+      'KB/resp',
+      'RSS MiB',
+      'req/s vs base',
+      'CPU x base',
+      'CPU x floor',
+      'unexpected',
+    ],
     ...results.map((r) => [
       r.expectedStatus === 200 ? r.name : `${r.name} (${r.expectedStatus})`,
       Math.round(r.requestsPerSecond).toLocaleString('en-US'),
@@ -23,7 +35,9 @@ export function table(results: LoadResult[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows
     .map((row, index) => {
-      const line = row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+      const line = row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  ');
       return index === 0 ? `${line}\n${'-'.repeat(line.length)}` : line;
     })
     .join('\n');
@@ -36,7 +50,8 @@ export function table(results: LoadResult[]): string {
 export function compareToBaseline(results: LoadResult[], baseline: LoadResult | undefined) {
   for (const floor of results) {
     const page = floor.floorOf === undefined ? undefined : results.find((result) => result.name === floor.floorOf);
-    if (page?.cpuMsPerRequest !== undefined && floor.cpuMsPerRequest) page.cpuToFloor = page.cpuMsPerRequest / floor.cpuMsPerRequest;
+    if (page?.cpuMsPerRequest !== undefined && floor.cpuMsPerRequest)
+      page.cpuToFloor = page.cpuMsPerRequest / floor.cpuMsPerRequest;
   }
   if (!baseline) return;
   for (const result of results) {

@@ -25,8 +25,13 @@ export interface BenchRoute extends BenchRequest {
   connections?: number;
 }
 
-const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-export const pageHeaders = { 'user-agent': browserAgent, accept: 'text/html,application/xhtml+xml', 'accept-language': 'en' };
+const browserAgent =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+export const pageHeaders = {
+  'user-agent': browserAgent,
+  accept: 'text/html,application/xhtml+xml',
+  'accept-language': 'en',
+};
 const jsonHeaders = { 'user-agent': browserAgent, accept: 'application/json' };
 const jsonBody = { ...jsonHeaders, 'content-type': 'application/json' };
 
@@ -38,13 +43,24 @@ export function benchUser(run: string) {
 }
 
 export function loginRequest(user: { email: string; password: string }): BenchRequest {
-  return { path: '/api/auth/login', method: 'POST', headers: jsonBody, body: JSON.stringify({ email: user.email, password: user.password }) };
+  return {
+    path: '/api/auth/login',
+    method: 'POST',
+    headers: jsonBody,
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  };
 }
 
 export const baselinePath = '/__bench/baseline';
 /** A page's markup rendered by React as plain elements, per request: React's own floor for those bytes. */
 function floorRoute(page: string, name = page): BenchRoute {
-  return { name: `floor ${name}`, path: `/__bench/react-floor?path=${encodeURIComponent(page)}`, headers: pageHeaders, benchOnly: true, floorOf: name };
+  return {
+    name: `floor ${name}`,
+    path: `/__bench/react-floor?path=${encodeURIComponent(page)}`,
+    headers: pageHeaders,
+    benchOnly: true,
+    floorOf: name,
+  };
 }
 export const processPath = '/__bench/process';
 
@@ -70,7 +86,14 @@ export function singleRoutes(user: { email: string; password: string }): BenchRo
     { name: 'GET /api/auth/me', path: '/api/auth/me', headers: jsonHeaders, authenticated: true },
     { name: 'POST /api/auth/login', ...loginRequest(user), connections: 8 },
     // Each request records a play session and a launch token (two inserts in a transaction) and signs it.
-    { name: 'POST /api/play', path: '/api/play', method: 'POST', authenticated: true, headers: jsonBody, body: JSON.stringify({ locale: 'en' }) },
+    {
+      name: 'POST /api/play',
+      path: '/api/play',
+      method: 'POST',
+      authenticated: true,
+      headers: jsonBody,
+      body: JSON.stringify({ locale: 'en' }),
+    },
   ];
 }
 

@@ -1,6 +1,6 @@
 // `npm run bench`: load-tests the site with autocannon, route by route (or a scenario, or a soak),
 // and compares every route with a constant page served by the same server in the same run.
-// `npm run bench -- --help` lists the options; README.md (Benchmark) explains the figures.
+// `npm run bench -- --help` lists the options; docs/benchmark.md explains the figures.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,7 +46,12 @@ function measuringEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(off).filter(([name]) => process.env[name] === undefined));
 }
 
-async function runRoutes(target: Target, options: BenchOptions, token: string, user: { email: string; password: string }) {
+async function runRoutes(
+  target: Target,
+  options: BenchOptions,
+  token: string,
+  user: { email: string; password: string },
+) {
   let routes = singleRoutes(user);
   const baselineAnswers = (await probe(target, routes[0]!, token, options.encoding)) === 200;
   if (!baselineAnswers) {
@@ -58,13 +63,16 @@ async function runRoutes(target: Target, options: BenchOptions, token: string, u
     const named = (route: BenchRoute) => wanted.includes(route.path) || wanted.includes(route.name ?? '');
     // A page's React floor row goes with the page.
     const pages = new Set(routes.filter(named).map((route) => route.name ?? route.path));
-    routes = routes.filter((route) => route.baseline || named(route) || (route.floorOf !== undefined && pages.has(route.floorOf)));
+    routes = routes.filter(
+      (route) => route.baseline || named(route) || (route.floorOf !== undefined && pages.has(route.floorOf)),
+    );
     if (routes.every((route) => route.baseline)) throw new Error(`--routes matched no route: ${wanted.join(', ')}`);
   }
   const results: LoadResult[] = [];
   for (const route of routes) {
     const status = await probe(target, route, token, options.encoding);
-    if (status !== (route.status ?? 200)) console.warn(`  warning: ${route.path} answered ${status}, expected ${route.status ?? 200}`);
+    if (status !== (route.status ?? 200))
+      console.warn(`  warning: ${route.path} answered ${status}, expected ${route.status ?? 200}`);
     const result = await runLoad(specFor(target, options, token, route));
     if (route.floorOf !== undefined) result.floorOf = route.floorOf;
     done(result);
@@ -74,10 +82,13 @@ async function runRoutes(target: Target, options: BenchOptions, token: string, u
   return results;
 }
 
-
 function gitCommit(): string | undefined {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -115,7 +126,9 @@ async function main() {
   const options = parsed;
   const startedAt = new Date();
   if (!options.url) buildIfNeeded(root, options.build);
-  const build = options.url ? undefined : (JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { id: string });
+  const build = options.url
+    ? undefined
+    : (JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { id: string });
   const cpus = os.cpus();
   const machine = {
     cpuModel: cpus[0]?.model ?? 'unknown',
@@ -128,12 +141,21 @@ async function main() {
   console.log(
     `Machine: ${machine.cpuCount} x ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
-  const what = options.soak > 0 ? `soak ${options.soak} s` : options.scenario === 'routes' ? `${options.warmup} s warm-up + ${options.duration} s per route` : `scenario ${options.scenario}, ${options.duration} s`;
+  const what =
+    options.soak > 0
+      ? `soak ${options.soak} s`
+      : options.scenario === 'routes'
+        ? `${options.warmup} s warm-up + ${options.duration} s per route`
+        : `scenario ${options.scenario}, ${options.duration} s`;
   console.log(
     `Target: ${options.url ?? 'local production build'}; ${options.connections} connections, ${what}; Accept-Encoding: ${options.encoding || '(none)'}\n`,
   );
 
-  const modes: Target['cache'][] = options.url ? ['deployment'] : options.cache === 'both' ? ['off', 'on'] : [options.cache];
+  const modes: Target['cache'][] = options.url
+    ? ['deployment']
+    : options.cache === 'both'
+      ? ['off', 'on']
+      : [options.cache];
   const reports: RunReport[] = [];
   const resultsDir = join(root, 'bench/results');
   for (const cache of modes) {
@@ -143,7 +165,10 @@ async function main() {
     } else {
       console.log(`Page cache ${cache}${cache === 'off' ? ' (PAGE_CACHE_TTL_MS=0: every page rendered)' : ''}:`);
       const server = await startLocalServer(root, {
-        env: { ...(cache === 'off' ? { PAGE_CACHE_TTL_MS: '0' } : {}), ...(options.scenario === 'overload' ? {} : measuringEnv()) },
+        env: {
+          ...(cache === 'off' ? { PAGE_CACHE_TTL_MS: '0' } : {}),
+          ...(options.scenario === 'overload' ? {} : measuringEnv()),
+        },
         cpuProfileDir: options.cpuProf ? join(resultsDir, 'profiles') : undefined,
       });
       target = { base: server.base, cache, output: server.output, stop: server.stop };
@@ -163,7 +188,10 @@ async function main() {
     const problems = target.output.filter((line) => /"level":(40|50|60)/.test(line) || !line.startsWith('{'));
     report.serverWarnings = problems.length;
     if (report.results.length > 0) console.log(`\n${table(report.results)}\n`);
-    if (problems.length > 0) console.log(`The server logged ${problems.length} warning/error lines; the last:\n${problems.slice(-5).join('\n')}\n`);
+    if (problems.length > 0)
+      console.log(
+        `The server logged ${problems.length} warning/error lines; the last:\n${problems.slice(-5).join('\n')}\n`,
+      );
     reports.push(report);
   }
 

@@ -7,7 +7,15 @@ import { overloadRun, overloadTable, type OverloadResult } from './overload.ts';
 import { progress, readProcess, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import type { BenchOptions } from './options.ts';
 import { compareToBaseline } from './report.ts';
-import { benchUser, jsonBodyHeaders, loginRequest, readerSteps, singleRoutes, soakSteps, type BenchRoute } from './routes.ts';
+import {
+  benchUser,
+  jsonBodyHeaders,
+  loginRequest,
+  readerSteps,
+  singleRoutes,
+  soakSteps,
+  type BenchRoute,
+} from './routes.ts';
 
 export const root = resolve(import.meta.dirname, '..');
 
@@ -26,7 +34,10 @@ export interface SoakSample {
   requests: number;
 }
 
-export async function register(base: string, user: { email: string; password: string; displayName: string }): Promise<string> {
+export async function register(
+  base: string,
+  user: { email: string; password: string; displayName: string },
+): Promise<string> {
   const response = await fetch(`${base}/api/auth/register`, {
     method: 'POST',
     headers: jsonBodyHeaders,
@@ -35,7 +46,8 @@ export async function register(base: string, user: { email: string; password: st
   await response.arrayBuffer();
   const token = /(?:^|,\s*)token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   if (response.status !== 201 || !token) {
-    const hint = response.status === 429 ? ' (rate limited: add this address to RATE_LIMIT_ALLOW_LIST on the server)' : '';
+    const hint =
+      response.status === 429 ? ' (rate limited: add this address to RATE_LIMIT_ALLOW_LIST on the server)' : '';
     throw new Error(`could not register ${user.email}: HTTP ${response.status}${hint}`);
   }
   return token;
@@ -118,7 +130,9 @@ export async function runAccount(target: Target, options: BenchOptions, token: s
   const users: { email: string; password: string; displayName: string }[] = [];
   const started = Date.now();
   for (let index = 0; index < connections; index += 4) {
-    const batch = Array.from({ length: Math.min(4, connections - index) }, (_, offset) => benchUser(`${run}-${index + offset}`));
+    const batch = Array.from({ length: Math.min(4, connections - index) }, (_, offset) =>
+      benchUser(`${run}-${index + offset}`),
+    );
     await Promise.all(batch.map((user) => register(target.base, user)));
     users.push(...batch);
   }
@@ -146,11 +160,11 @@ export async function runAccount(target: Target, options: BenchOptions, token: s
           return { ...request, body: JSON.stringify({ email: user.email, password: user.password }) };
         },
         onResponse: (_status, _body, context, headers) => {
-          (context as Context).token = tokenFromSetCookie(headers?.['set-cookie'] as string | string[] | undefined);
+          (context as Context).token = tokenFromSetCookie(headers?.['set-cookie']);
         },
       },
-      1: { setupRequest: (request, context) => bearer(request, context as Context) },
-      2: { setupRequest: (request, context) => bearer(request, context as Context) },
+      1: { setupRequest: (request, context) => bearer(request, context) },
+      2: { setupRequest: (request, context) => bearer(request, context) },
     },
     connections,
     duration: options.duration,
@@ -167,7 +181,12 @@ export async function runAccount(target: Target, options: BenchOptions, token: s
 }
 
 /** Mixed load for `--soak` seconds; the server's RSS every 30 s (and at the end). */
-export async function runSoak(target: Target, options: BenchOptions, token: string, user: { email: string; password: string }) {
+export async function runSoak(
+  target: Target,
+  options: BenchOptions,
+  token: string,
+  user: { email: string; password: string },
+) {
   const samples: SoakSample[] = [];
   const first = await readProcess(target.base);
   if (!first) console.log('  (the server does not report its memory: start it with BENCH_BASELINE=1 for RSS figures)');
@@ -208,7 +227,9 @@ export async function runSoak(target: Target, options: BenchOptions, token: stri
     const later = samples.filter((entry) => entry.seconds >= Math.min(60, options.soak / 2));
     const low = Math.min(...later.map((entry) => entry.rssMiB));
     const high = Math.max(...later.map((entry) => entry.rssMiB));
-    console.log(`  RSS after the first minute: ${low.toFixed(1)} to ${high.toFixed(1)} MiB (last ${samples.at(-1)!.rssMiB.toFixed(1)} MiB)`);
+    console.log(
+      `  RSS after the first minute: ${low.toFixed(1)} to ${high.toFixed(1)} MiB (last ${samples.at(-1)!.rssMiB.toFixed(1)} MiB)`,
+    );
   }
   return { results: [result], samples };
 }
@@ -219,11 +240,21 @@ export async function runSoak(target: Target, options: BenchOptions, token: stri
  */
 export async function runOverload(target: Target, options: BenchOptions, token: string): Promise<OverloadResult[]> {
   const run = (name: string, base: string, userToken: string) =>
-    overloadRun({ name, base, token: userToken, connections: options.connections, duration: options.duration, warmup: options.warmup, encoding: options.encoding });
+    overloadRun({
+      name,
+      base,
+      token: userToken,
+      connections: options.connections,
+      duration: options.duration,
+      warmup: options.warmup,
+      encoding: options.encoding,
+    });
   const results = [await run(options.url ? 'deployment' : 'shedding on (defaults)', target.base, token)];
   console.log(`  ${results[0]!.name}: ${results[0]!.served.count} served, ${results[0]!.shed.count} shed`);
   if (!options.url) {
-    const off = await startLocalServer(root, { env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0', OVERLOAD_MAX_IN_FLIGHT: '0' } });
+    const off = await startLocalServer(root, {
+      env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0', OVERLOAD_MAX_IN_FLIGHT: '0' },
+    });
     try {
       const offToken = await register(off.base, benchUser(`${Date.now().toString(36)}-off`));
       results.push(await run('shedding off', off.base, offToken));
@@ -235,4 +266,3 @@ export async function runOverload(target: Target, options: BenchOptions, token: 
   console.log(`\n${overloadTable(results)}`);
   return results;
 }
-

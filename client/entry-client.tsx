@@ -35,7 +35,10 @@ export const initializationErrorLog = 'error caught during app initialization';
 
 /** A page's module, with its language's account strings for a page that shows them (`strings: 'account'`). */
 async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageModule> {
-  const [page] = await Promise.all([pageModules[route.id](), route.strings === 'account' ? loadAccountStrings(locale) : undefined]);
+  const [page] = await Promise.all([
+    pageModules[route.id](),
+    route.strings === 'account' ? loadAccountStrings(locale) : undefined,
+  ]);
   return page;
 }
 
@@ -50,17 +53,19 @@ const routes = createRouteObjects({
   // The root's data (who is logged in) changes only through form submissions (login, logout ...).
   shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
     (formMethod !== undefined || currentUrl.href === nextUrl.href) && defaultShouldRevalidate,
-  pageLoader: (route, locale) => async ({ params, request }) => {
-    const url = new URL(request.url);
-    return loadPage({
-      route,
-      locale,
-      params,
-      url,
-      user: session.user(),
-      fetchData: () => fetchPayload(url.pathname, request.signal),
-    });
-  },
+  pageLoader:
+    (route, locale) =>
+    async ({ params, request }) => {
+      const url = new URL(request.url);
+      return loadPage({
+        route,
+        locale,
+        params,
+        url,
+        user: session.user(),
+        fetchData: () => fetchPayload(url.pathname, request.signal),
+      });
+    },
 });
 
 // A page whose code fails to load during a navigation is loaded again as a document, once.
@@ -139,7 +144,9 @@ async function start() {
   if (!snapshot.dev) {
     // Loaded after hydration, not with the page: its first look at the build is an interval away
     // (an hour by default). A chunk that fails to load leaves this page without the check.
-    const { startNewBuildReload } = await import('./router/new-build-reload.ts').catch(() => ({ startNewBuildReload: undefined }));
+    const { startNewBuildReload } = await import('./router/new-build-reload.ts').catch(() => ({
+      startNewBuildReload: undefined,
+    }));
     startNewBuildReload?.({
       currentId: snapshot.buildId,
       intervalMs: snapshot.buildCheckIntervalMs,

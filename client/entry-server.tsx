@@ -16,7 +16,13 @@ import { pageStateId } from './page-state.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
 import { firstError, hydrationJson } from './router/hydration-json.ts';
 import { toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
-import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from './router/renderer-api.ts';
+import type {
+  DocumentOutcome,
+  PayloadOutcome,
+  Renderer,
+  RendererSite,
+  ServerRequestContext,
+} from './router/renderer-api.ts';
 import { matchPath, queryDocument } from './router/document-query.ts';
 import {
   directLoaders,
@@ -128,7 +134,8 @@ export function createRenderer(site: RendererSite): Renderer {
         : await handler.query(requestFor(url, options.form), { requestContext: context });
     if (state instanceof Response) {
       const raw = state.headers.get('location') ?? '/';
-      if (state.headers.get(externalRedirectHeader)) return { type: 'redirect', status: redirectStatus(state.status), location: raw, external: true };
+      if (state.headers.get(externalRedirectHeader))
+        return { type: 'redirect', status: redirectStatus(state.status), location: raw, external: true };
       // The same guard as navigateTo: an encoded path on this site, never `//evil` or `/\evil`.
       const location = encodeRedirectLocation(raw);
       return { type: 'redirect', status: redirectStatus(state.status), location };
@@ -180,18 +187,26 @@ export function createRenderer(site: RendererSite): Renderer {
   async function loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome> {
     const matches = matchPath(pathname);
     const leaf = matches?.[matches.length - 1];
-    if (!leaf) return { status: 404, body: { statusCode: 404, message: notFoundMessages.page(pathname), fatal: false } };
+    if (!leaf)
+      return { status: 404, body: { statusCode: 404, message: notFoundMessages.page(pathname), fatal: false } };
     const context: LoaderContext = { site, request };
     try {
       const load = directLoaders.get(leaf.route.id);
-      const data = load ? await load({ url: new URL(pathname, 'http://localhost'), params: leaf.params, context }) : null;
+      const data = load
+        ? await load({ url: new URL(pathname, 'http://localhost'), params: leaf.params, context })
+        : null;
       return { status: 200, body: { buildId: site.buildId, data } };
     } catch (error) {
       if (error instanceof Response) {
         return { status: 200, body: { redirect: encodeRedirectLocation(error.headers.get('location') ?? '/') } };
       }
-      const info = toPageErrorInfo(isPassThrough(error) ? dataErrorResponse(error) : error, { exposeDetails: site.dev });
-      return { status: info.statusCode, body: { statusCode: info.statusCode, message: info.message, fatal: info.fatal } };
+      const info = toPageErrorInfo(isPassThrough(error) ? dataErrorResponse(error) : error, {
+        exposeDetails: site.dev,
+      });
+      return {
+        status: info.statusCode,
+        body: { statusCode: info.statusCode, message: info.message, fatal: info.fatal },
+      };
     }
   }
 

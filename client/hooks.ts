@@ -56,11 +56,11 @@ const noSubscription = () => () => {};
  * fresh by the store: logging out in another tab shows here when this tab regains focus.
  */
 export function useUser(): PublicUser | null {
-  const seeded = useRouteLoaderData('root') as RootData | undefined;
+  const seeded = useRouteLoaderData<RootData>('root');
   // The snapshot before the store is seeded (hydration) is the root loader's data, so the first
   // client render matches the server's. On the server nothing subscribes.
   const data = useSyncExternalStore(
-    onServer ? noSubscription : currentUserStore.subscribe,
+    onServer ? noSubscription : (listener) => currentUserStore.subscribe(listener),
     currentUserStore.getSnapshot,
     () => undefined,
   );
@@ -69,6 +69,7 @@ export function useUser(): PublicUser | null {
     // component that mounts later asks again if the value is older than 5 s (as SWR did).
     if (seeded) currentUserStore.seed(seeded);
     void currentUserStore.revalidate();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount: `seeded` is the first render's
+  }, []);
   return (data ?? seeded)?.user ?? null;
 }

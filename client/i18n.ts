@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the server build (tsconfig.server.json) compiles this file without client/*.d.ts
 /// <reference path="./locale-parts.d.ts" />
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { defaultLocale, type Locale } from '../contract/locales.ts';
@@ -61,7 +62,7 @@ export async function loadAccountStrings(locale: Locale): Promise<void> {
 
 /** Until its strings are loaded a language answers keys (never the case where pages render). */
 const missing: Translator & { hook: { t: TFunction } } = (() => {
-  const t: TFunction = (key, options) => (options?.defaultValue as string | undefined) ?? key;
+  const t: TFunction = (key, options) => options?.defaultValue ?? key;
   return { language: 'none', t, add: () => undefined, hook: { t } };
 })();
 

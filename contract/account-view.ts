@@ -1,19 +1,17 @@
-/** A login session as the account page and `GET /api/account/sessions` show it. */
 export interface SessionView {
   id: string;
-  /** "Chrome on Android" in the page's (or the account's) language (lib/device-name.ts). */
+  /** "Chrome on Android", translated (lib/device-name.ts). */
   device: string;
   userAgent: string | null;
   createdAt: string;
   lastSeenAt: string;
-  /** The session this request came with. */
   current: boolean;
 }
 
-/** What the account page adds to Play's data (plugins/account-settings.ts). */
+/** What the account page adds to Play's data. */
 export interface AccountSettingsData {
   accountSettings: {
-    /** A new address waiting for its confirmation link, or null. */
+    /** Waiting for its confirmation link. */
     pendingEmail: string | null;
     sessions: SessionView[];
   };

@@ -2,13 +2,8 @@ import type { NavigationKey } from './navigation.ts';
 import type { Locale } from './locales.ts';
 
 /**
- * Every icon the server may render, as `collection:name`. The server resolves this list once at
- * start from the installed `@iconify-json/*` sets (`app.icons.load`), renders these icons inline
- * and ships their data in the page (`window.__ASDAS__.icons`) so hydration draws the same SVG.
- *
- * An icon that is not listed still works: the browser fetches it from `/api/_nuxt_icon/` when it
- * is first shown (client/lib/icon-loader.ts). Keep this list to icons that are on the page when it
- * loads; icons that only appear after an interaction can stay out of it (see back-to-top.tsx).
+ * Icons resolved once at start and shipped in every page, so hydration draws the same SVG. Keep
+ * it to icons shown when a page loads: others are fetched when first shown (client/lib/icon-loader.ts).
  */
 export const appIcons = [
   'mdi:login',
@@ -29,7 +24,6 @@ export const appIcons = [
 
 export type AppIconName = (typeof appIcons)[number];
 
-/** The icon beside each navigation item. */
 export const navigationIcons = {
   login: 'mdi:login',
   registration: 'mdi:account-plus',

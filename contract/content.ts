@@ -1,24 +1,17 @@
 /**
- * The data the content pages receive: what the `home`, `articleList`, `article` and `contentPage`
- * data sources return (server render and `_payload.json` alike). Plain JSON, safe to import from
- * the client (types only, no Node modules).
- *
- * Paths in this data are locale-aware (`/th/asdas/x` in Thai data), except `seo.path`, which is the
- * path without its locale prefix (see contract/seo.ts).
+ * What the content pages' data sources return, in the render and `_payload.json` alike. Paths are
+ * locale-aware (`/th/asdas/x`), except `seo.path` (contract/seo.ts).
  */
-import type { Locale } from './locales.ts';
 import type { SeoData } from './seo.ts';
 
 export type { SeoData } from './seo.ts';
 
-/** A heading of the table of contents: the `id` is the heading's id in `html`. */
 export interface TocEntry {
   id: string;
   text: string;
   level: 2 | 3;
 }
 
-/** An author as a byline shows it. `path` is the author's page (`/author/x`, `/th/author/x`). */
 export interface AuthorRef {
   slug: string;
   name: string;
@@ -29,10 +22,8 @@ export interface AuthorByline extends AuthorRef {
   role: string;
 }
 
-/** One item of an article list. Dates are `YYYY-MM-DD`. */
 export interface ArticleSummary {
   slug: string;
-  /** Locale-aware: `/asdas/x` or `/th/asdas/x`. */
   path: string;
   title: string;
   description: string;
@@ -43,27 +34,24 @@ export interface ArticleSummary {
   tags: string[];
   /** True when this locale has no translation and the English text is shown instead. */
   fallback: boolean;
-  /** Present (true) only outside production, where drafts are shown. */
+  /** Drafts are shown only outside production. */
   draft?: true;
 }
 
 export interface ArticleDetail extends Omit<ArticleSummary, 'author'> {
-  /** Sanitized HTML, rendered once at load. Headings carry the ids `toc` points at. */
+  /** Sanitized HTML; headings carry the ids `toc` points at. */
   html: string;
   toc: TocEntry[];
   author: AuthorByline;
 }
 
-/** The article before/after this one in the list (newest first). */
 export interface ArticleLink {
   slug: string;
   title: string;
   path: string;
 }
 
-/** A Markdown page that is not an article: the home introduction or a section (bonus, terms ...). */
 export interface PageContent {
-  /** Locale-aware path of the page. */
   path: string;
   title: string;
   description: string;
@@ -77,22 +65,20 @@ export interface PageContent {
   draft?: true;
 }
 
-/** `home` data source. */
 export interface HomeData {
   intro: PageContent;
-  /** The 5 newest articles. */
   latestArticles: ArticleSummary[];
   seo: SeoData;
 }
 
-/** `articleList` data source: every article, newest first; the page slices `?page=N` itself. */
+/** Every article, newest first; the page slices `?page=N` itself. */
 export interface ArticleListData {
   articles: ArticleSummary[];
   pageSize: number;
   seo: SeoData;
 }
 
-/** `article` data source. `previous` is the next older article, `next` the next newer one. */
+/** `previous` is the next older article, `next` the next newer one. */
 export interface ArticleData {
   article: ArticleDetail;
   previous?: ArticleLink;
@@ -101,7 +87,6 @@ export interface ArticleData {
 }
 
 export interface AuthorSummary extends AuthorByline {
-  /** Initials shown in the avatar circle. */
   avatar: string;
   articleCount: number;
   fallback: boolean;
@@ -109,12 +94,10 @@ export interface AuthorSummary extends AuthorByline {
 
 export interface AuthorProfile extends AuthorByline {
   avatar: string;
-  /** Sanitized HTML of the bio. */
   bioHtml: string;
   fallback: boolean;
 }
 
-/** An entry of the site's table of contents. */
 export interface SiteLink {
   title: string;
   path: string;
@@ -124,9 +107,7 @@ export interface SiteLink {
 
 export interface SiteTocGroup {
   id: 'sections' | 'articles' | 'authors';
-  /** Localised group heading. */
   title: string;
-  /** The group's own index page, when it has one (`/asdas`, `/author`). */
   path?: string;
   items: SiteLink[];
 }
@@ -146,17 +127,15 @@ export interface AuthorsPageData {
 export interface AuthorPageData {
   kind: 'author';
   author: AuthorProfile;
-  /** Their articles, newest first. */
+  /** Newest first. */
   articles: ArticleSummary[];
   seo: SeoData;
 }
 
 export interface SiteTocPageData {
   kind: 'toc';
-  /** In this order: sections (home and every section page), articles, authors. */
   groups: SiteTocGroup[];
   seo: SeoData;
 }
 
-/** `contentPage` data source (the catch-all `/*`). */
 export type ContentPageData = SectionPageData | AuthorsPageData | AuthorPageData | SiteTocPageData;

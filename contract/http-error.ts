@@ -23,18 +23,13 @@ export const errorResponseSchema = {
   required: ['statusCode', 'code', 'message'],
 } as const;
 
-/**
- * The 404 messages, made here only: the spec's page 404 (nothing to show; rendered inside the
- * layout, JSON for payloads), its fatal one (a route's `validate` failed: the error screen), and
- * the JSON 404 of every other address (the API, /builds/, anything the pages do not take).
- */
+/** `page`: inside the layout; `fatalPage`: a route's `validate` failed, the error screen; `other`: JSON. */
 export const notFoundMessages = {
   page: (path: string) => `Page not found: ${path}`,
   fatalPage: (path: string) => `Page Not Found: ${path}`,
   other: (path: string) => `Not found: ${path}`,
 } as const;
 
-/** The JSON 404 `{ statusCode: 404, code: 'NOT_FOUND', message: 'Not found: {path}' }`. */
 export function notFoundError(path: string, headers?: Record<string, string>): HttpError {
   return new HttpError(404, 'NOT_FOUND', notFoundMessages.other(path), undefined, headers);
 }

@@ -1,20 +1,13 @@
-/**
- * What an icon request may name. Every collection and icon name passes these checks before it
- * reaches a cache key, a module resolution or an upstream URL.
- */
+// Every name passes these checks before it reaches a cache key, a module resolution or a URL.
 
-/** Lowercase words of letters and digits joined by single `-` (Iconify's own naming rule). */
+/** Iconify's own naming rule. */
 export const ICON_NAME_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 const namePattern = new RegExp(ICON_NAME_PATTERN);
 
 export const MAX_NAME_LENGTH = 64;
 export const MAX_ICONS_PER_REQUEST = 100;
 
-/**
- * Names that are keys of every plain object. `constructor` is the only one the pattern lets through;
- * as a collection it is refused outright (it could never be an installed set, and it must not reach
- * a lookup table or the upstream). Icon names are looked up in prototype-free tables instead.
- */
+/** `constructor` passes the pattern; icon names are looked up in prototype-free tables, collections not. */
 const reservedCollections = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 function isValidName(name: string): boolean {
@@ -27,11 +20,7 @@ export function isValidCollection(name: string): boolean {
 
 export type IconsQueryResult = { ok: true; names: string[] } | { ok: false; reason: string };
 
-/**
- * Reads the `icons` query value: one comma-separated string, or several (repeated `icons=`
- * params, which join). Returns the unique names, sorted, so that equal requests share one cache
- * entry and one body whatever their order.
- */
+/** Unique and sorted, so equal requests share one cache entry whatever their order. */
 export function parseIconsQuery(value: unknown): IconsQueryResult {
   const parts = Array.isArray(value) ? value : [value];
   if (parts.length === 0 || parts.some((part) => typeof part !== 'string')) {

@@ -15,7 +15,7 @@ export function splitLocale(pathname: string): { locale: Locale; path: string } 
   return { locale: 'en', path: pathname || '/' };
 }
 
-/** The address of `path` (unprefixed, starting with `/`) in `locale`. */
+/** `path`: unprefixed, starting with `/`. */
 export function localePath(locale: Locale, path: string): string {
   if (locale === defaultLocale) return path;
   return path === '/' ? `/${locale}` : `/${locale}${path}`;

@@ -3,7 +3,7 @@ import { localePath, type Locale } from './locales.ts';
 /** The login page, without locale prefix (`/th/login` in Thai). */
 export const loginPath = '/login';
 
-/** The login page of `locale`, which brings the visitor back to `returnTo` (a path on this site) afterwards. */
+/** `returnTo`: a path on this site, where the visitor comes back to afterwards. */
 export function loginThenBackTo(locale: Locale, returnTo: string): string {
   return `${localePath(locale, loginPath)}?redirect=${encodeURIComponent(returnTo)}`;
 }

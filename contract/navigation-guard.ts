@@ -1,65 +1,24 @@
 /**
- * The one place that decides where `navigateTo(to, options)` may go, on the
- * client and on the server render (302 Location).
- *
- * Decisions (see also the unit tests, which list every case):
- *
- * 1. Script protocols (`javascript:`, `data:`, `blob:`, `vbscript:`) are refused
- *    first and always, whatever `external` says. The check looks at several
- *    "views" of the input and refuses if ANY of them starts with a script scheme:
- *    - what the WHATWG URL parser sees (`new URL(to, base).protocol`), after it
- *      strips leading/trailing C0 controls and spaces and every tab/CR/LF;
- *    - the same, after peeling any number of `view-source:` prefixes;
- *    - a deliberately paranoid view: HTML character references decoded
- *      (`&#106;`, `&#x6A`, `&colon;`, `&Tab;` ... repeatedly, so `&amp;#106;` too),
- *      percent-escapes decoded, NFKC-normalised (full-width letters), and every
- *      control, whitespace and zero-width character removed anywhere.
- *    The paranoid view refuses strings that a JS `location.href = ...` would not
- *    execute (for example `&#106;avascript:` or `java%09script:`), because the
- *    same string may later land in an HTML attribute (a `<meta refresh>`, an
- *    `href`) where entities ARE decoded. Nothing legitimate looks like that.
- * 2. External means: the input (as the URL parser sees it) has any scheme
- *    (`http:`, `mailto:`, `HTTP:`, and also one-letter schemes such as `c:/x`,
- *    which the WHATWG parser treats as a scheme), or starts with two slashes in
- *    any mix of `/` and `\` (`//host`, `/\host`, `\\host`, `\/host`, also when a
- *    tab/newline/control character hides between or before them, `/\t/host`).
- *    Absolute inputs are parsed WITHOUT a base so the result never depends on
- *    the current page (`https:evil.com` is `https://evil.com/`, not a path).
- * 3. An external-looking http(s) URL whose origin equals `currentOrigin` simply
- *    becomes an internal path (with or without `external: true`).
- * 4. Otherwise, without `external: true`: refused (`external-not-allowed`).
- *    With `external: true`: only `http:`/`https:` URLs whose origin is in
- *    `allowedOrigins` (compared after URL normalisation: lower-case host,
- *    default port dropped) are allowed. `mailto:` and `tel:` have no origin, so
- *    they are allowed only when `allowedOrigins` lists the bare scheme
- *    (`'mailto:'`, `'tel:'`). Every other scheme (ftp:, file:, intent:,
- *    view-source:https:, ...) is refused (`origin-not-allowed`). URLs with
- *    embedded credentials (`https://user:pw@allowed.example`) are refused
- *    (`invalid-url`).
- * 5. Internal results are `pathname + search + hash` from the URL parser
- *    (percent-encoded, dot segments resolved, already-encoded sequences kept),
- *    with leading slashes collapsed to one so `/.//evil.com` (which the parser
- *    turns into the pathname `//evil.com`) can never become protocol-relative.
- *    `%2F` and `%5C` stay encoded: browsers never treat them as separators,
- *    so `/%2F/evil` is the literal same-origin path `/%2F/evil`.
- * 6. Relative inputs (`asdas`, `./x`, `?page=2`, `#section`) resolve against
- *    `currentPath` (default `/`). The empty string means `/` (as in Nuxt).
+ * Where `navigateTo(to, options)` may go, in the browser and the server render alike; every case is
+ * in test/unit/navigation-guard.test.ts.
+ * - Script schemes are refused in every view url-views.ts makes, even ones `location.href` would
+ *   not run: the same string may later land in an HTML attribute, where entities are decoded.
+ * - Any scheme (one-letter `c:/x` too) or two leading slashes in any mix of `/` and `\` is external;
+ *   absolute inputs are parsed without a base, so `https:evil.com` is a host, not a path.
+ * - External targets need `external: true` and a listed origin (`mailto:`, `tel:` as bare schemes).
+ * - Internal paths get leading slashes collapsed (`/.//evil.com` is pathname `//evil.com`); `%2F`
+ *   and `%5C` stay encoded: browsers never split on them.
  */
 
 import { detectScriptProtocol, PROTOCOL_RELATIVE_RE, SCHEME_RE, whatwgView } from './url-views.ts';
 
 export { detectScriptProtocol } from './url-views.ts';
 
-export type NavigationRefusedReason =
-  | 'external-not-allowed'
-  | 'origin-not-allowed'
-  | 'script-protocol'
-  | 'invalid-url';
+export type NavigationRefusedReason = 'external-not-allowed' | 'origin-not-allowed' | 'script-protocol' | 'invalid-url';
 
 export class NavigationRefusedError extends Error {
   override readonly name = 'NavigationRefusedError';
   readonly reason: NavigationRefusedReason;
-  /** For script-protocol refusals: the refused scheme, e.g. `javascript:`. */
   readonly protocol: string | undefined;
 
   constructor(reason: NavigationRefusedReason, message: string, protocol?: string) {
@@ -70,22 +29,16 @@ export class NavigationRefusedError extends Error {
 }
 
 export interface NavigationOptions {
-  /** Opt in to leaving the site. Still limited to `allowedOrigins`. */
   external?: boolean;
   /** Origins (`https://play.example`) and bare schemes (`mailto:`, `tel:`) allowed for external navigation. */
   allowedOrigins: readonly string[];
-  /** Origin of the site itself, e.g. `https://site.example` (`location.origin` in the browser). */
   currentOrigin: string;
-  /** Path (with search) relative inputs resolve against. Default `/`. */
+  /** What relative inputs resolve against. Default `/`. */
   currentPath?: string;
 }
 
-export type NavigationTarget =
-  | { kind: 'internal'; path: string }
-  | { kind: 'external'; url: string };
+export type NavigationTarget = { kind: 'internal'; path: string } | { kind: 'external'; url: string };
 
-
-/** Inputs longer than this are refused as invalid (no legitimate navigation target is this long). */
 const MAX_URL_LENGTH = 8192;
 
 const MESSAGES = {
@@ -103,11 +56,6 @@ function originMessage(origin: string): string {
   return `Navigating to '${origin}' is not allowed: it is not on the list of allowed origins.`;
 }
 
-// ---------------------------------------------------------------------------
-// What the browser strips before parsing
-
-// WHATWG URL parser: remove leading and trailing C0 control or space, then every ASCII tab or newline.
-// eslint-disable-next-line no-control-regex
 function normaliseOrigin(origin: string): string | null {
   try {
     return new URL(origin).origin;
@@ -134,9 +82,6 @@ function allowedSet(allowedOrigins: readonly string[]): Set<string> {
   return set;
 }
 
-/**
- * Decide where a navigation may go. Throws `NavigationRefusedError` when it may not.
- */
 export function resolveNavigation(to: unknown, options: NavigationOptions): NavigationTarget {
   if (typeof to !== 'string' || to.length > MAX_URL_LENGTH) {
     throw new NavigationRefusedError('invalid-url', MESSAGES.invalid);
@@ -156,7 +101,6 @@ export function resolveNavigation(to: unknown, options: NavigationOptions): Navi
   const protocolRelative = PROTOCOL_RELATIVE_RE.test(view);
 
   if (!hasScheme && !protocolRelative) {
-    // currentPath comes from the page's own location; still reduce it to a path on our origin.
     const base = new URL(encodeRedirectLocation(options.currentPath ?? '/'), currentOrigin);
     let url: URL;
     try {
@@ -164,8 +108,7 @@ export function resolveNavigation(to: unknown, options: NavigationOptions): Navi
     } catch {
       throw new NavigationRefusedError('invalid-url', MESSAGES.invalid);
     }
-    // A relative reference resolved against our own origin stays on it; if the parser
-    // ever disagrees, treat it as external rather than trusting the string.
+    // Should the parser ever resolve a relative reference elsewhere, it is treated as external.
     if (url.origin === currentOrigin) {
       return { kind: 'internal', path: toInternalPath(url) };
     }
@@ -205,15 +148,10 @@ function external(url: URL, options: NavigationOptions): NavigationTarget {
 }
 
 /**
- * For `?redirect=` values: an internal path (with search and hash) or `fallback`,
- * never an external URL. A same-origin absolute URL is accepted (as its path)
- * only when `currentOrigin` is given.
+ * For `?redirect=` values: an internal path or `fallback`, never an external URL. A same-origin
+ * absolute URL is accepted (as its path) only when `currentOrigin` is given.
  */
-export function safeRedirectPath(
-  value: unknown,
-  fallback = '/',
-  currentOrigin = 'http://redirect.invalid',
-): string {
+export function safeRedirectPath(value: unknown, fallback = '/', currentOrigin = 'http://redirect.invalid'): string {
   if (typeof value !== 'string' || value.trim() === '') return fallback;
   try {
     const target = resolveNavigation(value, { allowedOrigins: [], currentOrigin, currentPath: '/' });
@@ -224,12 +162,8 @@ export function safeRedirectPath(
 }
 
 /**
- * The Location header value for an internal server-side redirect: percent-encoded
- * by the URL parser (no CR/LF/controls/spaces survive), leading slashes collapsed so
- * `//evil` or `/\evil` can never escape to another host. An absolute or
- * protocol-relative http(s) URL is reduced to its path on this site
- * (`//evil.com/x` -> `/x`); any other scheme gives `/`.
- * Values built with it are header-safe; escape them again for HTML attributes.
+ * Percent-encoded (no CR, LF or controls survive) and reduced to a path on this site: header-safe,
+ * but escape it again for HTML attributes.
  */
 export function encodeRedirectLocation(path: string): string {
   let url: URL;

@@ -1,4 +1,3 @@
-/** The site's name, as titles and link previews show it. */
 export const siteName = 'Asdas';
 
 /** A page's `<title>`: `Bonus · Asdas`, or the site's name alone. */

@@ -1,52 +1,43 @@
-/**
- * What a page tells search engines and link previews, and the `<head>` tags that say it.
- * Pure (no Node or DOM APIs): the server renders `renderHeadTags(...)` into the document, the
- * client can apply `headEntries(...)` to `document.head` after a navigation.
- */
+/** What a page tells search engines and link previews; no Node or DOM APIs, so both sides use it. */
 import { jsonForScript } from './script-json.ts';
 import { defaultLocale, localePath, type Locale } from './locales.ts';
 import { escapeHtml } from './escape-html.ts';
 import { pageTitle, siteName } from './page-title.ts';
 
-// In a file of its own so the browser can set a new page's title without loading the rest.
+// Its own file, so the browser can set a title without loading the rest.
 export { pageTitle } from './page-title.ts';
 
 export interface SeoLink {
   name: string;
-  /** Locale-aware path, e.g. `/th/author/x`. */
+  /** Locale-aware. */
   path: string;
 }
 
 export interface SeoData {
-  /** The page's own title, without the site name (`Bonus`; the tag reads `Bonus · Asdas`). */
+  /** Without the site name. */
   title: string;
   description: string;
-  /** The page's path WITHOUT the locale prefix (`/bonus`): alternates and canonical are built from it. */
+  /** WITHOUT the locale prefix: alternates and canonical are built from it. */
   path: string;
-  /** The locales this page really exists in (a Thai page showing the English text is not one). */
+  /** A Thai page showing the English text is not a translation. */
   alternates: Locale[];
   type: 'website' | 'article';
-  /** `YYYY-MM-DD`. */
   publishedTime?: string;
   modifiedTime?: string;
   author?: SeoLink;
-  /** From the home page down to this page, locale-aware paths. */
+  /** From the home page down, locale-aware. */
   breadcrumbs: SeoLink[];
-  /** Share image: a root-relative path or an absolute https URL. */
   image?: string;
   tags?: string[];
-  /** Keep out of search results (drafts shown in development). */
   noindex?: boolean;
 }
 
 export interface HeadContext {
   locale: Locale;
-  /** Origin the site is reached at, without a trailing slash. */
   publicUrl: string;
   siteName?: string;
 }
 
-/** One tag of the document head, for the server string and for the client alike. */
 export type HeadEntry =
   | { tag: 'title'; text: string }
   | { tag: 'meta'; attrs: { name: string; content: string } | { property: string; content: string } }
@@ -67,7 +58,6 @@ function contentLocale(seo: SeoData, locale: Locale): Locale {
   return seo.alternates[0] ?? locale;
 }
 
-/** The structured list of head tags for a page. */
 export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
   const { locale, publicUrl } = context;
   const name = context.siteName ?? siteName;
@@ -87,7 +77,10 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
 
   const alternates = seo.noindex ? [] : (['en', 'th'] as const).filter((code) => seo.alternates.includes(code));
   for (const code of alternates) {
-    entries.push({ tag: 'link', attrs: { rel: 'alternate', hreflang: code, href: absolute(publicUrl, localePath(code, seo.path)) } });
+    entries.push({
+      tag: 'link',
+      attrs: { rel: 'alternate', hreflang: code, href: absolute(publicUrl, localePath(code, seo.path)) },
+    });
   }
   if (alternates.length) {
     const fallback = alternates.includes(defaultLocale) ? defaultLocale : alternates[0]!;
@@ -120,7 +113,8 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
   if (image) twitter('twitter:image', image);
 
   const home = absolute(publicUrl, localePath(locale, '/'));
-  const ld = (json: unknown) => entries.push({ tag: 'script', attrs: { type: 'application/ld+json' }, json: jsonForScript(json) });
+  const ld = (json: unknown) =>
+    entries.push({ tag: 'script', attrs: { type: 'application/ld+json' }, json: jsonForScript(json) });
   ld({ '@context': 'https://schema.org', '@type': 'WebSite', name, url: home, inLanguage: locale });
   if (seo.type === 'article') {
     ld({
@@ -156,10 +150,7 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
   return entries;
 }
 
-/**
- * One entry as HTML. Every tag but the title carries `data-seo`, so the client can find and
- * replace the server's tags after a navigation (`document.head.querySelectorAll('[data-seo]')`).
- */
+/** Every tag but the title carries `data-seo`, so the client can replace them after a navigation. */
 function renderHeadEntry(entry: HeadEntry): string {
   if (entry.tag === 'title') return `<title>${escapeHtml(entry.text)}</title>`;
   const attrs = Object.entries(entry.attrs)
@@ -170,15 +161,11 @@ function renderHeadEntry(entry: HeadEntry): string {
   return `<${entry.tag}${attrs} data-seo>`;
 }
 
-/** The page's head tags as escaped HTML, one per line. */
 export function renderHeadTags(seo: SeoData, context: HeadContext): string {
   return headEntries(seo, context).map(renderHeadEntry).join('\n');
 }
 
-/**
- * Browser side: replaces the page's head tags after a client navigation (the title, then every
- * `[data-seo]` element the server or a previous call wrote).
- */
+/** Browser side, after a client navigation: the title set, every `[data-seo]` element replaced. */
 export function applyHeadEntries(doc: Document, entries: readonly HeadEntry[]): void {
   for (const element of Array.from(doc.head.querySelectorAll('[data-seo]'))) element.remove();
   const fragment = doc.createDocumentFragment();
@@ -188,7 +175,8 @@ export function applyHeadEntries(doc: Document, entries: readonly HeadEntry[]): 
       continue;
     }
     const element = doc.createElement(entry.tag);
-    for (const [key, value] of Object.entries(entry.attrs)) if (value !== undefined) element.setAttribute(key, String(value));
+    for (const [key, value] of Object.entries(entry.attrs))
+      if (value !== undefined) element.setAttribute(key, String(value));
     element.setAttribute('data-seo', '');
     if (entry.tag === 'script') element.textContent = entry.json;
     fragment.appendChild(element);

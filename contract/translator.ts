@@ -1,13 +1,6 @@
 /**
- * Translations as plain lookups: a language's strings (locales/{lang}.json, i18next's JSON format)
- * compiled once into a flat table, so `t('nav.home')` is one Map read. The parts of i18next the
- * site uses behave as in i18next (test/unit/translator.test.ts checks every key against it):
- *
- * - nested keys with dots (`site.name`);
- * - interpolation `{{name}}`, values inserted as they are (React escapes; i18next's escapeValue: false);
- * - plurals by `count`: `key_zero` for 0 when present, then the language's plural category
- *   (`key_one`, `key_other` ... from Intl.PluralRules), then `key`;
- * - `defaultValue` when the key is missing; otherwise the key itself, as i18next answers.
+ * i18next's format compiled into a flat table: `t('nav.home')` is one Map read. The parts the site
+ * uses behave as in i18next (test/unit/translator.test.ts); values go in unescaped: React escapes.
  */
 
 export interface TranslateOptions {
@@ -21,11 +14,9 @@ export type TFunction = (key: string, options?: TranslateOptions) => string;
 export interface Translator {
   readonly language: string;
   readonly t: TFunction;
-  /** Adds strings loaded later (the browser's account strings, client/i18n.ts) to the same lookups. */
   add(resources: Resources): void;
 }
 
-/** A nested object of strings, as the locale files hold them. */
 export interface Resources {
   [key: string]: string | Resources;
 }
@@ -36,12 +27,13 @@ const placeholder = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 function compile(text: string): Compiled {
   if (!text.includes('{{')) return text;
-  // Split once: even parts are literal text, odd parts are value names.
+  // Even parts are literal text, odd parts are value names.
   const parts = text.split(placeholder);
   return (values) => {
     let out = parts[0]!;
     for (let index = 1; index < parts.length; index += 2) {
       const value = values[parts[index]!];
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- values are what the caller passes, as text
       out += (value === undefined || value === null ? `{{${parts[index]}}}` : String(value)) + parts[index + 1]!;
     }
     return out;
@@ -78,7 +70,6 @@ export function createTranslator(language: string, resources: Resources, fallbac
   };
 
   const t: TFunction = (key, options) => {
-    // The common case, a plain string with no options: one Map read.
     if (options === undefined) {
       const entry = table.get(key);
       if (typeof entry === 'string') return entry;

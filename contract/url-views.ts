@@ -1,9 +1,7 @@
-/**
- * Views of a navigation target as the different parsers that may meet it see it, and whether
- * any of them starts with a script scheme (contract/navigation-guard.ts, decision 1).
- */
+/** Views of a navigation target as the parsers that may meet it see it (navigation-guard.ts). */
 const SCRIPT_PROTOCOLS: readonly string[] = ['javascript:', 'data:', 'blob:', 'vbscript:'];
 
+// eslint-disable-next-line no-control-regex -- the WHATWG URL parser strips exactly these
 const LEADING_TRAILING_C0_SPACE = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const TAB_OR_NEWLINE = /[\t\n\r]/g;
 
@@ -15,8 +13,6 @@ export function whatwgView(input: string): string {
 export const SCHEME_RE = /^([a-zA-Z][a-zA-Z\d+.-]*):/;
 const VIEW_SOURCE_RE = /^view-source:/i;
 export const PROTOCOL_RELATIVE_RE = /^[/\\]{2}/;
-
-// Paranoid view helpers ------------------------------------------------------
 
 const NAMED_ENTITIES: Record<string, string> = {
   tab: '\t',
@@ -50,8 +46,7 @@ function decodeEntitiesOnce(s: string): string {
 }
 
 function codePoint(n: number, fallback: string): string {
-  // HTML maps NUL and out-of-range references to U+FFFD; for our purpose any
-  // invisible replacement is equivalent, so drop them to an empty string.
+  // HTML makes these U+FFFD; any invisible replacement does here.
   if (!Number.isFinite(n) || n === 0 || n > 0x10ffff) return '';
   try {
     return String.fromCodePoint(n);
@@ -65,9 +60,9 @@ function percentDecodeOnce(s: string): string {
   return s.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-// Controls (C0, DEL, C1), every Unicode space, and zero-width/invisible formatting characters.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE_ANYWHERE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]|\s/g;
+const INVISIBLE_ANYWHERE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- each invisible character on its own, combining ones too
+  /[\u0000-\u0020\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]|\s/g;
 
 function paranoidViews(input: string): string[] {
   const views: string[] = [];
@@ -83,7 +78,6 @@ function paranoidViews(input: string): string[] {
 
 function scriptSchemeOf(view: string): string | null {
   let v = view;
-  // Peel any number of view-source: prefixes (with whatever the browser strips in between).
   for (let i = 0; i < 32 && VIEW_SOURCE_RE.test(v); i++) {
     v = whatwgView(v.replace(VIEW_SOURCE_RE, ''));
   }
@@ -101,13 +95,9 @@ function parserProtocol(view: string): string | null {
   }
 }
 
-/**
- * Returns the script protocol (`'javascript:'`, `'data:'`, `'blob:'`, `'vbscript:'`)
- * that `input` would run or could be decoded into, or `null`.
- * Safe to use for sanitising hrefs too.
- */
+/** The script protocol `input` would run or could be decoded into, or `null`; fit for hrefs too. */
 export function detectScriptProtocol(input: string): string | null {
-  // 1. The WHATWG URL parser is the source of truth for what a browser executes.
+  // The WHATWG URL parser decides what a browser runs; the paranoid views catch encoded tricks.
   let view = whatwgView(input);
   for (let i = 0; i < 32; i++) {
     const protocol = parserProtocol(view);
@@ -117,12 +107,9 @@ export function detectScriptProtocol(input: string): string | null {
   }
   const direct = scriptSchemeOf(whatwgView(input));
   if (direct) return direct;
-  // 2. Paranoid views: entity/percent/unicode tricks and invisible characters anywhere.
   for (const v of paranoidViews(input)) {
     const found = scriptSchemeOf(v);
     if (found) return found;
   }
   return null;
 }
-
-// ---------------------------------------------------------------------------

@@ -1,32 +1,25 @@
 /**
- * The one spelling of a request's path that the service acts on (RFC 3986, 6.2.2): percent-encoded
- * unreserved characters decoded (`/%61pi` is `/api`), other escapes in upper case, characters a
- * path may not hold raw encoded, repeated slashes merged (as nginx's merge_slashes does), dot
- * segments removed (`/healthz/../login` is `/login`) and no trailing slash but on `/`.
- *
- * Fastify's router decodes a path before matching it, so a path spelled otherwise matched the same
- * route while every check that read the raw URL saw something else (docs/decisions/0026).
+ * The one spelling of a path the service acts on (RFC 3986, 6.2.2; decision 0026): unreserved
+ * escapes decoded, others upper-cased, raw characters a path may not hold encoded, `//` merged,
+ * dot segments removed, no trailing slash but on `/`.
  */
 export type PathVerdict =
-  /** Already in its normal form. */
   | { kind: 'normal' }
-  /** The same resource at another spelling: `path` is its normal form (the query left out). */
+  /** `path` is the normal form, without the query. */
   | { kind: 'other-spelling'; path: string }
-  /** Not a path this service can act on: a bad escape, a fragment, a target that is not a path. */
   | { kind: 'malformed'; reason: string };
 
-// Anything that may need work: an escape, a dot segment or `//`, a trailing slash, a character a
-// path may not hold raw (outside RFC 3986's pchar and `/`). A path without any is normal.
+// A path with none of these (outside RFC 3986's pchar and `/`) is normal.
 const needsWork = /%|\/\.|\/\/|.\/$|[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
 const unreserved = /^[A-Za-z0-9\-._~]$/;
 const hexPair = /^[0-9A-Fa-f]{2}$/;
 
-/** The verdict on a request target (`request.url`: path and query as the client sent them). */
+/** `target`: `request.url`, as the client sent it. */
 export function checkPath(target: string): PathVerdict {
   const queryStart = target.indexOf('?');
   let path = queryStart === -1 ? target : target.slice(0, queryStart);
   if (!path.startsWith('/')) {
-    // The absolute form (`GET http://host/path`), which servers must take; its path is what counts.
+    // The absolute form (`GET http://host/path`), which servers must accept.
     const absolute = /^https?:\/\/[^/?#]*(\/[^?#]*)?$/i.exec(path);
     if (!absolute) return { kind: 'malformed', reason: 'the request target is not a path' };
     path = absolute[1] ?? '/';
@@ -67,7 +60,7 @@ function normalise(path: string): string | PathVerdict {
   return withoutDotSegments(spelled);
 }
 
-/** RFC 3986 5.2.4 on a path that starts with `/`, empty segments (`//`, a trailing `/`) dropped too. */
+/** RFC 3986 5.2.4, empty segments dropped too. */
 function withoutDotSegments(path: string): string {
   const segments: string[] = [];
   for (const segment of path.split('/').slice(1)) {

@@ -1,18 +1,12 @@
 import type { ErrorObject } from 'ajv';
 import { type Env, schema, type TrustProxy } from './config-schema.ts';
 
-/**
- * What the configuration says to the operator: the warnings logged at start about settings that
- * are valid but probably not meant, and the one-sentence errors naming a bad variable and what
- * it accepts (never a raw pattern, never the value of a secret).
- */
-
 export interface ConfigWarning {
   variable: string;
   message: string;
 }
 
-/** Variables whose value is never repeated in an error message (keys, passwords in URLs). */
+/** Never repeated in an error message (keys, passwords in URLs). */
 const secretVariables = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PLAY_SECRET', 'PLAY_VERIFY_KEY']);
 
 const allInterfaces = new Set(['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0', '*']);
@@ -52,9 +46,8 @@ export function configWarnings(settings: {
         "Session cookies are still marked Secure. Set TRUST_PROXY to the proxy's addresses or CIDR (10.0.0.0/8).",
     });
   }
-  // Trusting by position (a hop count, or everything) cannot tell the proxy from a client that
-  // connects directly: such a client writes its own X-Forwarded-For and picks the address the rate
-  // limits count. An address list only believes the proxy.
+  // Trusting by position cannot tell the proxy from a client that connects directly and writes its
+  // own X-Forwarded-For, choosing the address the rate limits count.
   const trustsAnyPeer = settings.trustProxy === true || typeof settings.trustProxy === 'number';
   if (trustsAnyPeer && allInterfaces.has(settings.host)) {
     warnings.push({
@@ -83,7 +76,8 @@ function expectation(name: string): string {
   if (!property) return 'a valid value';
   if (property.enum) return `one of ${property.enum.join(', ')}`;
   if (property.type === 'integer') {
-    if (property.minimum !== undefined && property.maximum !== undefined) return `an integer from ${property.minimum} to ${property.maximum}`;
+    if (property.minimum !== undefined && property.maximum !== undefined)
+      return `an integer from ${property.minimum} to ${property.maximum}`;
     if (property.minimum !== undefined) return `an integer of at least ${property.minimum}`;
     return 'an integer';
   }
@@ -92,18 +86,14 @@ function expectation(name: string): string {
   return 'a non-empty value';
 }
 
-/**
- * One sentence per bad variable: "LOG_LEVEL must be one of fatal, error, ... (got "verbose")",
- * never a raw pattern, never the value of a secret.
- */
+/** One sentence per bad variable, never a raw pattern, never the value of a secret. */
 export function describeErrors(errors: ErrorObject[], env: Env, fallback: Error): string {
   const names = [...new Set(errors.map((issue) => issue.instancePath.replace(/^\//, '')).filter(Boolean))];
   if (names.length === 0) return fallback.message.replace(/env\//g, '');
   return names
     .map((name) => {
       const value = env[name];
-      // An empty value is usually a template's `NAME=${NAME}` with nothing behind it: say so, since
-      // "must be a postgres:// URL" alone reads as if the URL written were wrong.
+      // Usually a template's `NAME=${NAME}` with nothing behind it, not a wrong value.
       const got =
         value === ''
           ? ' (it is set but empty: give it a value, or remove it for the default)'

@@ -1,19 +1,14 @@
-/** The environment the configuration is read from. */
 export type Env = Record<string, string | undefined>;
 
 /** TRUST_PROXY as read: on or off, a hop count, or the proxies' addresses and ranges. */
 export type TrustProxy = boolean | number | string[];
 
-/** pino's levels, and `silent`. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** How many password hashes run at once unless PASSWORD_HASH_CONCURRENCY says otherwise. */
+/** One hash at a time unless PASSWORD_HASH_CONCURRENCY says otherwise (decision 0022). */
 export const defaultHashConcurrency = 1;
 
-/**
- * Every setting the service reads from its environment, checked once at start.
- * A bad value stops the start with a message naming the variable (see ConfigError).
- */
+/** Every setting read from the environment, checked once at start. */
 export const schema = {
   type: 'object',
   properties: {
@@ -30,7 +25,11 @@ export const schema = {
       description: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.0/8,127.0.0.1)',
       default: 'false',
     },
-    PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s]+/?$', description: 'an origin such as https://example.com (no path)' },
+    PUBLIC_URL: {
+      type: 'string',
+      pattern: '^https?://[^/\\s]+/?$',
+      description: 'an origin such as https://example.com (no path)',
+    },
     SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
     // No default here: it depends on NODE_ENV (see loadConfig).
     SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 600000 },
@@ -65,19 +64,24 @@ export const schema = {
       default: '',
     },
     SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$', description: 'an smtp:// or smtps:// URL' },
-    MAIL_FROM: { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$', description: 'an address such as "Asdas <no-reply@example.com>" (one line)' },
+    MAIL_FROM: {
+      type: 'string',
+      minLength: 3,
+      maxLength: 320,
+      pattern: '^[^\\r\\n]+$',
+      description: 'an address such as "Asdas <no-reply@example.com>" (one line)',
+    },
     REQUIRE_VERIFIED_EMAIL_FOR_PLAY: { type: 'string', enum: ['true', 'false'], default: 'false' },
-    // Addresses or CIDRs exempt from the per-address rate limits (a load-testing aid), comma-separated.
+    // Exempt from the per-address rate limits (a load-testing aid).
     RATE_LIMIT_ALLOW_LIST: {
       type: 'string',
       pattern: '^[0-9a-fA-F.:/,\\s]*$',
       description: 'comma-separated addresses or CIDRs such as 10.0.0.5,192.168.0.0/24',
       default: '',
     },
-    // The anonymous page cache (plugins/page-cache.ts): entries' age bound (0 turns it off) and the memory it may hold.
     PAGE_CACHE_TTL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 300000 },
     PAGE_CACHE_MAX_BYTES: { type: 'integer', minimum: 0, maximum: 4294967296, default: 33554432 },
-    // Only `npm run bench` sets it: a constant copy of the home page and the process's CPU and memory figures.
+    // Only `npm run bench` sets it.
     BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
   },
 } as const;

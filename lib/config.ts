@@ -12,7 +12,6 @@ export type { Env, TrustProxy } from './config-schema.ts';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
-  /** Serve through Vite's dev server (HMR) instead of the production build. */
   dev: boolean;
   host: string;
   port: number;
@@ -21,7 +20,7 @@ export interface Config {
   metricsHost: string;
   logLevel: string;
   trustProxy: TrustProxy;
-  /** Origin the site is reached at from outside, without a trailing slash. */
+  /** Without a trailing slash. */
   publicUrl: string;
   /** After SIGTERM, how long /readyz answers 503 while requests are still served (load balancers notice). */
   shutdownDrainMs: number;
@@ -36,20 +35,16 @@ export interface Config {
   overloadMaxInFlight: number;
   /** Open connections one client address may hold (not trusted proxies, not RATE_LIMIT_ALLOW_LIST); 0: no bound. */
   maxConnectionsPerAddress: number;
-  /** A connection must have sent its request headers within this time (slow-header clients). */
   headersTimeoutMs: number;
-  /** ... and the whole request within this time. */
   requestTimeoutMs: number;
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  /** Password hashes (argon2id, 7 MiB each) run at once; the rest queue. */
   passwordHashConcurrency: number;
   sessionTtlDays: number;
-  /** Login attempts per client address per minute (more behind a shared NAT, or for load tests). */
   loginRateLimitPerMinute: number;
   registerRateLimitPerMinute: number;
-  /** RATE_LIMIT_ALLOW_LIST: client addresses the per-address login and registration limits skip. */
+  /** Addresses the per-address login and registration limits skip. */
   rateLimitAllowList: string[];
   iconUpstreamUrl: string;
   buildCheckIntervalMs: number;
@@ -59,19 +54,17 @@ export interface Config {
   playVerifyKey: string | undefined;
   /** Origins navigateTo may leave the site for: ALLOWED_EXTERNAL_ORIGINS plus PLAY_URL's origin. */
   allowedExternalOrigins: string[];
-  /** Settings that are valid but probably not what the operator meant; logged at start. */
+  /** Valid but probably not what the operator meant; logged at start. */
   warnings: ConfigWarning[];
-  /** `smtp://` or `smtps://` server for account emails; unset: written as .eml files to `DATA_DIR/outbox/`. */
+  /** Unset: written as .eml files to `DATA_DIR/outbox/`. */
   smtpUrl: string | undefined;
-  /** The From of account emails. Default `Asdas <no-reply@{PUBLIC_URL's host}>`. */
   mailFrom: string;
-  /** Play refuses players whose email address is not verified yet. */
   requireVerifiedEmailForPlay: boolean;
-  /** How long an anonymous page may be served from memory after its render; 0: no page cache. */
+  /** From the render; 0: no page cache. */
   pageCacheTtlMs: number;
-  /** The page cache's memory bound (all encodings of all pages), least recently used dropped first; 0: no page cache. */
+  /** All encodings of all pages; 0: no page cache. */
   pageCacheMaxBytes: number;
-  /** BENCH_BASELINE: serve the bench's constant baseline page and process figures (never in a real deployment). */
+  /** The bench's constant baseline page and process figures; never in a real deployment. */
   benchBaseline: boolean;
 }
 
@@ -79,42 +72,57 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-
 export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } = {}): Config {
   let raw: Record<string, unknown>;
   try {
-    raw = envSchema({ schema: structuredClone(schema) as never, data: { ...env }, env: false }) as Record<string, unknown>;
+    raw = envSchema<Record<string, unknown>>({
+      schema: structuredClone(schema) as never,
+      data: { ...env },
+      env: false,
+    });
   } catch (error) {
-    throw new ConfigError(`Invalid configuration: ${describeErrors((error as { errors?: ErrorObject[] }).errors ?? [], env, error as Error)}`);
+    throw new ConfigError(
+      `Invalid configuration: ${describeErrors((error as { errors?: ErrorObject[] }).errors ?? [], env, error as Error)}`,
+    );
   }
   const port = raw.PORT as number;
   const nodeEnv = raw.NODE_ENV as Config['env'];
   const playUrl = raw.PLAY_URL as string | undefined;
-  if (playUrl && !URL.canParse(playUrl)) throw new ConfigError('Invalid configuration: PLAY_URL must be an http(s) URL.');
+  if (playUrl && !URL.canParse(playUrl))
+    throw new ConfigError('Invalid configuration: PLAY_URL must be an http(s) URL.');
   // Launch tokens for a destination of the operator's own must be verifiable by every replica.
   if (playUrl && nodeEnv === 'production' && !raw.PLAY_SECRET) {
-    throw new ConfigError('Invalid configuration: PLAY_SECRET is required when PLAY_URL is set (32 characters or more; it signs the launch tokens).');
+    throw new ConfigError(
+      'Invalid configuration: PLAY_SECRET is required when PLAY_URL is set (32 characters or more; it signs the launch tokens).',
+    );
   }
   // The destination must prove itself to verify a token, or anyone holding one could spend it.
   if (playUrl && nodeEnv === 'production' && !raw.PLAY_VERIFY_KEY) {
-    throw new ConfigError('Invalid configuration: PLAY_VERIFY_KEY is required when PLAY_URL is set (32 characters or more; the play destination sends it to verify launch tokens).');
+    throw new ConfigError(
+      'Invalid configuration: PLAY_VERIFY_KEY is required when PLAY_URL is set (32 characters or more; the play destination sends it to verify launch tokens).',
+    );
   }
   if ((raw.METRICS_PORT as number) !== 0 && raw.METRICS_PORT === raw.PORT) {
-    throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT (metrics are never served on the public port; 0 turns them off).');
+    throw new ConfigError(
+      'Invalid configuration: METRICS_PORT must differ from PORT (metrics are never served on the public port; 0 turns them off).',
+    );
   }
   if ((raw.HEADERS_TIMEOUT_MS as number) > (raw.REQUEST_TIMEOUT_MS as number)) {
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS.');
   }
   // Replicas share PostgreSQL; each one's random key could not verify the others' launch tokens.
   if (raw.DATABASE_URL && nodeEnv === 'production' && !raw.PLAY_SECRET) {
-    throw new ConfigError('Invalid configuration: PLAY_SECRET is required when DATABASE_URL is set (replicas must share the key that signs launch tokens).');
+    throw new ConfigError(
+      'Invalid configuration: PLAY_SECRET is required when DATABASE_URL is set (replicas must share the key that signs launch tokens).',
+    );
   }
   const dev = overrides.dev ?? false;
   const production = nodeEnv === 'production' && !dev;
   const host = raw.HOST as string;
   const trustProxy = parseTrustProxy(raw.TRUST_PROXY as string);
   const smtpUrl = raw.SMTP_URL as string | undefined;
-  if (smtpUrl && !URL.canParse(smtpUrl)) throw new ConfigError('Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL.');
+  if (smtpUrl && !URL.canParse(smtpUrl))
+    throw new ConfigError('Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL.');
   const publicUrl = ((raw.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     env: nodeEnv,
@@ -178,13 +186,18 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
 
 /** `10.0.0.0/8, 192.0.2.7, ::1`: every entry must be an address or a CIDR block of one. */
 function parseAllowList(value: string): string[] {
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address = '', prefix] = entry.split('/');
     const family = isIP(address);
     const bits = family === 4 ? 32 : 128;
     if (family === 0 || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
-      throw new ConfigError(`Invalid configuration: RATE_LIMIT_ALLOW_LIST entry '${entry}' is not an address or a CIDR block.`);
+      throw new ConfigError(
+        `Invalid configuration: RATE_LIMIT_ALLOW_LIST entry '${entry}' is not an address or a CIDR block.`,
+      );
     }
   }
   return entries;
@@ -194,5 +207,8 @@ function parseTrustProxy(value: string): TrustProxy {
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }

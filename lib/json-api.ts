@@ -15,13 +15,7 @@ const strictAjv = new Ajv({
   allowUnionTypes: true,
 });
 
-/**
- * Sets up a JSON API route scope (/api/auth, /api/play, /api/account): bodies validated strictly
- * (extra fields and wrong types are 400), JSON bodies only (anything else is 415
- * UNSUPPORTED_MEDIA_TYPE; malformed JSON is 400 MALFORMED_JSON; an empty body with a JSON content
- * type counts as no body; text that is not text, lone surrogates or bytes that are not UTF-8, is
- * 400 naming the field, see malformedText), and answers never cached.
- */
+/** JSON bodies only (an empty one counts as none), strictly validated; answers never cached. */
 export function jsonApiScope(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema }) => strictAjv.compile(schema));
 
@@ -44,7 +38,7 @@ export function jsonApiScope(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, json, (error, parsed) => {
+    void parseJson(request, json, (error, parsed) => {
       if (error) {
         done(error, undefined);
         return;
@@ -61,18 +55,13 @@ export function jsonApiScope(app: FastifyInstance): void {
   });
 }
 
-/**
- * Bodies are read as UTF-8 (JSON is UTF-8 by RFC 8259; forms are posted in the page's UTF-8): a
- * body declared in another charset would be misread, so it is refused (415) rather than guessed.
- * Null when the Content-Type names no charset or UTF-8.
- */
+/** Bodies are read as UTF-8 (RFC 8259; forms are posted from UTF-8 pages): another charset is refused, not guessed. */
 export function refusedCharset(contentType: string | undefined): HttpError | null {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return null;
   return new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset.slice(0, 40)}": send UTF-8.`);
 }
 
-/** 400 VALIDATION_FAILED with `malformed_text` for each field (lib/auth/validation.ts's field codes). */
 export function malformedText(fields: string[]): HttpError {
   return new HttpError(
     400,
@@ -82,11 +71,7 @@ export function malformedText(fields: string[]): HttpError {
   );
 }
 
-/**
- * A JSON body whose bytes are not UTF-8: 400 naming the fields that hold the bad bytes when the
- * body is JSON once they stand out (each replaced by the escape of a lone surrogate), otherwise
- * 400 MALFORMED_TEXT. Never decoded with U+FFFD in their place and passed on.
- */
+/** Names the fields holding bad bytes, found by replacing each with a lone surrogate's escape. */
 function notUtf8(bytes: Buffer): HttpError {
   try {
     const fields = malformedJsonFields(JSON.parse(replaceInvalidUtf8(bytes, '\\udfff')));

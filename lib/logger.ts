@@ -9,11 +9,9 @@ const redactedPaths = [
   'headers.cookie',
 ];
 
-// Secrets that travel in a query string (account links from emails, Play launch tokens): their
-// values never reach a log line, whatever else of the URL does.
+// Secrets that travel in a query string: emailed links' and Play's tokens.
 const secretQueryParameter = /([?&](?:token|launch)=)[^&#]*/gi;
 
-/** The URL as logs show it: secret query values replaced by `[redacted]`. */
 function redactUrl(url: string): string {
   return url.includes('=') ? url.replace(secretQueryParameter, '$1[redacted]') : url;
 }

@@ -16,11 +16,16 @@ export function noticePages(notice: Notice): Record<Locale, string> {
 }
 
 function noticePage(locale: Locale, notice: Notice): string {
-  const strings = (JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Record<Notice, {
-    title: string;
-    message: string;
-    retry: string;
-  }>)[notice];
+  const strings = (
+    JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Record<
+      Notice,
+      {
+        title: string;
+        message: string;
+        retry: string;
+      }
+    >
+  )[notice];
   const [title, message, retry] = [strings.title, strings.message, strings.retry].map(escapeHtml);
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>

@@ -5,11 +5,10 @@ import { isLocale, splitLocale } from '../contract/locales.ts';
 import { pageRoutes } from '../contract/routes.ts';
 import { isBotRequest } from './bots.ts';
 
-/** The cookies that make a request personal or one-off: never served from, or stored in, the page cache. */
+/** Cookies that keep a request away from the page cache. */
 export interface PersonalCookies {
-  /** The login session (plugins/accounts.ts). */
   session: string;
-  /** A one-shot notice after a form post (client/lib/flash.ts): the page shows it once. */
+  /** A notice after a form post, shown once. */
   flash: string;
 }
 
@@ -20,15 +19,9 @@ export interface KeyRequest {
 }
 
 /**
- * The page-cache key of an anonymous GET/HEAD of a page, or `undefined` when the response must
- * not come from the cache (a session cookie, an Authorization header, a flash cookie, a query
- * parameter the page does not declare).
- *
- * It holds everything the server reads to render an anonymous page (routes/pages.ts, plugins/ssr.ts): the path;
- * the query parameters the page declares (`cacheQuery`), sorted; whether the visitor is a bot
- * (isbot, as the renderer decides); and the two inputs of the `/` → `/th` offer: the language
- * cookie (a chosen language, any other value, or none) and the preferred language of
- * Accept-Language. The page's own language is in its path (`/th/...`).
+ * The page-cache key of an anonymous page request, or `undefined` when it must not be cached.
+ * It holds everything an anonymous render reads: the path, the declared query, bot or person,
+ * and the two inputs of the `/` → `/th` offer (the language cookie and Accept-Language).
  */
 export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): string | undefined {
   const { headers } = request;
@@ -44,13 +37,13 @@ export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): str
   return `${pathname}?${query} lang=${chosen} accept=${preferred} ${bot}`;
 }
 
-/** The parameters each page's cached copies differ by (contract/routes.ts `cacheQuery`), by path. */
-const pageQueries = new Map(pageRoutes.filter((route) => route.cacheQuery).map((route) => [`/${route.path}`, new Set(route.cacheQuery)]));
+const pageQueries = new Map(
+  pageRoutes.filter((route) => route.cacheQuery).map((route) => [`/${route.path}`, new Set(route.cacheQuery)]),
+);
 
 /**
- * The query as the key holds it (sorted: `?b=1&a=2` is `?a=2&b=1`), or undefined when it has a
- * parameter the page does not declare: such a page is rendered but never kept, so made-up query
- * strings cannot fill the cache (it is not served the plain page either: its links keep the query).
+ * Sorted, or undefined for a parameter the page does not declare: rendered but never kept, so
+ * made-up queries cannot fill the cache (nor get the plain page: its links keep the query).
  */
 function cacheableQuery(pathname: string, search: string | undefined): string | undefined {
   if (!search) return '';

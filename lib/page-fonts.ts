@@ -10,10 +10,8 @@ const fontFiles: Record<Locale, RegExp> = {
 };
 
 /**
- * `<link rel="preload">` of the page language's font, by language: the browser starts fetching
- * it with the HTML instead of after the stylesheet. The files are the hashed ones the production
- * build wrote (dist/client/assets); development serves fonts unhashed and preloads nothing.
- * Fonts are fetched in CORS mode, hence `crossorigin`.
+ * A preload of each language's font, fetched with the HTML instead of after the stylesheet; the
+ * build's hashed files, so nothing in development. Fonts are fetched in CORS mode: `crossorigin`.
  */
 export function pageFontPreloads(dev: boolean): Record<Locale, string> {
   let assets: string[] = [];
@@ -27,7 +25,10 @@ export function pageFontPreloads(dev: boolean): Record<Locale, string> {
   return Object.fromEntries(
     locales.map((locale) => {
       const file = assets.find((name) => fontFiles[locale].test(name));
-      return [locale, file ? `<link rel="preload" href="/assets/${file}" as="font" type="font/woff2" crossorigin>` : ''];
+      return [
+        locale,
+        file ? `<link rel="preload" href="/assets/${file}" as="font" type="font/woff2" crossorigin>` : '',
+      ];
     }),
   ) as Record<Locale, string>;
 }

@@ -2,7 +2,6 @@ import { parseDocument } from 'htmlparser2';
 import { createElement, Fragment, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 
-/** A node of htmlparser2's document, as far as this file reads it. */
 interface ParsedNode {
   type: string;
   name?: string;
@@ -13,7 +12,7 @@ interface ParsedNode {
   endIndex: number | null;
 }
 
-/** HTML attribute names React spells differently; every other name React writes as it is given. */
+/** HTML attribute names React spells differently. */
 const propNames: Record<string, string> = { class: 'className', for: 'htmlFor' };
 
 function styleObject(css: string): Record<string, string> {
@@ -22,17 +21,17 @@ function styleObject(css: string): Record<string, string> {
     const colon = declaration.indexOf(':');
     if (colon === -1) continue;
     const property = declaration.slice(0, colon).trim();
-    const name = property.startsWith('--') ? property : property.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+    const name = property.startsWith('--')
+      ? property
+      : property.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
     style[name] = declaration.slice(colon + 1).trim();
   }
   return style;
 }
 
-/**
- * What the pages insert as HTML rather than as elements (`dangerouslySetInnerHTML`): an icon's
- * SVG body (client/components/icon.tsx) and the Markdown's prose (client/components/prose.tsx).
- */
-const insertedAsHtml = (node: ParsedNode) => node.name === 'svg' || /(?:^|\s)prose(?:\s|$)/.test(node.attribs?.class ?? '');
+/** What the pages insert with `dangerouslySetInnerHTML`: icons' SVG and the Markdown's prose. */
+const insertedAsHtml = (node: ParsedNode) =>
+  node.name === 'svg' || /(?:^|\s)prose(?:\s|$)/.test(node.attribs?.class ?? '');
 
 function hostElement(source: string, node: ParsedNode): ReactNode {
   if (node.type === 'text') return node.data ?? '';
@@ -50,12 +49,8 @@ function hostElement(source: string, node: ParsedNode): ReactNode {
 }
 
 /**
- * What rendering a page with React costs at the least: the page's `<body>` markup as a tree of
- * plain elements (no components, hooks, context, router or translations; what the page inserts
- * as HTML inserted the same way), rendered per call with
- * the same `renderToString` the pages use, between the rest of the document's bytes as they are
- * (head, data block, scripts). The bench serves it beside the pages (routes/bench.ts) so a page's
- * CPU can be read against React's own floor for the same bytes, in one run on one server.
+ * React's floor for a page (decision 0021): its `<body>` as plain elements, no components, rendered
+ * per call with `renderToString` between the document's other bytes. The bench serves it.
  */
 export function reactFloor(html: string): () => string {
   const bodyStart = html.indexOf('>', html.indexOf('<body')) + 1;
@@ -66,8 +61,14 @@ export function reactFloor(html: string): () => string {
   const after = html.slice(bodyEnd);
   // React's own markup, parsed as written: SVG's camel-cased names (viewBox) kept.
   const body = html.slice(bodyStart, bodyEnd);
-  const options = { lowerCaseTags: false, lowerCaseAttributeNames: false, withStartIndices: true, withEndIndices: true };
+  const options = {
+    lowerCaseTags: false,
+    lowerCaseAttributeNames: false,
+    withStartIndices: true,
+    withEndIndices: true,
+  };
   const top = (parseDocument(body, options) as unknown as ParsedNode).children ?? [];
   // The elements are made per call, as a page's render makes its own.
-  return () => before + renderToString(createElement(Fragment, null, ...top.map((node) => hostElement(body, node)))) + after;
+  return () =>
+    before + renderToString(createElement(Fragment, null, ...top.map((node) => hostElement(body, node)))) + after;
 }

@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Cross-site request forgery guard for form posts: the browser's Origin (or, failing that,
- * Referer) must be this site: PUBLIC_URL, or the host the request was addressed to, with its port
- * (behind a proxy on :8443 the browser says `https://site:8443`). SameSite=Lax cookies already stop
- * most forged posts; this stops the rest.
+ * CSRF guard for form posts, beside SameSite=Lax cookies: the Origin (else Referer) must be
+ * PUBLIC_URL's or the host the request was addressed to, port included.
  */
 export function isSameOrigin(request: FastifyRequest, publicUrl: string, behindProxy: boolean): boolean {
   const claimed = normalOrigin(request.headers.origin ?? originOf(request.headers.referer));
@@ -13,10 +11,8 @@ export function isSameOrigin(request: FastifyRequest, publicUrl: string, behindP
 }
 
 /**
- * `request.host` is the Host header, or X-Forwarded-Host from a trusted proxy, port included.
  * A proxy that forwards the host without its port (nginx's `$host`) can name it in
- * X-Forwarded-Port. A forged forwarded header cannot help a forgery: a page on another site
- * cannot add headers to a form post, only a client posting on its own behalf can.
+ * X-Forwarded-Port. Forged headers cannot help a forgery: another site's page cannot set them.
  */
 function addressedOrigins(request: FastifyRequest, behindProxy: boolean): string[] {
   const origins = [normalOrigin(`${request.protocol}://${request.host}`)];

@@ -16,7 +16,7 @@ export interface AccountLinks {
    */
   define(path: string, check: LinkCheck): void;
   /** Uses of emailed links per client address (an `onRequest` hook for the routes that use them). */
-  limitUse(request: FastifyRequest): Promise<void>;
+  limitUse: (request: FastifyRequest) => Promise<void>;
   /** What the services of emailed links are built with: the database, the accounts, the links' tokens. */
   readonly dependencies: AccountLinkDependencies;
   /** Emails with a link a user asks for (verification resends, email changes): one limit per user id for all of them. */

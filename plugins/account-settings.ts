@@ -14,7 +14,11 @@ import { tokenFailed } from '../routes/api/password-reset.ts';
 export interface AccountSettingsFeature {
   readonly service: AccountSettings;
   updateProfile(request: FastifyRequest, input: { displayName?: unknown; locale?: unknown }): Promise<PublicUser>;
-  changePassword(request: FastifyRequest, currentPassword: unknown, newPassword: unknown): Promise<{ endedSessions: number }>;
+  changePassword(
+    request: FastifyRequest,
+    currentPassword: unknown,
+    newPassword: unknown,
+  ): Promise<{ endedSessions: number }>;
   /** Returns the address the link went to. */
   requestEmailChange(request: FastifyRequest, currentPassword: unknown, newEmail: unknown): Promise<string>;
   confirmEmailChange(token: unknown): Promise<PublicUser>;
@@ -53,12 +57,16 @@ export default fp(
       return request.user;
     };
     /** Runs a check of the password under the login throttle (plugins/login-throttle.ts). */
-    async function withPassword<T extends { ok: boolean; fields?: FieldErrors }>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
+    async function withPassword<T extends { ok: boolean; fields?: FieldErrors }>(
+      request: FastifyRequest,
+      run: () => Promise<T>,
+    ): Promise<T> {
       const user = userOf(request);
       const throttle = await accounts.passwordThrottle(request, user.email);
       await throttle.check();
       const result = await run();
-      if (!result.ok && result.fields && Object.values(result.fields).includes('incorrect_password')) await throttle.failed();
+      if (!result.ok && result.fields && Object.values(result.fields).includes('incorrect_password'))
+        await throttle.failed();
       return result;
     }
 
@@ -71,9 +79,14 @@ export default fp(
       },
       async changePassword(request, currentPassword, newPassword) {
         const user = userOf(request);
-        const result = await withPassword(request, () => service.changePassword(user, request.sessionId, currentPassword, newPassword));
+        const result = await withPassword(request, () =>
+          service.changePassword(user, request.sessionId, currentPassword, newPassword),
+        );
         if (!result.ok) throw refused(result.fields);
-        request.log.info({ user: user.id, endedSessions: result.value.endedSessions }, 'password changed; other sessions ended');
+        request.log.info(
+          { user: user.id, endedSessions: result.value.endedSessions },
+          'password changed; other sessions ended',
+        );
         return result.value;
       },
       async requestEmailChange(request, currentPassword, newEmail) {
@@ -96,7 +109,10 @@ export default fp(
         if (!result.ok) throw tokenFailed(result.problem as TokenProblem);
         app.log.info({ user: result.user.id }, 'email address changed');
         // The old address is told, so its owner learns of a change they did not make.
-        app.mail.send('emailChanged', result.user.locale, result.oldEmail, { name: result.user.displayName, newEmail: result.user.email });
+        app.mail.send('emailChanged', result.user.locale, result.oldEmail, {
+          name: result.user.displayName,
+          newEmail: result.user.email,
+        });
         return result.user;
       },
       sessions(request, locale) {
@@ -114,7 +130,11 @@ export default fp(
         const user = userOf(request);
         const result = await withPassword(request, () => service.deleteAccount(user.id, password));
         if (!result.ok && 'onBreakUntil' in result) {
-          throw new HttpError(409, 'DELETION_DURING_BREAK', `The account can be deleted once the break ends (${result.onBreakUntil}).`);
+          throw new HttpError(
+            409,
+            'DELETION_DURING_BREAK',
+            `The account can be deleted once the break ends (${result.onBreakUntil}).`,
+          );
         }
         if (!result.ok) throw refused(result.fields);
         request.log.info({ user: user.id }, 'account deleted; play sessions kept anonymised');
@@ -127,7 +147,10 @@ export default fp(
     // The account page: Play's data (play sessions, breaks) and this feature's.
     const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {
       if (!user) return { accountSettings: { pendingEmail: null, sessions: [] } };
-      const [pendingEmail, sessions] = await Promise.all([service.pendingEmail(user.id), service.sessions(user.id, sessionId ?? null, locale)]);
+      const [pendingEmail, sessions] = await Promise.all([
+        service.pendingEmail(user.id),
+        service.sessions(user.id, sessionId ?? null, locale),
+      ]);
       return { accountSettings: { pendingEmail, sessions } };
     };
     app.pageData.define('account', async (args) => {

@@ -57,15 +57,15 @@ export interface Accounts {
    * Per-address limits: throw HttpError 429 RATE_LIMITED (with Retry-After) when exceeded. Usable
    * as `onRequest` hooks, or called directly (form posts), sharing one counter either way.
    */
-  limitRegisterPerIp(request: FastifyRequest): Promise<void>;
-  limitLoginPerIp(request: FastifyRequest): Promise<void>;
+  limitRegisterPerIp: (request: FastifyRequest) => Promise<void>;
+  limitLoginPerIp: (request: FastifyRequest) => Promise<void>;
   /**
    * The login throttle, for a logged-in user retyping the password (changing details, deleting
    * the account): `check()` before verifying, `failed()` after a wrong password.
    */
   passwordThrottle(request: FastifyRequest, email: string): Promise<LoginThrottle>;
   /** Throws HttpError 401 UNAUTHENTICATED unless `request.user` is set; usable as a preHandler hook. */
-  requireUser(request: FastifyRequest): Promise<void>;
+  requireUser: (request: FastifyRequest) => Promise<void>;
   readonly service: AccountService;
   /** The time source of sessions and emailed links (tests move it). */
   readonly clock: () => Date;
@@ -110,7 +110,9 @@ export default fp<AccountsPluginOptions>(
   async (app, options) => {
     const hasher =
       options.passwordHasher ??
-      new PasswordHasher(options.passwordHashing ?? productionHashing, { concurrency: app.config.passwordHashConcurrency });
+      new PasswordHasher(options.passwordHashing ?? productionHashing, {
+        concurrency: app.config.passwordHashConcurrency,
+      });
     const clock = options.clock ?? (() => new Date());
     const service = new AccountService({
       db: app.db,
@@ -160,7 +162,11 @@ export default fp<AccountsPluginOptions>(
       };
     }
 
-    function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }) {
+    function setSessionCookie(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      session: { token: string; expiresAt: Date },
+    ) {
       const maxAge = Math.max(0, Math.round((session.expiresAt.getTime() - clock().getTime()) / 1000));
       reply.setCookie(tokenCookieName, session.token, { ...cookieOptions(request), maxAge });
     }
@@ -184,7 +190,8 @@ export default fp<AccountsPluginOptions>(
         try {
           session = await service.register(registration, request.headers['user-agent']);
         } catch (error) {
-          if (error instanceof EmailTakenError) throw new HttpError(409, 'EMAIL_TAKEN', error.message, { email: 'taken' });
+          if (error instanceof EmailTakenError)
+            throw new HttpError(409, 'EMAIL_TAKEN', error.message, { email: 'taken' });
           throw error;
         }
         for (const listener of registered) listener(session.user, request);

@@ -17,7 +17,13 @@ export default fp(
         return done(new HttpError(400, 'MALFORMED_PATH', `The address cannot be read: ${verdict.reason}.`));
       }
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return done(new HttpError(400, 'NON_CANONICAL_PATH', `This address is spelled differently here: send the request to ${verdict.path}.`));
+        return done(
+          new HttpError(
+            400,
+            'NON_CANONICAL_PATH',
+            `This address is spelled differently here: send the request to ${verdict.path}.`,
+          ),
+        );
       }
       const queryStart = request.url.indexOf('?');
       reply.redirect(queryStart === -1 ? verdict.path : verdict.path + request.url.slice(queryStart), 301);

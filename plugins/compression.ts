@@ -1,7 +1,14 @@
 import compress from '@fastify/compress';
 import type { onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { compressibleType, compressionThresholdBytes, compressResponse, contentEncodings, negotiateEncoding, varyWithAcceptEncoding } from '../lib/encoding.ts';
+import {
+  compressibleType,
+  compressionThresholdBytes,
+  compressResponse,
+  contentEncodings,
+  negotiateEncoding,
+  varyWithAcceptEncoding,
+} from '../lib/encoding.ts';
 import { utf8Bytes } from '../lib/utf8-bytes.ts';
 
 /**
@@ -46,7 +53,10 @@ export default fp(
       done(null, body);
     };
     app.addHook('onRoute', (route) => {
-      route.onSend = [compressWhole, ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend])];
+      route.onSend = [
+        compressWhole,
+        ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]),
+      ];
     });
   },
   { name: 'compression' },

@@ -3,7 +3,11 @@ import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
 
-const refusal = JSON.stringify({ statusCode: 429, code: 'TOO_MANY_CONNECTIONS', message: 'Too many open connections from this address.' });
+const refusal = JSON.stringify({
+  statusCode: 429,
+  code: 'TOO_MANY_CONNECTIONS',
+  message: 'Too many open connections from this address.',
+});
 const refusalResponse =
   'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: application/json; charset=utf-8\r\n' +
   `Content-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`;

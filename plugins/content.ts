@@ -78,7 +78,10 @@ export default fp<ContentPluginOptions>(
             (error: Error) => app.log.error({ err: error }, 'content reload failed'),
           );
         },
-        { poll: options.poll ?? false, onError: (error) => app.log.warn({ err: error }, 'content watch failed; polling') },
+        {
+          poll: options.poll ?? false,
+          onError: (error) => app.log.warn({ err: error }, 'content watch failed; polling'),
+        },
       );
       app.addHook('onClose', async () => watcher.close());
       await watcher.ready;

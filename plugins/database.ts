@@ -40,7 +40,10 @@ export default fp<DatabasePluginOptions>(
         databaseUrl: app.config.databaseUrl,
         onPoolError: (error) => app.log.warn({ err: error }, 'idle database connection failed'),
         ...(metrics
-          ? { onQuery: (ms: number, ok: boolean) => metrics.dbQuery.observe({ backend, outcome: ok ? 'ok' : 'error' }, ms / 1000) }
+          ? {
+              onQuery: (ms: number, ok: boolean) =>
+                metrics.dbQuery.observe({ backend, outcome: ok ? 'ok' : 'error' }, ms / 1000),
+            }
           : {}),
       });
       const { pool } = opened;

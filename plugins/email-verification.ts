@@ -47,7 +47,8 @@ export default fp(
       async resend(request) {
         const user = request.user;
         if (!user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
-        if (user.emailVerified) throw new HttpError(409, 'EMAIL_ALREADY_VERIFIED', 'This email address is verified already.');
+        if (user.emailVerified)
+          throw new HttpError(409, 'EMAIL_ALREADY_VERIFIED', 'This email address is verified already.');
         await app.accountLinks.limitEmailsPerUser(request, user.id);
         sendLink(user);
       },
@@ -60,4 +61,3 @@ export default fp(
     dependencies: ['accounts', 'account-links', 'mail', 'background-jobs'],
   },
 );
-

@@ -19,7 +19,7 @@ function fieldsOf(error: FastifyError): Record<string, string> | undefined {
   if (!error.validation) return undefined;
   const fields: Record<string, string> = {};
   for (const issue of error.validation) {
-    const params = issue.params as Record<string, unknown>;
+    const params = issue.params;
     const name =
       (params.missingProperty as string | undefined) ??
       (params.additionalProperty as string | undefined) ??
@@ -55,9 +55,14 @@ export default fp(
         request.log.error({ err: error }, 'database unavailable');
         reply.code(503).header('retry-after', '5').header('cache-control', 'no-store');
         const path = request.url.split('?')[0] ?? '/';
-        const document = request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept);
+        const document =
+          request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept);
         if (document) return reply.type('text/html; charset=utf-8').send(unavailablePages[splitLocale(path).locale]);
-        return reply.send({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service cannot reach its database. Try again in a few seconds.' });
+        return reply.send({
+          statusCode: 503,
+          code: 'DATABASE_UNAVAILABLE',
+          message: 'The service cannot reach its database. Try again in a few seconds.',
+        });
       }
       const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       if (statusCode >= 500) {

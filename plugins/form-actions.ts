@@ -4,7 +4,11 @@ import type { FormActionArgs, FormActionResult } from '../contract/page-data.ts'
 import { type FormTextProblem, malformedTextCode } from '../lib/text.ts';
 
 /** Handles a page's form posted without JavaScript; may set cookies on the reply. */
-export type FormAction = (args: FormActionArgs, request: FastifyRequest, reply: FastifyReply) => Promise<FormActionResult>;
+export type FormAction = (
+  args: FormActionArgs,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<FormActionResult>;
 
 /**
  * The named server-side form actions the route table points at (`action: 'login'`). With
@@ -35,7 +39,8 @@ class FormActionRegistry {
 function malformedForm({ fields }: FormActionArgs, problem: FormTextProblem): FormActionResult {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {
-    if (!problem.fields.includes(name) && !/password|token/i.test(name) && !name.includes('\ufffd')) values[name] = value;
+    if (!problem.fields.includes(name) && !/password|token/i.test(name) && !name.includes('\ufffd'))
+      values[name] = value;
   }
   return {
     ok: false,

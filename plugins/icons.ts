@@ -28,7 +28,12 @@ declare module 'fastify' {
        * past the process's upstream allowance, and whatever `beforeUpstream` throws (the route's
        * per-address limit), which runs only when this request is about to make a new upstream call.
        */
-      answer(log: FastifyBaseLogger, collection: string, names: string[], options?: { beforeUpstream?: () => Promise<void> }): Promise<IconAnswer>;
+      answer(
+        log: FastifyBaseLogger,
+        collection: string,
+        names: string[],
+        options?: { beforeUpstream?: () => Promise<void> },
+      ): Promise<IconAnswer>;
     };
   }
 }
@@ -117,7 +122,12 @@ export default fp<IconsPluginOptions>(
     }
 
     /** One upstream call for `key`, after the caller's own limit and the process's allowance. */
-    async function callUpstream(collection: string, names: string[], key: string, beforeUpstream?: () => Promise<void>): Promise<IconAnswer> {
+    async function callUpstream(
+      collection: string,
+      names: string[],
+      key: string,
+      beforeUpstream?: () => Promise<void>,
+    ): Promise<IconAnswer> {
       try {
         await beforeUpstream?.();
       } catch (error) {
@@ -129,10 +139,16 @@ export default fp<IconsPluginOptions>(
       if (!slot.ok) {
         metrics?.rateLimitRefusals.inc({ limit: 'icon-upstream-process' });
         throw new NotAdmitted(
-          new HttpError(503, 'ICON_UPSTREAM_BUSY', `The icon service is busy. Try again in ${slot.retryAfterSeconds} seconds.`, undefined, {
-            ...noStore,
-            'retry-after': String(slot.retryAfterSeconds),
-          }),
+          new HttpError(
+            503,
+            'ICON_UPSTREAM_BUSY',
+            `The icon service is busy. Try again in ${slot.retryAfterSeconds} seconds.`,
+            undefined,
+            {
+              ...noStore,
+              'retry-after': String(slot.retryAfterSeconds),
+            },
+          ),
         );
       }
       try {
@@ -143,7 +159,8 @@ export default fp<IconsPluginOptions>(
         }
         const answer = answerFrom(set, collection, names);
         // An empty answer: none of these icons is asked for again, in any combination, for a while.
-        if (!answer.found) for (const name of names) missingIcons.set(`${collection}:${name}`, true, { ttl: MISSING_TTL_MS });
+        if (!answer.found)
+          for (const name of names) missingIcons.set(`${collection}:${name}`, true, { ttl: MISSING_TTL_MS });
         return remember(key, answer);
       } finally {
         slot.release();
@@ -151,7 +168,12 @@ export default fp<IconsPluginOptions>(
     }
 
     /** Starts the call for `key`, which identical requests share until it ends. */
-    function start(collection: string, names: string[], key: string, beforeUpstream?: () => Promise<void>): Promise<IconAnswer> {
+    function start(
+      collection: string,
+      names: string[],
+      key: string,
+      beforeUpstream?: () => Promise<void>,
+    ): Promise<IconAnswer> {
       const pending = callUpstream(collection, names, key, beforeUpstream).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
       return pending;
@@ -166,7 +188,13 @@ export default fp<IconsPluginOptions>(
         : new HttpError(502, 'ICON_UPSTREAM_FAILED', 'The icon service failed to answer.', undefined, noStore);
     }
 
-    async function fromUpstream(log: FastifyBaseLogger, key: string, collection: string, names: string[], beforeUpstream?: () => Promise<void>): Promise<IconAnswer> {
+    async function fromUpstream(
+      log: FastifyBaseLogger,
+      key: string,
+      collection: string,
+      names: string[],
+      beforeUpstream?: () => Promise<void>,
+    ): Promise<IconAnswer> {
       for (;;) {
         // What is known already costs no upstream call and counts against no limit.
         if (unknownCollections.get(collection)) return collectionNotFound(collection);

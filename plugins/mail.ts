@@ -41,7 +41,10 @@ export default fp<MailPluginOptions>(
     });
     // In production a missing SMTP_URL is also a start-up warning (lib/config.ts).
     if (mailer.mode === 'outbox') {
-      app.log.info({ outboxDir }, 'account emails are written as .eml files to the outbox folder (SMTP_URL is not set)');
+      app.log.info(
+        { outboxDir },
+        'account emails are written as .eml files to the outbox folder (SMTP_URL is not set)',
+      );
     } else {
       app.log.info({ smtp: new URL(config.smtpUrl!).host }, 'account emails are sent through SMTP_URL');
     }

@@ -63,7 +63,12 @@ export default fp(
     });
 
     const labels = ['route', 'method', 'status_class'] as const;
-    const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered.', labelNames: labels, registers: [registry] });
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered.',
+      labelNames: labels,
+      registers: [registry],
+    });
     const duration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from the request to the end of its answer.',

@@ -35,7 +35,6 @@ const exemptRoute = /^\/(?:healthz|readyz)$|^\/(?:assets|builds)\//;
 /** Decided on the route the request matched (the pages' catch-all also takes `/assets/unknown`). */
 const exempt = (request: FastifyRequest) => exemptRoute.test(request.routeOptions.url ?? '');
 
-
 /**
  * Overload shedding: when the event loop's delay or the heap passes its limit (@fastify/under-
  * pressure: OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, OVERLOAD_MAX_HEAP_BYTES), or too many requests are

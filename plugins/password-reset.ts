@@ -9,7 +9,7 @@ import { validationFailed } from '../routes/api/auth.ts';
 export interface PasswordResetFeature {
   readonly service: PasswordResets;
   /** Reset requests per client address (an `onRequest` hook). */
-  limitPerIp(request: FastifyRequest): Promise<void>;
+  limitPerIp: (request: FastifyRequest) => Promise<void>;
   /**
    * A reset request: checks the address (400) and the emails it had this hour, then returns while
    * the rest (looking the address up, the link, the email) runs in the background: the same
@@ -72,5 +72,3 @@ export default fp(
     dependencies: ['accounts', 'account-links', 'mail', 'background-jobs'],
   },
 );
-
-

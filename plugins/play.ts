@@ -71,14 +71,22 @@ export default fp<PlayPluginOptions>(
       );
     }
     const now = options.now ?? (() => new Date());
-    const service = new PlayService({ db: app.db, now, secret, tokenTtlMs: options.tokenTtlMs ?? defaultLaunchTokenTtlMs });
+    const service = new PlayService({
+      db: app.db,
+      now,
+      secret,
+      tokenTtlMs: options.tokenTtlMs ?? defaultLaunchTokenTtlMs,
+    });
 
     const playUrl = config.playUrl ? new URL(config.playUrl) : undefined;
 
     // The /account and /play pages: data for the logged-in user (route middleware `auth` keeps
     // others out), with a head of their own: titled, and never indexed.
     const strings = Object.fromEntries(
-      locales.map((locale) => [locale, JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8'))]),
+      locales.map((locale) => [
+        locale,
+        JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')),
+      ]),
     ) as Record<Locale, { site: { tagline: string }; accountPage: { title: string }; nav: { play: string } }>;
     const privateSeo = (locale: Locale, path: string, title: string): SeoData => ({
       title,
@@ -89,8 +97,12 @@ export default fp<PlayPluginOptions>(
       breadcrumbs: [],
       noindex: true,
     });
-    const seo = Object.fromEntries(locales.map((locale) => [locale, privateSeo(locale, '/account', strings[locale].accountPage.title)])) as Record<Locale, SeoData>;
-    const playSeo = Object.fromEntries(locales.map((locale) => [locale, privateSeo(locale, '/play', strings[locale].nav.play)])) as Record<Locale, SeoData>;
+    const seo = Object.fromEntries(
+      locales.map((locale) => [locale, privateSeo(locale, '/account', strings[locale].accountPage.title)]),
+    ) as Record<Locale, SeoData>;
+    const playSeo = Object.fromEntries(
+      locales.map((locale) => [locale, privateSeo(locale, '/play', strings[locale].nav.play)]),
+    ) as Record<Locale, SeoData>;
     const play: Play = {
       service,
       // Play's part of the account page (plugins/account-settings.ts defines the page's data
@@ -100,7 +112,10 @@ export default fp<PlayPluginOptions>(
         const overview = user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null };
         return {
           ...overview,
-          playSessions: overview.playSessions.map((session) => ({ ...session, device: deviceName(session.userAgent, locale) })),
+          playSessions: overview.playSessions.map((session) => ({
+            ...session,
+            device: deviceName(session.userAgent, locale),
+          })),
           seo: seo[locale],
         };
       },
@@ -147,8 +162,12 @@ export default fp<PlayPluginOptions>(
       const playPath = localePath(locale, '/play');
       if (!request.user) return reply.redirect(loginThenBackTo(locale, playPath), 303);
       const verified = await service.verify(token, { player: request.user.id });
-      if (verified.ok) request.log.info({ playSession: verified.launch.session.id }, 'launch token verified by the player');
-      return reply.redirect(verified.ok ? `${playPath}?session=${verified.launch.session.id}` : `${playPath}?problem=${verified.reason}`, 303);
+      if (verified.ok)
+        request.log.info({ playSession: verified.launch.session.id }, 'launch token verified by the player');
+      return reply.redirect(
+        verified.ok ? `${playPath}?session=${verified.launch.session.id}` : `${playPath}?problem=${verified.reason}`,
+        303,
+      );
     });
 
     const sweepMs = options.sweepIntervalMs ?? 60 * 60 * 1000;

@@ -43,7 +43,11 @@ export interface RateLimits {
    * A limit per client address, counted under `name` (and refused as `label` in the metrics).
    * `allowList`: RATE_LIMIT_ALLOW_LIST's addresses skip it (the load-testing aid).
    */
-  perIp(name: string, rule: RateLimitRule, options?: { label?: string; allowList?: boolean; message?: (seconds: number) => string }): RequestLimit;
+  perIp(
+    name: string,
+    rule: RateLimitRule,
+    options?: { label?: string; allowList?: boolean; message?: (seconds: number) => string },
+  ): RequestLimit;
   /** A limit keyed by what the caller passes (hash personal keys such as emails with `limitKey`). Create at registration time. */
   keyed(name: string, rule: RateLimitRule): KeyedLimit;
   failures(name: string, rule: RateLimitRule): FailureLimit;
@@ -101,14 +105,19 @@ export default fp<RateLimitsPluginOptions>(
         await redis.connect();
       } catch (error) {
         redis.disconnect();
-        throw new Error(`Cannot reach Redis at REDIS_URL for the rate limits: ${(error as Error).message}`, { cause: error });
+        throw new Error(`Cannot reach Redis at REDIS_URL for the rate limits: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
       store = fallbackStore(redis, options.namespace ?? 'rate-limit:', {
         degraded: (error) =>
-          app.log.error({ err: error }, 'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)'),
+          app.log.error(
+            { err: error },
+            'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)',
+          ),
         recovered: () => app.log.info('rate limits: Redis answers again; counters are shared again'),
       });
       if (metrics) {

@@ -121,10 +121,16 @@ export default fp(
       // is answered 408 and cannot hold the shutdown.
       const latest = Date.now() + timeoutMs / 2;
       for (const [reply, startedAt] of uploads) {
-        const cut = setTimeout(() => {
-          if (reply.request.raw.complete || reply.sent) return;
-          reply.code(408).header('connection', 'close').send({ statusCode: 408, code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' });
-        }, Math.max(0, Math.min(startedAt + config.requestTimeoutMs, latest) - Date.now()));
+        const cut = setTimeout(
+          () => {
+            if (reply.request.raw.complete || reply.sent) return;
+            reply
+              .code(408)
+              .header('connection', 'close')
+              .send({ statusCode: 408, code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' });
+          },
+          Math.max(0, Math.min(startedAt + config.requestTimeoutMs, latest) - Date.now()),
+        );
         cut.unref();
       }
       if (inFlight === 0) return;
@@ -140,7 +146,11 @@ export default fp(
       ]);
       clearTimeout(timer);
       idle = undefined;
-      if (!finished) app.log.warn({ requestsInFlight: inFlight, timeoutMs }, 'requests still in flight after SHUTDOWN_TIMEOUT_MS; closing anyway');
+      if (!finished)
+        app.log.warn(
+          { requestsInFlight: inFlight, timeoutMs },
+          'requests still in flight after SHUTDOWN_TIMEOUT_MS; closing anyway',
+        );
     });
   },
   { name: 'requests-in-flight', dependencies: ['config'] },

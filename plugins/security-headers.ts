@@ -47,7 +47,9 @@ export default fp(
       strictTransportSecurity: app.config.publicUrl.startsWith('https://'),
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
-    app.addHook('onRequest', (request, reply, done) => protect(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+    app.addHook('onRequest', (request, reply, done) =>
+      protect(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+    );
     app.decorate('securityHeaders', (reply: FastifyReply) => protect(reply.request.raw, reply.raw, () => {}));
   },
   { name: 'security-headers', dependencies: ['config'] },

@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext } from '../client/entry-server.tsx';
+import type {
+  DocumentOutcome,
+  PayloadOutcome,
+  Renderer,
+  RendererSite,
+  ServerRequestContext,
+} from '../client/entry-server.tsx';
 import { appIcons } from '../contract/app-icons.ts';
 import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { wantsJson } from '../lib/accept.ts';
@@ -28,7 +34,11 @@ export interface Pages {
    * asks for JSON), or a redirect. `form` is the urlencoded body of a form posted without
    * JavaScript; `flash` the one-shot notice its redirect left (already cleared).
    */
-  sendDocument(request: FastifyRequest, reply: FastifyReply, options?: { form?: string; flash?: string }): Promise<FastifyReply>;
+  sendDocument(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options?: { form?: string; flash?: string },
+  ): Promise<FastifyReply>;
   /** `{pagePath}/_payload.json`: the page's loader data with a strong ETag, and 304 when unchanged. */
   sendPayload(request: FastifyRequest, reply: FastifyReply, pagePath: string): Promise<FastifyReply>;
 }
@@ -84,7 +94,8 @@ async function ssr(app: FastifyInstance) {
   // The icons the pages render, resolved once from the installed sets (contract/app-icons.ts).
   const icons = await app.icons.load(appIcons);
   const unresolved = appIcons.filter((name) => !icons[name]);
-  if (unresolved.length > 0) app.log.warn({ icons: unresolved }, 'icons listed in contract/app-icons.ts are not in the installed sets');
+  if (unresolved.length > 0)
+    app.log.warn({ icons: unresolved }, 'icons listed in contract/app-icons.ts are not in the installed sets');
 
   // Everything the renderer needs that no request changes: handed over once per loaded bundle.
   const site: RendererSite = {
@@ -129,7 +140,12 @@ async function ssr(app: FastifyInstance) {
   }
 
   /** Renders with a new request context; a database outage met on the way is thrown after. */
-  async function withContext<T>(request: FastifyRequest, reply: FastifyReply, flash: string | undefined, render: (context: ServerRequestContext) => Promise<T>): Promise<T> {
+  async function withContext<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    flash: string | undefined,
+    render: (context: ServerRequestContext) => Promise<T>,
+  ): Promise<T> {
     const context = contextFor(request, reply, flash);
     const outcome = await render(context);
     if (outages.has(context)) throw outages.get(context);
@@ -150,19 +166,29 @@ async function ssr(app: FastifyInstance) {
 
   // SSR time and a route label for the request metrics (the router only knows `/*`).
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
-  async function timed<T extends DocumentOutcome | PayloadOutcome>(request: FastifyRequest, kind: 'document' | 'payload', render: () => Promise<T>): Promise<T> {
+  async function timed<T extends DocumentOutcome | PayloadOutcome>(
+    request: FastifyRequest,
+    kind: 'document' | 'payload',
+    render: () => Promise<T>,
+  ): Promise<T> {
     const started = performance.now();
     const outcome = await render();
     if (metrics) {
       const module = 'pageModule' in outcome ? outcome.pageModule : undefined;
-      const page = module ? module.replace(/^pages\//, '').replace(/\.tsx?$/, '') : outcome.status >= 400 ? String(outcome.status) : 'other';
+      const page = module
+        ? module.replace(/^pages\//, '').replace(/\.tsx?$/, '')
+        : outcome.status >= 400
+          ? String(outcome.status)
+          : 'other';
       metrics.ssrRender.observe({ kind, page }, (performance.now() - started) / 1000);
       metrics.labelRoute(request, kind === 'payload' ? '/*/_payload.json' : `page:${page}`);
     }
     return outcome;
   }
 
-  const allowedOrigins = new Set([...config.allowedExternalOrigins, ...(config.playUrl ? [config.playUrl] : [])].map((url) => originOf(url)));
+  const allowedOrigins = new Set(
+    [...config.allowedExternalOrigins, ...(config.playUrl ? [config.playUrl] : [])].map((url) => originOf(url)),
+  );
   function isAllowedExternal(location: string): boolean {
     const origin = originOf(location);
     return origin !== undefined && origin !== 'null' && allowedOrigins.has(origin);
@@ -172,7 +198,10 @@ async function ssr(app: FastifyInstance) {
     // Same guard as navigateTo: the Location stays on this site (no `//evil`, `/\evil`) and is encoded.
     // A form action may leave the site only for an origin the configuration allows (Play's PLAY_URL).
     if (outcome.type === 'redirect') {
-      const location = outcome.external && isAllowedExternal(outcome.location) ? outcome.location : encodeRedirectLocation(outcome.location);
+      const location =
+        outcome.external && isAllowedExternal(outcome.location)
+          ? outcome.location
+          : encodeRedirectLocation(outcome.location);
       return reply.redirect(location, outcome.status);
     }
     const pathname = request.url.split('?')[0];
@@ -182,7 +211,8 @@ async function ssr(app: FastifyInstance) {
     if (outcome.error && wantsJson(request.headers.accept)) {
       return reply.send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
     }
-    reply.html({
+    // Sends the page (@fastify/vite's reply.html, made by createHtmlFunction above).
+    void reply.html({
       lang: outcome.locale,
       buildId: build.id,
       head: outcome.head + assets.preloadTags(outcome.locale, outcome.pageModule),
@@ -196,13 +226,17 @@ async function ssr(app: FastifyInstance) {
     async sendDocument(request, reply, { form, flash } = {}) {
       const renderer = await rendererFor(reply);
       const outcome = await withContext(request, reply, flash, (context) =>
-        timed(request, 'document', () => renderer.renderDocument(request.url, context, form === undefined ? {} : { form })),
+        timed(request, 'document', () =>
+          renderer.renderDocument(request.url, context, form === undefined ? {} : { form }),
+        ),
       );
       return send(request, reply, outcome);
     },
     async sendPayload(request, reply, pagePath) {
       const renderer = await rendererFor(reply);
-      const outcome = await withContext(request, reply, undefined, (context) => timed(request, 'payload', () => renderer.loadPayload(pagePath, context)));
+      const outcome = await withContext(request, reply, undefined, (context) =>
+        timed(request, 'payload', () => renderer.loadPayload(pagePath, context)),
+      );
       return sendPayload(request, reply, outcome);
     },
   } satisfies Pages);

@@ -3,7 +3,11 @@ import { PageEntry } from '../lib/page-cache.ts';
 import { storedBody } from '../plugins/page-cache.ts';
 
 /** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
-const benchPaths = { baseline: '/__bench/baseline', reactFloor: '/__bench/react-floor', process: '/__bench/process' } as const;
+const benchPaths = {
+  baseline: '/__bench/baseline',
+  reactFloor: '/__bench/react-floor',
+  process: '/__bench/process',
+} as const;
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
@@ -22,7 +26,10 @@ const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
  */
 export default async function bench(app: FastifyInstance) {
   const pageHtml = async (url: string) => {
-    const response = await app.inject({ url, headers: { 'user-agent': browser, accept: 'text/html', 'accept-language': 'en' } });
+    const response = await app.inject({
+      url,
+      headers: { 'user-agent': browser, accept: 'text/html', 'accept-language': 'en' },
+    });
     if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
     return response.body;
   };
@@ -30,7 +37,10 @@ export default async function bench(app: FastifyInstance) {
 
   let home: Promise<PageEntry> | undefined;
   // Stored like a cached page (identity, brotli and gzip made once): the floor of sending it.
-  const homeHtml = () => (home ??= pageHtml('/').then((html) => new PageEntry({ body: html, headers: htmlHeaders, generation: 'baseline' })));
+  const homeHtml = () =>
+    (home ??= pageHtml('/').then(
+      (html) => new PageEntry({ body: html, headers: htmlHeaders, generation: 'baseline' }),
+    ));
 
   // One floor per page the bench asks for (a handful), made on its first request.
   const floors = new Map<string, Promise<() => string>>();
@@ -57,12 +67,22 @@ export default async function bench(app: FastifyInstance) {
     benchPaths.reactFloor,
     {
       config: { auth: false },
-      schema: { querystring: { type: 'object', properties: { path: { type: 'string', pattern: '^/[^?#]*$', maxLength: 200, default: '/' } }, additionalProperties: false } },
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { path: { type: 'string', pattern: '^/[^?#]*$', maxLength: 200, default: '/' } },
+          additionalProperties: false,
+        },
+      },
     },
     async (request, reply) => {
-      if (!floors.has(request.query.path) && floors.size >= 16) return reply.code(400).send({ code: 'BENCH_FLOOR_LIMIT', message: 'At most 16 pages have a React floor.' });
+      if (!floors.has(request.query.path) && floors.size >= 16)
+        return reply.code(400).send({ code: 'BENCH_FLOOR_LIMIT', message: 'At most 16 pages have a React floor.' });
       const render = await floorOf(request.query.path).catch((error: Error) => error);
-      if (render instanceof Error) return reply.code(400).send({ code: 'BENCH_FLOOR_PAGE', message: `No React floor for that page: ${render.message}.` });
+      if (render instanceof Error)
+        return reply
+          .code(400)
+          .send({ code: 'BENCH_FLOOR_PAGE', message: `No React floor for that page: ${render.message}.` });
       reply.headers(htmlHeaders);
       return reply.send(render());
     },

@@ -26,7 +26,11 @@ import sitemapRoutes from './sitemap.ts';
  * made what they use (`app.accounts`, `app.play`, `app.pages` ...). A part a test leaves out takes
  * its routes with it.
  */
-export async function registerRoutes(app: FastifyInstance, included: (part: AppPart) => boolean, options: { builds?: BuildsRoutesOptions } = {}) {
+export async function registerRoutes(
+  app: FastifyInstance,
+  included: (part: AppPart) => boolean,
+  options: { builds?: BuildsRoutesOptions } = {},
+) {
   await app.register(healthRoutes);
   await app.register(apiNotFoundRoutes);
   if (included('accounts')) {

@@ -32,7 +32,9 @@ export default async function pageRoutes(app: FastifyInstance) {
     // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
     const flash = request.cookies[cookieNames.flash];
     if (flash !== undefined) reply.clearCookie(cookieNames.flash, { path: '/' });
-    return app.pages.sendDocument(request, reply, { flash: flash !== undefined && isFlashCode(flash) ? flash : undefined });
+    return app.pages.sendDocument(request, reply, {
+      flash: flash !== undefined && isFlashCode(flash) ? flash : undefined,
+    });
   });
 
   // Only this scope parses urlencoded bodies: the JSON API keeps answering 415 to them. As bytes:

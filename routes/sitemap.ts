@@ -12,7 +12,13 @@ function send(request: FastifyRequest, reply: FastifyReply, type: string, body: 
 /** `/sitemap.xml` and `/robots.txt`, built from the loaded content (`app.content`, plugins/content.ts). */
 export default async function sitemapRoutes(app: FastifyInstance): Promise<void> {
   app.get('/sitemap.xml', async (request, reply) =>
-    send(request, reply, 'application/xml; charset=utf-8', app.content.sitemapXml(), `"sitemap-${app.content.version}"`),
+    send(
+      request,
+      reply,
+      'application/xml; charset=utf-8',
+      app.content.sitemapXml(),
+      `"sitemap-${app.content.version}"`,
+    ),
   );
   app.get('/robots.txt', async (request, reply) =>
     send(request, reply, 'text/plain; charset=utf-8', app.content.robotsTxt(), `"robots-${app.content.version}"`),

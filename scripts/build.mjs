@@ -14,11 +14,17 @@ process.env.NODE_ENV = 'production';
 // BUILD_ID names the build (a release tag, a commit); it becomes a file name and a URL segment.
 const id = process.env.BUILD_ID || randomUUID();
 if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
-  console.error(`BUILD_ID must be letters, digits, '.', '_' or '-' (at most 128, starting with a letter or digit), got '${id}'`);
+  console.error(
+    `BUILD_ID must be letters, digits, '.', '_' or '-' (at most 128, starting with a letter or digit), got '${id}'`,
+  );
   process.exit(1);
 }
 
-const builder = await createBuilder({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+const builder = await createBuilder({
+  configFile: resolve(root, 'vite.config.ts'),
+  logLevel: 'warn',
+  mode: 'production',
+});
 await builder.buildApp();
 
 await precompressAssets(resolve(root, 'dist/client/assets'));
@@ -26,9 +32,13 @@ await precompressAssets(resolve(root, 'dist/client/assets'));
 // tsc never deletes what it wrote before: a source file removed since the last build would
 // linger as a stale .js (imports and all) in the server output.
 rmSync(resolve(root, 'dist/node'), { recursive: true, force: true });
-execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.server.json')], {
-  stdio: 'inherit',
-});
+execFileSync(
+  process.execPath,
+  [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.server.json')],
+  {
+    stdio: 'inherit',
+  },
+);
 
 const build = { id, timestamp: Date.now() };
 writeFileSync(resolve(root, 'dist/build.json'), JSON.stringify(build));
@@ -54,7 +64,9 @@ async function precompressAssets(dir) {
       const body = readFileSync(file);
       if (body.length < 1024) return;
       const [br, gz] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        brotli(body, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        }),
         gzipped(body, { level: 9 }),
       ]);
       if (br.length < body.length) writeFileSync(`${file}.br`, br);

@@ -13,7 +13,10 @@ import { launchBrowser } from '../test/helpers/browser.ts';
 const root = resolve(import.meta.dirname, '..');
 const outDir = resolve(root, 'screenshots');
 const args = process.argv.slice(2);
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 
 if (args.includes('--build') || !existsSync(resolve(root, 'dist/build.json'))) {
   execFileSync(process.execPath, [resolve(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root });
@@ -69,10 +72,15 @@ const shots: Shot[] = [
       if (await toggle.isVisible()) await toggle.click();
     },
   },
-  { name: 'menu-open-nojs', path: '/bonus', noScript: true, prepare: async (page) => {
-    const toggle = page.locator('[data-testid="menu-toggle"]');
-    if (await toggle.isVisible()) await toggle.click();
-  } },
+  {
+    name: 'menu-open-nojs',
+    path: '/bonus',
+    noScript: true,
+    prepare: async (page) => {
+      const toggle = page.locator('[data-testid="menu-toggle"]');
+      if (await toggle.isVisible()) await toggle.click();
+    },
+  },
 ];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'asdas-screenshots-'));
@@ -100,8 +108,16 @@ try {
   const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))?.[1];
   if (!token) throw new Error(`could not register the screenshot player: ${registered.statusCode} ${registered.body}`);
   // Two play sessions from different devices for the account page.
-  for (const agent of [userAgent, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1']) {
-    await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${token}`, 'user-agent': agent }, payload: { locale: 'en' } });
+  for (const agent of [
+    userAgent,
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  ]) {
+    await app.inject({
+      method: 'POST',
+      url: '/api/play',
+      headers: { authorization: `Bearer ${token}`, 'user-agent': agent },
+      payload: { locale: 'en' },
+    });
   }
 
   mkdirSync(outDir, { recursive: true });
@@ -121,7 +137,8 @@ try {
         const page = await context.newPage();
         const path = locale === 'en' ? shot.path : shot.path === '/' ? '/th' : `/th${shot.path}`;
         await page.goto(`${base}${path}`);
-        if (!shot.noScript) await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 }).catch(() => undefined);
+        if (!shot.noScript)
+          await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 }).catch(() => undefined);
         if (shot.ready) await page.waitForSelector(shot.ready);
         await page.evaluate(() => document.fonts.ready);
         await shot.prepare?.(page);

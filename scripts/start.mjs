@@ -5,7 +5,18 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const stamp = resolve(root, 'dist/build.json');
-const sources = ['server.ts', 'app.ts', 'vite.config.ts', 'package.json', 'client', 'plugins', 'routes', 'lib', 'locales'];
+const sources = [
+  'server.ts',
+  'app.ts',
+  'vite.config.ts',
+  'package.json',
+  'client',
+  'contract',
+  'plugins',
+  'routes',
+  'lib',
+  'locales',
+];
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
@@ -36,6 +47,8 @@ if (missing.length > 0) {
       withRuntimeEnv(process.env),
     );
   }
-  console.warn(`Node ${process.version} cannot restart itself with the memory settings (${missing.join(', ')}): see lib/runtime-env.ts.`);
+  console.warn(
+    `Node ${process.version} cannot restart itself with the memory settings (${missing.join(', ')}): see lib/runtime-env.ts.`,
+  );
 }
 await import('../dist/node/server.js');

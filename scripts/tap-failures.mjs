@@ -35,7 +35,9 @@ parser.on('complete', () => {
     (failure) => !failures.some((other) => other !== failure && other.fullname.startsWith(`${failure.fullname} > `)),
   );
   if (innermost.length === 0) {
-    console.log(`no failed assertion in ${file}: the failure is in the output before the tests (type-check or build) or a crash`);
+    console.log(
+      `no failed assertion in ${file}: the failure is in the output before the tests (type-check or build) or a crash`,
+    );
     process.exit(0);
   }
   console.log(`${innermost.length} failed assertion(s) in ${file}:`);

@@ -55,7 +55,15 @@ function ProfileForm({ user }: { user: PublicUser }) {
   const labels = { displayName: t('form.displayName'), locale: t('accountSettings.language') };
   const chosen = state?.values.locale ?? user.locale;
   return (
-    <AccountForm scope="profile" busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t('accountSettings.saveProfile')} testId="profile-form">
+    <AccountForm
+      scope="profile"
+      busy={busy}
+      message={state?.message}
+      errors={state?.errors}
+      labels={labels}
+      submitLabel={t('accountSettings.saveProfile')}
+      testId="profile-form"
+    >
       <h3>{t('accountSettings.profileHeading')}</h3>
       <FormField
         scope="profile"
@@ -70,7 +78,8 @@ function ProfileForm({ user }: { user: PublicUser }) {
         <legend>{labels.locale}</legend>
         {locales.map((value) => (
           <label key={value} className="period-choice">
-            <input type="radio" name="locale" value={value} defaultChecked={chosen === value} /> {t(`accountPage.languages.${value}`)}
+            <input type="radio" name="locale" value={value} defaultChecked={chosen === value} />{' '}
+            {t(`accountPage.languages.${value}`)}
           </label>
         ))}
         <p className="field-hint" id="profile-locale-hint">
@@ -88,11 +97,36 @@ function PasswordForm() {
   const newRef = useClearedAfterSubmit(state);
   const labels = { currentPassword: t('accountSettings.currentPassword'), newPassword: t('form.newPassword') };
   return (
-    <AccountForm scope="password" busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t('accountSettings.changePassword')} testId="password-form">
+    <AccountForm
+      scope="password"
+      busy={busy}
+      message={state?.message}
+      errors={state?.errors}
+      labels={labels}
+      submitLabel={t('accountSettings.changePassword')}
+      testId="password-form"
+    >
       <h3>{t('accountSettings.passwordHeading')}</h3>
       <p className="field-hint">{t('accountSettings.passwordLead')}</p>
-      <FormField scope="password" name="currentPassword" type="password" ref={currentRef} label={labels.currentPassword} autoComplete="current-password" error={state?.errors.currentPassword} />
-      <FormField scope="password" name="newPassword" type="password" ref={newRef} label={labels.newPassword} hint={t('form.passwordHint')} autoComplete="new-password" error={state?.errors.newPassword} />
+      <FormField
+        scope="password"
+        name="currentPassword"
+        type="password"
+        ref={currentRef}
+        label={labels.currentPassword}
+        autoComplete="current-password"
+        error={state?.errors.currentPassword}
+      />
+      <FormField
+        scope="password"
+        name="newPassword"
+        type="password"
+        ref={newRef}
+        label={labels.newPassword}
+        hint={t('form.passwordHint')}
+        autoComplete="new-password"
+        error={state?.errors.newPassword}
+      />
     </AccountForm>
   );
 }
@@ -103,11 +137,35 @@ function EmailForm() {
   const passwordRef = useClearedAfterSubmit(state);
   const labels = { newEmail: t('accountSettings.newEmail'), currentPassword: t('accountSettings.currentPassword') };
   return (
-    <AccountForm scope="email" busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t('accountSettings.changeEmail')} testId="email-form">
+    <AccountForm
+      scope="email"
+      busy={busy}
+      message={state?.message}
+      errors={state?.errors}
+      labels={labels}
+      submitLabel={t('accountSettings.changeEmail')}
+      testId="email-form"
+    >
       <h3>{t('accountSettings.emailHeading')}</h3>
       <p className="field-hint">{t('accountSettings.emailLead')}</p>
-      <FormField scope="email" name="newEmail" type="email" label={labels.newEmail} autoComplete="email" defaultValue={state?.values.newEmail ?? ''} error={state?.errors.newEmail} />
-      <FormField scope="email" name="currentPassword" type="password" ref={passwordRef} label={labels.currentPassword} autoComplete="current-password" error={state?.errors.currentPassword} />
+      <FormField
+        scope="email"
+        name="newEmail"
+        type="email"
+        label={labels.newEmail}
+        autoComplete="email"
+        defaultValue={state?.values.newEmail ?? ''}
+        error={state?.errors.newEmail}
+      />
+      <FormField
+        scope="email"
+        name="currentPassword"
+        type="password"
+        ref={passwordRef}
+        label={labels.currentPassword}
+        autoComplete="current-password"
+        error={state?.errors.currentPassword}
+      />
     </AccountForm>
   );
 }
@@ -149,8 +207,8 @@ export function LoginSessions({ sessions }: { sessions: SessionView[] }) {
               <strong>{session.device}</strong>
               {session.current ? <span className="badge badge-ok">{t('accountSettings.thisDevice')}</span> : null}
               <p className="field-hint">
-                {t('accountSettings.firstSeen')} <LocalDateTime iso={session.createdAt} /> · {t('accountSettings.lastSeen')}{' '}
-                <LocalDateTime iso={session.lastSeenAt} />
+                {t('accountSettings.firstSeen')} <LocalDateTime iso={session.createdAt} /> ·{' '}
+                {t('accountSettings.lastSeen')} <LocalDateTime iso={session.lastSeenAt} />
               </p>
             </div>
             {session.current ? null : (
@@ -200,7 +258,15 @@ export function DeleteAccount() {
         buttonClass="button-danger"
         testId="delete-account-form"
       >
-        <FormField scope="deleteAccount" name="password" type="password" ref={passwordRef} label={labels.password} autoComplete="current-password" error={state?.errors.password} />
+        <FormField
+          scope="deleteAccount"
+          name="password"
+          type="password"
+          ref={passwordRef}
+          label={labels.password}
+          autoComplete="current-password"
+          error={state?.errors.password}
+        />
       </AccountForm>
     </section>
   );

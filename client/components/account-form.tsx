@@ -9,7 +9,7 @@ import { ErrorSummary, FormField, useClearedAfterSubmit } from './form-field.tsx
 
 /** What a login or registration form needs from its last submission. */
 export function useAccountForm() {
-  const state = useActionData() as FormState | undefined;
+  const state = useActionData<FormState>();
   const busy = useNavigation().state === 'submitting';
   const passwordRef = useClearedAfterSubmit(state);
   return { state, busy, passwordRef };
@@ -31,7 +31,15 @@ export function EmailField({ state }: { state: FormState | undefined }) {
 }
 
 /** The field that chooses a password (registration, a password reset): the rules as its hint, never refilled (`ref`: useAccountForm's `passwordRef`). */
-export function NewPasswordField({ label, state, ref }: { label: string; state: FormState | undefined; ref: Ref<HTMLInputElement> }) {
+export function NewPasswordField({
+  label,
+  state,
+  ref,
+}: {
+  label: string;
+  state: FormState | undefined;
+  ref: Ref<HTMLInputElement>;
+}) {
   const { t } = useTranslation();
   return (
     <FormField
@@ -86,9 +94,26 @@ interface AccountFormProps {
  * an error summary on top (the form-wide message, and links to the fields in error when their
  * labels are given; it takes focus) and one submit button.
  */
-export function AccountForm({ busy, message, errors, labels, submitLabel, children, className, testId, scope, buttonClass }: AccountFormProps) {
+export function AccountForm({
+  busy,
+  message,
+  errors,
+  labels,
+  submitLabel,
+  children,
+  className,
+  testId,
+  scope,
+  buttonClass,
+}: AccountFormProps) {
   return (
-    <Form method="post" noValidate className={`account-form${className ? ` ${className}` : ''}`} aria-busy={busy} data-testid={testId}>
+    <Form
+      method="post"
+      noValidate
+      className={`account-form${className ? ` ${className}` : ''}`}
+      aria-busy={busy}
+      data-testid={testId}
+    >
       <ErrorSummary message={message} errors={labels ? (errors ?? {}) : {}} labels={labels ?? {}} scope={scope} />
       {scope ? <input type="hidden" name="intent" value={scope} /> : null}
       {children}
@@ -110,12 +135,20 @@ export function AccountFormPage({ page, busy, state, labels, children }: Account
     <section className="page form-page">
       <h1>{t(`nav.${page}`)}</h1>
       <p className="lead">{t(copy[page].lead)}</p>
-      <AccountForm busy={busy} message={state?.message} errors={state?.errors} labels={labels} submitLabel={t(copy[page].submit)}>
+      <AccountForm
+        busy={busy}
+        message={state?.message}
+        errors={state?.errors}
+        labels={labels}
+        submitLabel={t(copy[page].submit)}
+      >
         {children}
       </AccountForm>
       <p className="form-switch">
         {t(copy[page].switchPrompt)}{' '}
-        <AppLink to={`${localePath(locale, `/${switchTo}`)}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}>
+        <AppLink
+          to={`${localePath(locale, `/${switchTo}`)}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
+        >
           {t(`nav.${switchTo}`)}
         </AppLink>
       </p>

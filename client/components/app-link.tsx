@@ -1,4 +1,15 @@
-import { createElement, useContext, useEffect, useRef, type CSSProperties, type FocusEvent, type MouseEvent, type ReactNode, type Ref, type TouchEvent } from 'react';
+import {
+  createElement,
+  useContext,
+  useEffect,
+  useRef,
+  type CSSProperties,
+  type FocusEvent,
+  type MouseEvent,
+  type ReactNode,
+  type Ref,
+  type TouchEvent,
+} from 'react';
 import {
   UNSAFE_DataRouterStateContext,
   UNSAFE_NavigationContext,
@@ -52,13 +63,17 @@ function prefetchTarget(to: To, resolvedPathname: string, currentPathname: strin
  * prefetch.ts). Skipped for crawlers, external links, links to the current page and new tabs.
  * `resolved` is the pathname the link opens (react-router's resolution, or a plain path's own).
  */
-function usePrefetch<E extends Element>({ to, target, reloadDocument }: PrefetchOptions, resolved: string, current: string) {
+function usePrefetch<E extends Element>(
+  { to, target, reloadDocument }: PrefetchOptions,
+  resolved: string,
+  current: string,
+) {
   const ref = useRef<E>(null);
   const { isBot } = useRuntime();
   const isAbsolute = typeof to === 'string' && absoluteUrl.test(to);
   const isHashOnly = typeof to === 'string' && to.startsWith('#');
   const enabled = !isBot && !isHashOnly && !reloadDocument && (!target || target === '_self');
-  const key = isAbsolute ? (to as string) : resolved;
+  const key = isAbsolute ? to : resolved;
 
   useEffect(() => {
     const element = ref.current;
@@ -66,7 +81,7 @@ function usePrefetch<E extends Element>({ to, target, reloadDocument }: Prefetch
     const path = prefetchTarget(to, resolved, current);
     if (path === null) return;
     return prefetchWhenVisible(element, path);
-    // `key` stands for `to` and `resolved`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `to` and `resolved`
   }, [enabled, key, current]);
 
   const onIntent = () => {
@@ -116,7 +131,17 @@ function pathOf(to: string): string {
   return end === -1 ? to : to.slice(0, end);
 }
 
-type RouterOptions = Pick<LinkProps, 'reloadDocument' | 'relative' | 'state' | 'replace' | 'preventScrollReset' | 'viewTransition' | 'defaultShouldRevalidate' | 'prefetch'>;
+type RouterOptions = Pick<
+  LinkProps,
+  | 'reloadDocument'
+  | 'relative'
+  | 'state'
+  | 'replace'
+  | 'preventScrollReset'
+  | 'viewTransition'
+  | 'defaultShouldRevalidate'
+  | 'prefetch'
+>;
 
 function isPlain(to: To, props: RouterOptions): to is string {
   return (
@@ -136,7 +161,11 @@ function isPlain(to: To, props: RouterOptions): to is string {
 
 /** react-router's rule for a click it handles: a plain left click, no modifier, this tab. */
 function isRouterClick(event: MouseEvent<HTMLAnchorElement>, target: string | undefined): boolean {
-  return event.button === 0 && (!target || target === '_self') && !(event.metaKey || event.altKey || event.ctrlKey || event.shiftKey);
+  return (
+    event.button === 0 &&
+    (!target || target === '_self') &&
+    !(event.metaKey || event.altKey || event.ctrlKey || event.shiftKey)
+  );
 }
 
 type AnchorProps = Omit<LinkProps, 'to' | 'prefetch' | 'discover'> & { discover?: LinkProps['discover'] };
@@ -172,7 +201,15 @@ function PlainAnchor({
 function PlainLink({ to, prefetch: _prefetch, ...props }: LinkProps & { to: string }) {
   const { pathname, search, hash } = useLocation();
   const { ref, onIntent } = usePrefetch<HTMLAnchorElement>({ ...props, to }, pathOf(to), pathname);
-  return <PlainAnchor {...props} {...intentHandlers(onIntent, props)} to={to} anchorRef={ref} current={pathname + search + hash} />;
+  return (
+    <PlainAnchor
+      {...props}
+      {...intentHandlers(onIntent, props)}
+      to={to}
+      anchorRef={ref}
+      current={pathname + search + hash}
+    />
+  );
 }
 
 // react-router's own (Link): an absolute URL on this site navigates in the router, another site's is a plain link.
@@ -234,6 +271,7 @@ function RouterAnchor({
   const href = useHref(parsed.to, { relative });
   const internalOnClick = useLinkClickHandler(parsed.to, {
     replace,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- react-router types a link's state as any
     state,
     target,
     preventScrollReset,
@@ -264,7 +302,11 @@ function RouterAnchor({
 
 function RouterLink(props: LinkProps) {
   const { pathname } = useLocation();
-  const { ref, onIntent } = usePrefetch<HTMLAnchorElement>(props, useResolvedPathname(props.to, props.relative), pathname);
+  const { ref, onIntent } = usePrefetch<HTMLAnchorElement>(
+    props,
+    useResolvedPathname(props.to, props.relative),
+    pathname,
+  );
   return <RouterAnchor {...props} ref={ref} {...intentHandlers(onIntent, props)} />;
 }
 
@@ -281,7 +323,21 @@ function CurrentPlainAnchor({ prefetch: _prefetch, ...props }: LinkProps & { to:
 }
 
 /** What a link takes that is not an attribute of its `<a>`: router options and NavLink's rules. */
-const linkOptions = new Set(['to', 'target', 'prefetch', 'discover', 'reloadDocument', 'relative', 'state', 'replace', 'preventScrollReset', 'viewTransition', 'defaultShouldRevalidate', 'end', 'caseSensitive']);
+const linkOptions = new Set([
+  'to',
+  'target',
+  'prefetch',
+  'discover',
+  'reloadDocument',
+  'relative',
+  'state',
+  'replace',
+  'preventScrollReset',
+  'viewTransition',
+  'defaultShouldRevalidate',
+  'end',
+  'caseSensitive',
+]);
 
 /**
  * A plain link as the server renders it: the same `<a>` as PlainAnchor's, without what only a
@@ -290,10 +346,15 @@ const linkOptions = new Set(['to', 'target', 'prefetch', 'discover', 'reloadDocu
  * copies: a profile of uncached pages showed the links' prop copying (four per link) at about a
  * fifth of a render, and a render draws some 35 links.
  */
-function serverAnchor(props: LinkProps | PlainNavLinkProps, to: string, nav?: { 'aria-current': NavLinkProps['aria-current']; className: string }) {
+function serverAnchor(
+  props: LinkProps | PlainNavLinkProps,
+  to: string,
+  nav?: { 'aria-current': NavLinkProps['aria-current']; className: string },
+) {
   const attributes: Record<string, unknown> = {};
   for (const name in props) {
-    if (!linkOptions.has(name) && !(nav && (name === 'aria-current' || name === 'className'))) attributes[name] = props[name as keyof typeof props];
+    if (!linkOptions.has(name) && !(nav && (name === 'aria-current' || name === 'className')))
+      attributes[name] = props[name as keyof typeof props];
   }
   if (nav) {
     attributes['aria-current'] = nav['aria-current'];
@@ -313,7 +374,12 @@ export function AppLink(props: LinkProps) {
 }
 
 /** NavLink's props with plain values: the render-function forms of className, style and children need the router. */
-type PlainNavLinkProps = Omit<NavLinkProps, 'className' | 'style' | 'children'> & { to: string; className?: string; style?: CSSProperties; children?: ReactNode };
+type PlainNavLinkProps = Omit<NavLinkProps, 'className' | 'style' | 'children'> & {
+  to: string;
+  className?: string;
+  style?: CSSProperties;
+  children?: ReactNode;
+};
 
 /** NavLink for a plain path: react-router 7's active and pending rules (navLinkState), with prefetch. */
 function PlainNavLink({
@@ -329,7 +395,12 @@ function PlainNavLink({
   const routerState = useContext(UNSAFE_DataRouterStateContext);
   const resolved = pathOf(to);
   const { ref, onIntent } = usePrefetch<HTMLAnchorElement>({ ...props, to }, resolved, location.pathname);
-  const state = navLinkState(resolved, { end, caseSensitive }, location.pathname, routerState?.navigation.location?.pathname);
+  const state = navLinkState(
+    resolved,
+    { end, caseSensitive },
+    location.pathname,
+    routerState?.navigation.location?.pathname,
+  );
   const { isActive } = state;
   const classes = navClassName(className, state);
   return (
@@ -347,9 +418,17 @@ function PlainNavLink({
 
 /** PlainNavLink as the server renders it (see serverAnchor): nothing is pending on the server. */
 function serverNavAnchor(props: PlainNavLinkProps, currentPathname: string) {
-  const state = navLinkState(pathOf(props.to), { end: props.end ?? false, caseSensitive: props.caseSensitive ?? false }, currentPathname, undefined);
+  const state = navLinkState(
+    pathOf(props.to),
+    { end: props.end ?? false, caseSensitive: props.caseSensitive ?? false },
+    currentPathname,
+    undefined,
+  );
   const ariaCurrent = state.isActive ? (props['aria-current'] ?? 'page') : undefined;
-  return serverAnchor(props, props.to, { 'aria-current': ariaCurrent, className: navClassName(props.className ?? '', state) });
+  return serverAnchor(props, props.to, {
+    'aria-current': ariaCurrent,
+    className: navClassName(props.className ?? '', state),
+  });
 }
 
 /** NavLink's active and pending rules (react-router 7) for a link to `resolved`. */
@@ -364,14 +443,22 @@ function navLinkState(
   const current = fold(currentPathname);
   const next = nextPathname ? fold(nextPathname) : null;
   const endSlash = toPathname !== '/' && toPathname.endsWith('/') ? toPathname.length - 1 : toPathname.length;
-  const isActive = current === toPathname || (!end && current.startsWith(toPathname) && current.charAt(endSlash) === '/');
-  const isPending = next !== null && (next === toPathname || (!end && next.startsWith(toPathname) && next.charAt(toPathname.length) === '/'));
+  const isActive =
+    current === toPathname || (!end && current.startsWith(toPathname) && current.charAt(endSlash) === '/');
+  const isPending =
+    next !== null &&
+    (next === toPathname || (!end && next.startsWith(toPathname) && next.charAt(toPathname.length) === '/'));
   return { isActive, isPending };
 }
 
 /** NavLink's classes: the link's own, then active, pending and transitioning. */
-function navClassName(className: string, { isActive, isPending, isTransitioning }: { isActive: boolean; isPending: boolean; isTransitioning?: boolean }) {
-  return [className, isActive ? 'active' : null, isPending ? 'pending' : null, isTransitioning ? 'transitioning' : null].filter(Boolean).join(' ');
+function navClassName(
+  className: string,
+  { isActive, isPending, isTransitioning }: { isActive: boolean; isPending: boolean; isTransitioning?: boolean },
+) {
+  return [className, isActive ? 'active' : null, isPending ? 'pending' : null, isTransitioning ? 'transitioning' : null]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** react-router's NavLink (7.x): its active, pending and transitioning state over RouterAnchor. */
@@ -391,6 +478,7 @@ function RouterNavAnchor({
   const routerState = useContext(UNSAFE_DataRouterStateContext);
   const { navigator, basename } = useContext(UNSAFE_NavigationContext);
   // A data router's state is there or not for the app's whole life: the hook's call is stable.
+  // eslint-disable-next-line react-hooks/rules-of-hooks
   const isTransitioning = routerState != null && useViewTransitionState(path) && viewTransition === true;
   const next = routerState?.navigation.location?.pathname;
   const { isActive, isPending } = navLinkState(
@@ -400,10 +488,18 @@ function RouterNavAnchor({
     next && basename ? (stripBasename(next, basename) ?? next) : next,
   );
   const renderProps = { isActive, isPending, isTransitioning };
-  const className = typeof classNameProp === 'function' ? classNameProp(renderProps) : navClassName(classNameProp, renderProps);
+  const className =
+    typeof classNameProp === 'function' ? classNameProp(renderProps) : navClassName(classNameProp, renderProps);
   const style = typeof styleProp === 'function' ? styleProp(renderProps) : styleProp;
   return (
-    <RouterAnchor {...rest} aria-current={isActive ? ariaCurrentProp : undefined} className={className} style={style} to={to} viewTransition={viewTransition}>
+    <RouterAnchor
+      {...rest}
+      aria-current={isActive ? ariaCurrentProp : undefined}
+      className={className}
+      style={style}
+      to={to}
+      viewTransition={viewTransition}
+    >
       {typeof children === 'function' ? children(renderProps) : children}
     </RouterAnchor>
   );
@@ -411,7 +507,11 @@ function RouterNavAnchor({
 
 function RouterNavLink(props: NavLinkProps) {
   const { pathname } = useLocation();
-  const { ref, onIntent } = usePrefetch<HTMLAnchorElement>(props, useResolvedPathname(props.to, props.relative), pathname);
+  const { ref, onIntent } = usePrefetch<HTMLAnchorElement>(
+    props,
+    useResolvedPathname(props.to, props.relative),
+    pathname,
+  );
   return <RouterNavAnchor {...props} ref={ref} {...intentHandlers(onIntent, props)} />;
 }
 
@@ -420,7 +520,12 @@ export function AppNavLink(props: NavLinkProps) {
   // Read on every render (a hook), used by the server's drawing of a plain link.
   const { pathname } = useLocation();
   const { to, className, style, children } = props;
-  if (isPlain(to, props) && typeof className !== 'function' && typeof style !== 'function' && typeof children !== 'function') {
+  if (
+    isPlain(to, props) &&
+    typeof className !== 'function' &&
+    typeof style !== 'function' &&
+    typeof children !== 'function'
+  ) {
     const plain = props as PlainNavLinkProps;
     return onServer ? serverNavAnchor(plain, pathname) : <PlainNavLink {...plain} />;
   }

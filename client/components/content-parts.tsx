@@ -28,7 +28,12 @@ function formatDate(date: string, locale: Locale): string {
   if (known !== undefined) return known;
   let format = dateFormats.get(locale);
   if (!format) {
-    format = new Intl.DateTimeFormat(dateLocales[locale], { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+    format = new Intl.DateTimeFormat(dateLocales[locale], {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      timeZone: 'UTC',
+    });
     dateFormats.set(locale, format);
   }
   const parsed = new Date(`${date}T00:00:00Z`);
@@ -125,7 +130,11 @@ export function ArticleCardList({
     <ul className="card-list article-cards">
       {articles.map((article) => (
         <li key={article.slug}>
-          <ArticleCard article={article} {...(heading ? { heading } : {})} {...(showAuthor === undefined ? {} : { showAuthor })} />
+          <ArticleCard
+            article={article}
+            {...(heading ? { heading } : {})}
+            {...(showAuthor === undefined ? {} : { showAuthor })}
+          />
         </li>
       ))}
     </ul>

@@ -20,7 +20,7 @@ export function DocumentHead() {
   const { pathname } = useLocation();
   const { publicUrl, dev } = useRuntime();
   const errors = useContext(UNSAFE_DataRouterStateContext)?.errors;
-  const error = errors ? Object.values(errors)[0] : undefined;
+  const error: unknown = errors ? Object.values(errors)[0] : undefined;
   const leaf = matches[matches.length - 1];
   const seo = (leaf?.data as { seo?: SeoData } | null | undefined)?.seo;
   useEffect(() => {

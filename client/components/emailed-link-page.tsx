@@ -9,6 +9,7 @@ import { clearPayloadCache } from '../router/payload.ts';
 import { AccountForm, useAccountForm } from './account-form.tsx';
 import { AppLink } from './app-link.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from './link-problem.tsx';
+import { formText } from '../lib/form-text.ts';
 
 /**
  * The two pages an emailed link opens (`/verify-email?token=...`, `/confirm-email?token=...`):
@@ -32,7 +33,7 @@ export function emailedLinkAction({ apiPath, page }: EmailedLink) {
     const url = new URL(request.url);
     const form = await request.formData();
     try {
-      await api(apiPath, { method: 'POST', body: { token: String(form.get('token') ?? '') } });
+      await api(apiPath, { method: 'POST', body: { token: formText(form, 'token') } });
       clearPayloadCache();
       return redirect(`${localePath(splitLocale(url.pathname).locale, page)}?done=1`);
     } catch (error) {
@@ -71,7 +72,12 @@ export function EmailedLinkPage({ page, kind, doneTestId }: EmailedLink) {
     <section className="page form-page">
       <h1>{t(`pageTitles.${page.slice(1) as 'verify-email' | 'confirm-email'}`)}</h1>
       <p className="lead">{t(`${kind}.lead`)}</p>
-      <AccountForm busy={busy} message={state?.message} submitLabel={t(`${kind}.submit`)} testId={`${page.slice(1)}-form`}>
+      <AccountForm
+        busy={busy}
+        message={state?.message}
+        submitLabel={t(`${kind}.submit`)}
+        testId={`${page.slice(1)}-form`}
+      >
         <input type="hidden" name="token" value={token} />
       </AccountForm>
     </section>

@@ -13,7 +13,15 @@ const noIcons: IconDataMap = {};
 const defaultLoader = lazyIconLoader();
 const IconContext = createContext<IconContextValue>({ icons: noIcons, loader: defaultLoader });
 
-export function IconProvider({ icons, loader, children }: { icons?: IconDataMap; loader?: IconLoader; children: ReactNode }) {
+export function IconProvider({
+  icons,
+  loader,
+  children,
+}: {
+  icons?: IconDataMap;
+  loader?: IconLoader;
+  children: ReactNode;
+}) {
   const value = useMemo(() => ({ icons: icons ?? noIcons, loader: loader ?? defaultLoader }), [icons, loader]);
   return <IconContext.Provider value={value}>{children}</IconContext.Provider>;
 }

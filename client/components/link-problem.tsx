@@ -13,7 +13,11 @@ export function linkProblemOf(search: URLSearchParams): LinkProblemCode | null {
   return (problems as readonly string[]).includes(value) ? (value as LinkProblemCode) : 'invalid';
 }
 
-const codes: Record<string, LinkProblemCode> = { TOKEN_INVALID: 'invalid', TOKEN_USED: 'used', TOKEN_EXPIRED: 'expired' };
+const codes: Record<string, LinkProblemCode> = {
+  TOKEN_INVALID: 'invalid',
+  TOKEN_USED: 'used',
+  TOKEN_EXPIRED: 'expired',
+};
 
 /** The problem an API error names (TOKEN_INVALID, TOKEN_USED, TOKEN_EXPIRED), or null. */
 export function tokenProblemFromError(error: unknown): LinkProblemCode | null {

@@ -37,7 +37,13 @@ export function PlayButton({
 
   const report = (result: PlayOutcome | null) => {
     if (!notify) setOutcome(result);
-    else if (result) showNotice({ tone: 'error', content: <PlayOutcomeText outcome={result} />, testId: 'play-message', kind: result.kind });
+    else if (result)
+      showNotice({
+        tone: 'error',
+        content: <PlayOutcomeText outcome={result} />,
+        testId: 'play-message',
+        kind: result.kind,
+      });
   };
 
   const play = async () => {
@@ -104,11 +110,13 @@ function PlayOutcomeText({ outcome }: { outcome: PlayOutcome }) {
   if (outcome.kind === 'failed' && outcome.code === 'EMAIL_NOT_VERIFIED') {
     return (
       <>
-        {t('play.errors.EMAIL_NOT_VERIFIED')} <AppLink to={localePath(locale, '/account')}>{t('play.verifyLink')}</AppLink>
+        {t('play.errors.EMAIL_NOT_VERIFIED')}{' '}
+        <AppLink to={localePath(locale, '/account')}>{t('play.verifyLink')}</AppLink>
       </>
     );
   }
-  if (outcome.kind === 'failed') return <>{t(`play.errors.${outcome.code}`, { defaultValue: t('play.errors.UNKNOWN') })}</>;
+  if (outcome.kind === 'failed')
+    return <>{t(`play.errors.${outcome.code}`, { defaultValue: t('play.errors.UNKNOWN') })}</>;
   return null;
 }
 

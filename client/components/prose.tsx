@@ -18,12 +18,28 @@ function siteLink(target: EventTarget | null): { anchor: HTMLAnchorElement; url:
  * other pages of the site navigate on the client and prefetch like AppLink on hover and focus;
  * links to a heading of the same page stay plain anchors (the browser scrolls).
  */
-export function Prose({ html, lang, className = 'prose' }: { html: string; lang?: string | undefined; className?: string }) {
+export function Prose({
+  html,
+  lang,
+  className = 'prose',
+}: {
+  html: string;
+  lang?: string | undefined;
+  className?: string;
+}) {
   const navigate = useNavigate();
   const { isBot } = useRuntime();
 
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const link = siteLink(event.target);
     if (!link) return;
     const { url } = link;

@@ -31,7 +31,9 @@ function useActiveHeading(ids: readonly string[]): string | null {
   const [active, setActive] = useState<string | null>(null);
   const key = ids.join('\n');
   useEffect(() => {
-    const headings = ids.map((id) => document.getElementById(id)).filter((heading): heading is HTMLElement => heading !== null);
+    const headings = ids
+      .map((id) => document.getElementById(id))
+      .filter((heading): heading is HTMLElement => heading !== null);
     if (!headings.length || typeof IntersectionObserver === 'undefined') return;
     const update = () => {
       const line = readingLine();
@@ -56,7 +58,7 @@ function useActiveHeading(ids: readonly string[]): string | null {
       inView.disconnect();
       window.removeEventListener('hashchange', update);
     };
-    // `key` stands for `ids`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `ids`
   }, [key]);
   return active;
 }
@@ -71,7 +73,12 @@ export function TableOfContents({ toc, lang }: { toc: readonly TocEntry[]; lang?
   const link = (entry: TocEntry) => {
     const current = entry.id === active;
     return (
-      <a href={`#${entry.id}`} className={current ? 'active' : undefined} aria-current={current ? 'true' : undefined} lang={lang}>
+      <a
+        href={`#${entry.id}`}
+        className={current ? 'active' : undefined}
+        aria-current={current ? 'true' : undefined}
+        lang={lang}
+      >
         {entry.text}
       </a>
     );

@@ -8,6 +8,7 @@ import { api } from './api.ts';
 import { setFlash } from './flash.ts';
 import { formStateFromError } from './form-state.ts';
 import { session } from './session.ts';
+import { formText } from './form-text.ts';
 
 /** The last submission's state if it came from the form with this intent ("take a break" has none). */
 export function formStateFor(actionData: unknown, intent: string): FormState | undefined {
@@ -22,8 +23,6 @@ type Intent = (form: FormData, locale: Locale) => Promise<string>;
  * The account page's forms with JavaScript, by intent: each calls the API and names what it did
  * (`?done=...`), as the server's form actions do without JavaScript (plugins/account-settings.ts).
  */
-const text = (form: FormData, name: string) => String(form.get(name) ?? '');
-
 const intents: Record<string, Intent> = {
   async resendVerification() {
     await api('/account/verification', { method: 'POST' });
@@ -32,21 +31,27 @@ const intents: Record<string, Intent> = {
   async profile(form) {
     const { user } = await api<{ user: PublicUser }>('/account/profile', {
       method: 'PATCH',
-      body: { displayName: text(form, 'displayName'), locale: text(form, 'locale') },
+      body: { displayName: formText(form, 'displayName'), locale: formText(form, 'locale') },
     });
     session.set(user);
     return 'profile-saved';
   },
   async password(form) {
-    await api('/account/password', { method: 'POST', body: { currentPassword: text(form, 'currentPassword'), newPassword: text(form, 'newPassword') } });
+    await api('/account/password', {
+      method: 'POST',
+      body: { currentPassword: formText(form, 'currentPassword'), newPassword: formText(form, 'newPassword') },
+    });
     return 'password-changed';
   },
   async email(form) {
-    await api('/account/email', { method: 'POST', body: { currentPassword: text(form, 'currentPassword'), newEmail: text(form, 'newEmail') } });
+    await api('/account/email', {
+      method: 'POST',
+      body: { currentPassword: formText(form, 'currentPassword'), newEmail: formText(form, 'newEmail') },
+    });
     return 'email-change-sent';
   },
   async endSession(form) {
-    await api(`/account/sessions/${encodeURIComponent(text(form, 'sessionId'))}`, { method: 'DELETE' });
+    await api(`/account/sessions/${encodeURIComponent(formText(form, 'sessionId'))}`, { method: 'DELETE' });
     return 'session-ended';
   },
   async endOtherSessions() {
@@ -57,14 +62,18 @@ const intents: Record<string, Intent> = {
 
 /** Deleting the account ends on the home page, logged out, with a notice. */
 async function deleteAccount(form: FormData, locale: Locale): Promise<Response> {
-  await api('/account', { method: 'DELETE', body: { password: text(form, 'password') } });
+  await api('/account', { method: 'DELETE', body: { password: formText(form, 'password') } });
   session.set(null);
   setFlash('accountDeleted');
   clearPayloadCache();
   return redirect(localePath(locale, '/'));
 }
 
-export async function accountIntentAction(intent: string, locale: Locale, form: FormData): Promise<FormState | Response> {
+export async function accountIntentAction(
+  intent: string,
+  locale: Locale,
+  form: FormData,
+): Promise<FormState | Response> {
   const accountPath = localePath(locale, '/account');
   const run = Object.hasOwn(intents, intent) ? intents[intent] : intent === 'deleteAccount' ? 'delete' : undefined;
   if (!run) return { values: { intent }, errors: {}, message: 'UNKNOWN' };

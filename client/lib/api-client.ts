@@ -103,6 +103,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
   };
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any request options of ofetch's, whatever their response type
   const withOurHooks = <O extends FetchOptions<any, any> | undefined>(opts: O): O => {
     // ofetch replaces (does not merge) a default hook with the caller's; keep ours first.
     if (!opts?.onRequest) return opts;

@@ -3,7 +3,7 @@ import type { FetchOptions, FetchRequest } from 'ofetch';
 /**
  * `api(path, options)`: the site's API client (client/lib/api-client.ts: ofetch, the token,
  * retries), loaded with the first call rather than with every page. Most page views never call
- * the API (a reader logged out), so its code stays out of the first load (README, Bundle budget).
+ * the API (a reader logged out), so its code stays out of the first load (docs/look-and-accessibility.md, Bundle budget).
  */
 export type ApiCall = <T = unknown>(request: FetchRequest, options?: FetchOptions<'json'>) => Promise<T>;
 

@@ -60,7 +60,9 @@ export async function fetchLatestBuild(options: FetchLatestOptions = {}): Promis
   return info;
 }
 
-export function startBuildCheck<Handle = ReturnType<typeof setTimeout>>(options: BuildCheckOptions<Handle>): () => void {
+export function startBuildCheck<Handle = ReturnType<typeof setTimeout>>(
+  options: BuildCheckOptions<Handle>,
+): () => void {
   const intervalMs = options.intervalMs ?? BUILD_CHECK_INTERVAL_MS;
   if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) {
     throw new RangeError(`startBuildCheck: intervalMs must be a positive number, got ${intervalMs}`);
@@ -74,14 +76,14 @@ export function startBuildCheck<Handle = ReturnType<typeof setTimeout>>(options:
 
   const schedule = () => {
     if (stopped) return;
-    timer = setTimer(check, intervalMs);
+    timer = setTimer(() => void check(), intervalMs);
     hasTimer = true;
   };
 
   async function check(): Promise<void> {
     hasTimer = false;
     if (stopped) return;
-    let latest: BuildInfo | null = null;
+    let latest: BuildInfo | null;
     try {
       latest = parseBuildInfo(await options.fetchLatest());
       if (!latest) throw new Error('Build check failed: malformed build info');

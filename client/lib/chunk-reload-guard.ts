@@ -141,7 +141,7 @@ const CHUNK_ERROR_RES: readonly RegExp[] = [
 function messageOf(error: unknown): string {
   if (typeof error === 'string') return error;
   if (error && typeof error === 'object' && 'message' in error) {
-    const m = (error as { message: unknown }).message;
+    const m = error.message;
     if (typeof m === 'string') return m;
   }
   return '';

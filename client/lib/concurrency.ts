@@ -42,12 +42,10 @@ export function createLimiter(max: number = PRELOAD_CONCURRENCY): Limiter {
           } catch (error) {
             result = Promise.reject(error);
           }
-          result
-            .then(resolve, reject)
-            .finally(() => {
-              running--;
-              next();
-            });
+          result.then(resolve, reject).finally(() => {
+            running--;
+            next();
+          });
         };
         const cancel = () => reject(new DOMException('The queued task was cleared.', 'AbortError'));
         queue.push({ start, cancel });

@@ -79,10 +79,13 @@ export function createCurrentUserStore(options: CurrentUserStoreOptions) {
   };
 
   const run = (attempt: number): Promise<void> =>
-    options.fetch().then((data) => set(data), (error: unknown) => {
-      if (isClientError(error) || attempt >= MAX_ERROR_RETRIES) return;
-      schedule(() => void revalidate(true, attempt + 1), retryDelay(attempt));
-    });
+    options.fetch().then(
+      (data) => set(data),
+      (error: unknown) => {
+        if (isClientError(error) || attempt >= MAX_ERROR_RETRIES) return;
+        schedule(() => void revalidate(true, attempt + 1), retryDelay(attempt));
+      },
+    );
 
   function revalidate(force = false, attempt = 0): Promise<void> {
     if (inFlight) return inFlight;
@@ -100,7 +103,11 @@ export function createCurrentUserStore(options: CurrentUserStoreOptions) {
     void revalidate();
   };
   const onOnline = () => void revalidate();
-  const triggers: [string, () => void][] = [['focus', onFocus], ['visibilitychange', onFocus], ['online', onOnline]];
+  const triggers: [string, () => void][] = [
+    ['focus', onFocus],
+    ['visibilitychange', onFocus],
+    ['online', onOnline],
+  ];
 
   return {
     getSnapshot: (): CurrentUserData | undefined => value,

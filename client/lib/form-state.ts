@@ -16,7 +16,7 @@ export function formStateFromError(error: unknown, values: Record<string, string
       : {};
   return {
     values,
-    errors: fields as Record<string, string>,
+    errors: fields,
     message: typeof body.code === 'string' && Object.keys(fields).length === 0 ? body.code : undefined,
   };
 }

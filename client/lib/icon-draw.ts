@@ -18,4 +18,3 @@ export function iconFromSet(set: IconifyJSON, name: string): IconData | null {
   if (![left, top, width, height].every(Number.isFinite) || width <= 0 || height <= 0) return null;
   return { body: svg.body, left, top, width, height };
 }
-

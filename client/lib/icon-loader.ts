@@ -60,7 +60,10 @@ export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
   async function ask(url: string, collection: string): Promise<Outcome> {
     let response: Response;
     try {
-      response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+      response = await doFetch(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { accept: 'application/json' },
+      });
     } catch {
       return { kind: 'failed' };
     }
@@ -123,7 +126,7 @@ export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
       const [collection, name] = parts;
       const promise = new Promise<IconData | null>((resolve) => {
         let waiting = queue.get(collection);
-        if (!waiting) queue.set(collection, (waiting = new Map()));
+        if (!waiting) queue.set(collection, (waiting = new Map<string, (data: IconData | null) => void>()));
         waiting.set(name, resolve);
       });
       pending.set(qualified, promise);

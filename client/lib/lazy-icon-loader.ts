@@ -3,7 +3,7 @@ import type { IconLoader, IconLoaderOptions } from './icon-loader.ts';
 /**
  * An IconLoader whose code (client/lib/icon-loader.ts) is loaded with the first icon a page did
  * not bring. The icons a page shows when it loads come with it (contract/app-icons.ts), so most
- * visits never need it (README, Bundle budget). Until then nothing is known (`peek` answers
+ * visits never need it (docs/look-and-accessibility.md, Bundle budget). Until then nothing is known (`peek` answers
  * undefined), as with a new loader; like it, `load` never rejects.
  */
 export function lazyIconLoader(options: IconLoaderOptions = {}): IconLoader {
@@ -19,6 +19,10 @@ export function lazyIconLoader(options: IconLoaderOptions = {}): IconLoader {
   };
   return {
     peek: (name) => loader?.peek(name),
-    load: (name) => ready().then((real) => real.load(name), () => null),
+    load: (name) =>
+      ready().then(
+        (real) => real.load(name),
+        () => null,
+      ),
   };
 }

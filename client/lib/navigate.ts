@@ -55,7 +55,8 @@ function browserEnvironment(): NavigationEnvironment {
   return {
     location: window.location,
     // `window.__ASDAS__` is the server's snapshot (client/runtime.tsx RuntimeSnapshot).
-    allowedOrigins: () => (window as { __ASDAS__?: { allowedExternalOrigins?: string[] } }).__ASDAS__?.allowedExternalOrigins ?? [],
+    allowedOrigins: () =>
+      (window as { __ASDAS__?: { allowedExternalOrigins?: string[] } }).__ASDAS__?.allowedExternalOrigins ?? [],
     router: () => activeRouter,
   };
 }
@@ -65,7 +66,11 @@ function browserEnvironment(): NavigationEnvironment {
  * (after a back/forward the address bar already shows the target), else `assign()` (or
  * `replace()`).
  */
-export function hardNavigate(path: string, env: Pick<NavigationEnvironment, 'location'> = browserEnvironment(), replace = false): void {
+export function hardNavigate(
+  path: string,
+  env: Pick<NavigationEnvironment, 'location'> = browserEnvironment(),
+  replace = false,
+): void {
   const { location } = env;
   leavingPage = true;
   const current = location.pathname + location.search;

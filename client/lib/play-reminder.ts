@@ -74,19 +74,28 @@ const realTimers: ReminderTimers = {
 };
 
 /** Starts the reminders; returns the function that stops them. One timer at a time. */
-export function scheduleReminders({ startedAt, everyMinutes, minute = minuteMs, onDue, timers = realTimers }: ScheduleOptions): () => void {
+export function scheduleReminders({
+  startedAt,
+  everyMinutes,
+  minute = minuteMs,
+  onDue,
+  timers = realTimers,
+}: ScheduleOptions): () => void {
   if (everyMinutes <= 0) return () => undefined;
   const intervalMs = everyMinutes * minute;
   let handle: unknown;
   let stopped = false;
   const arm = () => {
-    handle = timers.setTimeout(() => {
-      if (stopped) return;
-      // Rounded to the interval: a late timer (a sleeping laptop) still says "60", not "61".
-      const played = minutesPlayed(startedAt, timers.now(), minute);
-      onDue(Math.max(everyMinutes, Math.round(played / everyMinutes) * everyMinutes));
-      arm();
-    }, nextReminderDelay(startedAt, timers.now(), intervalMs));
+    handle = timers.setTimeout(
+      () => {
+        if (stopped) return;
+        // Rounded to the interval: a late timer (a sleeping laptop) still says "60", not "61".
+        const played = minutesPlayed(startedAt, timers.now(), minute);
+        onDue(Math.max(everyMinutes, Math.round(played / everyMinutes) * everyMinutes));
+        arm();
+      },
+      nextReminderDelay(startedAt, timers.now(), intervalMs),
+    );
   };
   arm();
   return () => {

@@ -46,7 +46,10 @@ export function failureCode(error: unknown): string {
 }
 
 /** Presses Play for a logged-in player. Never throws: every way it can end is an outcome. */
-export async function startPlay(locale: Locale, dependencies: PlayDependencies = browserDependencies): Promise<PlayOutcome> {
+export async function startPlay(
+  locale: Locale,
+  dependencies: PlayDependencies = browserDependencies,
+): Promise<PlayOutcome> {
   let url: unknown;
   try {
     ({ url } = await dependencies.request(locale));
@@ -91,7 +94,10 @@ const verifiedSessions = new Map<string, VerifiedLaunch>();
  * `?session=<id>`, which the page's data (and, until that data is fetched again, this tab's
  * memory: `verifiedSession`) can show on a reload too.
  */
-export function verifyLaunch(token: string, dependencies: VerifyDependencies = browserVerifyDependencies): Promise<LaunchCheck> {
+export function verifyLaunch(
+  token: string,
+  dependencies: VerifyDependencies = browserVerifyDependencies,
+): Promise<LaunchCheck> {
   let check = checks.get(token);
   if (check) return check;
   check = dependencies.request(token).then(

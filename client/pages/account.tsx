@@ -1,5 +1,13 @@
 import { useTranslation } from '../i18n.ts';
-import { Form, redirect, useActionData, useLocation, useNavigation, useSearchParams, type ActionFunctionArgs } from 'react-router';
+import {
+  Form,
+  redirect,
+  useActionData,
+  useLocation,
+  useNavigation,
+  useSearchParams,
+  type ActionFunctionArgs,
+} from 'react-router';
 import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
 import { loginThenBackTo } from '../../contract/login-path.ts';
 import type { FormState } from '../../contract/page-data.ts';
@@ -12,6 +20,7 @@ import { accountIntentAction, formStateFor } from '../lib/account-actions.ts';
 import { api } from '../lib/api.ts';
 import { failureCode } from '../lib/play.ts';
 import { clearPayloadCache } from '../router/payload.ts';
+import { formText } from '../lib/form-text.ts';
 
 /**
  * With JavaScript: each form of the page through the API, told apart by its `intent` as the
@@ -21,14 +30,14 @@ export async function clientAction({ request }: ActionFunctionArgs): Promise<For
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
   const form = await request.formData();
-  const intent = String(form.get('intent') ?? 'selfExclusion');
+  const intent = formText(form, 'intent', 'selfExclusion');
   if (intent !== 'selfExclusion') return accountIntentAction(intent, locale, form);
   return selfExclusionAction(locale, form);
 }
 
 /** The same two steps as plugins/play.ts `selfExclusion`: the period, then the confirmation, which calls the API. */
 async function selfExclusionAction(locale: Locale, form: FormData): Promise<FormState | Response> {
-  const period = String(form.get('period') ?? '');
+  const period = formText(form, 'period');
   if (!isSelfExclusionPeriod(period)) {
     return { values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
   }

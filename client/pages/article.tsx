@@ -1,7 +1,15 @@
 import { useTranslation } from '../i18n.ts';
 import type { ArticleLink } from '../../contract/content.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
+import {
+  DateTime,
+  FallbackNote,
+  ItemBadges,
+  PageHeader,
+  Prose,
+  ReadingTime,
+  TableOfContents,
+} from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';
 import { usePageData } from '../hooks.ts';
 
@@ -10,7 +18,9 @@ function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' |
   if (!link) return <span />;
   return (
     <AppLink to={link.path} rel={rel} className={`neighbour neighbour-${rel}`} data-testid={`article-${rel}`}>
-      <span className="neighbour-label">{rel === 'prev' ? `← ${t('article.previous')}` : `${t('article.next')} →`}</span>
+      <span className="neighbour-label">
+        {rel === 'prev' ? `← ${t('article.previous')}` : `${t('article.next')} →`}
+      </span>
       <span className="neighbour-title">{link.title}</span>
     </AppLink>
   );

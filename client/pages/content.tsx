@@ -1,12 +1,16 @@
 import { useTranslation } from '../i18n.ts';
-import type {
-  AuthorPageData,
-  AuthorsPageData,
-  SectionPageData,
-  SiteTocPageData,
-} from '../../contract/content.ts';
+import type { AuthorPageData, AuthorsPageData, SectionPageData, SiteTocPageData } from '../../contract/content.ts';
 import { AppLink } from '../components/app-link.tsx';
-import { ArticleCardList, DateTime, FallbackNote, ItemBadges, PageHeader, Prose, ReadingTime, TableOfContents } from '../components/content-parts.tsx';
+import {
+  ArticleCardList,
+  DateTime,
+  FallbackNote,
+  ItemBadges,
+  PageHeader,
+  Prose,
+  ReadingTime,
+  TableOfContents,
+} from '../components/content-parts.tsx';
 import { usePageData } from '../hooks.ts';
 
 /** A Markdown section (bonus, terms apply, play responsibility ...), with its ToC when it has two headings or more. */
@@ -116,7 +120,12 @@ function SiteTocPage({ data }: { data: SiteTocPageData }) {
       <PageHeader seo={data.seo} title={data.seo.title} lede={data.seo.description} />
       <div className="site-toc-groups">
         {data.groups.map((group) => (
-          <section key={group.id} className="site-toc-group" aria-labelledby={`group-${group.id}`} data-group={group.id}>
+          <section
+            key={group.id}
+            className="site-toc-group"
+            aria-labelledby={`group-${group.id}`}
+            data-group={group.id}
+          >
             <div className="section-head">
               <h2 id={`group-${group.id}`} className="section-title">
                 {group.title}

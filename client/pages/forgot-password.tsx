@@ -7,12 +7,13 @@ import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
+import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: ask the API for a link; the answer is the same whether the address is known or not. */
 export async function clientAction({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const form = await request.formData();
-  const email = String(form.get('email') ?? '');
+  const email = formText(form, 'email');
   try {
     await api('/auth/password-reset', { method: 'POST', body: { email } });
     return redirect(`${localePath(splitLocale(url.pathname).locale, '/forgot-password')}?sent=1`);

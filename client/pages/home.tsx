@@ -35,7 +35,11 @@ export default function HomePage() {
         <ul className="entry-grid">
           {entryPoints.map((entry) => (
             <li key={entry.key}>
-              <AppLink to={localePath(locale, entry.path)} className={`entry-card entry-${entry.key}`} data-entry={entry.key}>
+              <AppLink
+                to={localePath(locale, entry.path)}
+                className={`entry-card entry-${entry.key}`}
+                data-entry={entry.key}
+              >
                 <span className="entry-title">{t(`nav.${entry.key}`)}</span>
                 <span className="entry-text">{t(`home.entry.${entry.key}`)}</span>
                 <span className="entry-cta" aria-hidden="true">

@@ -11,20 +11,23 @@ import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';
+import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: log in through the API, then go where the visitor was heading. */
 export async function clientAction({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const form = await request.formData();
-  const email = String(form.get('email') ?? '');
+  const email = formText(form, 'email');
   try {
     const { user } = await api<{ user: PublicUser }>('/auth/login', {
       method: 'POST',
-      body: { email, password: String(form.get('password') ?? '') },
+      body: { email, password: formText(form, 'password') },
     });
     session.set(user);
     setFlash('signedIn');
-    return redirect(safeRedirectPath(url.searchParams.get('redirect'), localePath(splitLocale(url.pathname).locale, '/')));
+    return redirect(
+      safeRedirectPath(url.searchParams.get('redirect'), localePath(splitLocale(url.pathname).locale, '/')),
+    );
   } catch (error) {
     return formStateFromError(error, { email });
   }
@@ -35,7 +38,12 @@ export default function LoginPage() {
   const locale = useLocale();
   const { state, busy, passwordRef } = useAccountForm();
   return (
-    <AccountFormPage page="login" busy={busy} state={state} labels={{ email: t('form.email'), password: t('form.password') }}>
+    <AccountFormPage
+      page="login"
+      busy={busy}
+      state={state}
+      labels={{ email: t('form.email'), password: t('form.password') }}
+    >
       <EmailField state={state} />
       <FormField
         name="password"

@@ -35,13 +35,18 @@ export default function PlayPage() {
   const problem = search.get('problem');
   if (launch) return <LaunchedSession token={launch} />;
   if (session) return <PlaySession id={session} />;
-  if (problem) return <LaunchFailed code={Object.hasOwn(launchProblemCodes, problem) ? launchProblemCodes[problem as LaunchProblem] : 'UNKNOWN'} />;
+  if (problem)
+    return (
+      <LaunchFailed
+        code={Object.hasOwn(launchProblemCodes, problem) ? launchProblemCodes[problem as LaunchProblem] : 'UNKNOWN'}
+      />
+    );
   return <StartPlay />;
 }
 
 /** Play refused by the server's form action (pressed without JavaScript during a break, or unverified). */
 function useRefusal(): PlayOutcome | null {
-  const state = useActionData() as FormState | undefined;
+  const state = useActionData<FormState>();
   const until = state?.values.until;
   if (state?.message === 'PLAY_SELF_EXCLUDED' && until) return { kind: 'self-excluded', until };
   return state?.message ? { kind: 'failed', code: state.message } : null;
@@ -119,7 +124,8 @@ function LaunchedSession({ token }: { token: string }) {
       if (!live) return;
       const problem = result.kind === 'failed' ? launchProblemOf(result.code) : null;
       // Spent (or refused for good): the address names the session, or the problem, instead.
-      if (result.kind === 'verified') void navigateTo(`${pathname}?session=${encodeURIComponent(result.launch.session.id)}`, { replace: true });
+      if (result.kind === 'verified')
+        void navigateTo(`${pathname}?session=${encodeURIComponent(result.launch.session.id)}`, { replace: true });
       else if (problem) void navigateTo(`${pathname}?problem=${problem}`, { replace: true });
       // Not spent (network, rate limit): the token stays, so trying again is a reload.
       else setFailure(result.code);
@@ -172,7 +178,8 @@ function PlaySession({ id }: { id: string }) {
   const { t } = useTranslation();
   const user = useUser();
   const data = usePageData('play');
-  const startedAt = data?.playSessions.find((session) => session.id === id)?.startedAt ?? verifiedSession(id)?.session.startedAt;
+  const startedAt =
+    data?.playSessions.find((session) => session.id === id)?.startedAt ?? verifiedSession(id)?.session.startedAt;
   if (!startedAt || !user) {
     return (
       <PlayAgainPage>

@@ -11,19 +11,20 @@ import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';
 import { session } from '../lib/session.ts';
+import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: create the account through the API (which logs the new player in). */
 export async function clientAction({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
   const form = await request.formData();
-  const values = { email: String(form.get('email') ?? ''), displayName: String(form.get('displayName') ?? '') };
+  const values = { email: formText(form, 'email'), displayName: formText(form, 'displayName') };
   try {
     const { user } = await api<{ user: PublicUser }>('/auth/register', {
       method: 'POST',
       body: {
         ...values,
-        password: String(form.get('password') ?? ''),
+        password: formText(form, 'password'),
         locale,
         acceptTerms: form.get('acceptTerms') === 'on',
         confirmAge: form.get('confirmAge') === 'on',

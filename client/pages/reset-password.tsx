@@ -7,17 +7,18 @@ import { useTranslation } from '../i18n.ts';
 import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { session } from '../lib/session.ts';
+import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: the new password through the API, which logs the visitor in (as login does). */
 export async function clientAction({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
   const form = await request.formData();
-  const token = String(form.get('token') ?? '');
+  const token = formText(form, 'token');
   try {
     const { user } = await api<{ user: PublicUser }>('/auth/password-reset/confirm', {
       method: 'POST',
-      body: { token, password: String(form.get('password') ?? '') },
+      body: { token, password: formText(form, 'password') },
     });
     session.set(user);
     return redirect(`${localePath(locale, '/account')}?done=password-reset`);

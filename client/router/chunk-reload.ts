@@ -61,7 +61,7 @@ export function guardLazyRoutes(routes: RouteObject[], options: LazyGuardOptions
   for (const route of routes) {
     const original = route.lazy;
     if (typeof original === 'function') {
-      route.lazy = (async () => {
+      route.lazy = async () => {
         try {
           return await original();
         } catch (error) {
@@ -73,7 +73,7 @@ export function guardLazyRoutes(routes: RouteObject[], options: LazyGuardOptions
           }
           throw error;
         }
-      }) as typeof original;
+      };
     }
     if (route.children) guardLazyRoutes(route.children, options);
   }

@@ -25,11 +25,21 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  * test/ssr/document-query.test.ts holds both to the same answers.
  */
 export async function queryDocument(url: URL, context: LoaderContext): Promise<StaticHandlerContext | Response> {
-  const location: Location = { pathname: url.pathname, search: url.search, hash: url.hash, state: null, key: 'default', mask: undefined };
+  const location: Location = {
+    pathname: url.pathname,
+    search: url.search,
+    hash: url.hash,
+    state: null,
+    key: 'default',
+    mask: undefined,
+  };
   const matches = matchPath(url.pathname);
   if (!matches) return query(url, context);
 
-  const loading = matches.map((match) => directLoaders.get(match.route.id)?.({ url, params: match.params, context }));
+  const loading = matches.map(
+    (match) =>
+      directLoaders.get(match.route.id)?.({ url, params: match.params, context }) ?? Promise.resolve(undefined),
+  );
   const results = await Promise.allSettled(loading);
 
   const loaderData: Record<string, unknown> = {};
@@ -53,7 +63,17 @@ export async function queryDocument(url: URL, context: LoaderContext): Promise<S
     if (errors[boundary] === undefined) errors[boundary] = error;
     if (statusCode === 200) statusCode = isRouteErrorResponse(error) ? error.status : 500;
   }
-  return { basename: '/', location, matches, loaderData, actionData: null, errors, statusCode, loaderHeaders: {}, actionHeaders: {} };
+  return {
+    basename: '/',
+    location,
+    matches,
+    loaderData,
+    actionData: null,
+    errors,
+    statusCode,
+    loaderHeaders: {},
+    actionHeaders: {},
+  };
 }
 
 /**
@@ -67,7 +87,7 @@ export async function queryDocument(url: URL, context: LoaderContext): Promise<S
 export function matchPath(pathname: string): Matches | null {
   let remembered = rememberedMatches.get(pathname);
   if (remembered === undefined) {
-    remembered = { matches: matchRoutes(handler.dataRoutes, pathname) as Matches | null };
+    remembered = { matches: matchRoutes<Matches[number]['route']>(handler.dataRoutes, pathname) };
     rememberedMatches.set(pathname, remembered);
   }
   return remembered.matches;

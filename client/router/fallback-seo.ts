@@ -11,7 +11,11 @@ export function fallbackSeo(pathname: string, locale: Locale, error?: PageErrorI
   const isFormPage = pageRoutes.some((route) => !route.data && `/${route.path}` === path);
   return {
     // Navigation pages are titled by their label; others (password reset ...) under `pageTitles`.
-    title: error ? String(error.statusCode) : isFormPage ? t(`pageTitles.${path.slice(1)}`, { defaultValue: t(`nav.${path.slice(1)}`) }) : '',
+    title: error
+      ? String(error.statusCode)
+      : isFormPage
+        ? t(`pageTitles.${path.slice(1)}`, { defaultValue: t(`nav.${path.slice(1)}`) })
+        : '',
     description: error ? error.message : t('site.tagline'),
     path,
     alternates: ['en', 'th'],

@@ -26,7 +26,9 @@ export function hydrationJson(state: StaticHandlerContext): string {
         Object.fromEntries(
           Object.entries(state.errors).map(([id, error]) => [
             id,
-            isRouteErrorResponse(error) ? { ...error, __type: 'RouteErrorResponse' } : { message: 'Internal Server Error', __type: 'Error' },
+            isRouteErrorResponse(error)
+              ? { ...error, __type: 'RouteErrorResponse' }
+              : { message: 'Internal Server Error', __type: 'Error' },
           ]),
         ),
       )
@@ -35,6 +37,6 @@ export function hydrationJson(state: StaticHandlerContext): string {
 }
 
 export function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
-  const error = state.errors ? Object.values(state.errors)[0] : undefined;
+  const error: unknown = state.errors ? Object.values(state.errors)[0] : undefined;
   return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
 }

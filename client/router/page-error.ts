@@ -47,7 +47,11 @@ function isPageErrorInfo(value: unknown): value is PageErrorInfo {
 export function toPageErrorInfo(error: unknown, { exposeDetails }: { exposeDetails: boolean }): PageErrorInfo {
   if (isRouteErrorResponse(error)) {
     if (isPageErrorInfo(error.data)) return error.data;
-    return { statusCode: error.status, message: error.statusText || String(error.data ?? ''), fatal: error.status >= 500 };
+    return {
+      statusCode: error.status,
+      message: error.statusText || String(error.data ?? ''),
+      fatal: error.status >= 500,
+    };
   }
   if (isPageErrorInfo(error)) return error;
   const failure = error instanceof Error ? error : new Error(String(error));

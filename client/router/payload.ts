@@ -51,7 +51,10 @@ function isFresh(entry: CacheEntry | undefined): entry is CacheEntry {
 }
 
 async function request(pathname: string, signal?: AbortSignal): Promise<PayloadResult> {
-  const response = await fetch(payloadUrl(pathname), { ...(signal ? { signal } : {}), headers: { accept: 'application/json' } });
+  const response = await fetch(payloadUrl(pathname), {
+    ...(signal ? { signal } : {}),
+    headers: { accept: 'application/json' },
+  });
   const body = (await response.json().catch(() => null)) as PayloadBody | null;
   return { ok: response.ok, status: response.status, body };
 }

@@ -110,7 +110,8 @@ const idle: (callback: Callback) => () => void =
  * of the page, armed when the browser is idle). Returns the clean-up.
  */
 export function prefetchWhenVisible(element: Element, pathname: string): () => void {
-  if (typeof IntersectionObserver === 'undefined' || !prefetchAllowed() || seenInView.has(pathname)) return () => undefined;
+  if (typeof IntersectionObserver === 'undefined' || !prefetchAllowed() || seenInView.has(pathname))
+    return () => undefined;
   let observing = false;
   const cancelIdle = idle(() => {
     observing = true;
@@ -124,4 +125,3 @@ export function prefetchWhenVisible(element: Element, pathname: string): () => v
     observer?.unobserve(element);
   };
 }
-

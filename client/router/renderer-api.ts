@@ -65,5 +65,6 @@ export type DocumentOutcome =
 
 export interface PayloadOutcome {
   status: number;
-  body: { buildId: string; data: unknown } | { redirect: string } | { statusCode: number; message: string; fatal: boolean };
+  body:
+    { buildId: string; data: unknown } | { redirect: string } | { statusCode: number; message: string; fatal: boolean };
 }

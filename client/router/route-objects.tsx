@@ -42,25 +42,23 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
     ...(side.loadLocale ? { lazy: async () => (await side.loadLocale!(locale), {}) } : {}),
     Component: Layout,
     ErrorBoundary: LocaleErrorBoundary,
-    children: pageRoutes.map(
-      (route): RouteObject => ({
-        id: pageRouteId(locale, route),
-        ...(route.path === '' ? { index: true } : { path: route.path }),
-        loader: side.pageLoader(route, locale),
-        ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
-        ...(side.pages?.has(route.id)
-          ? { Component: side.pages.get(route.id)!.default }
-          : {
-              lazy: async () => {
-                const page = await (side.loadPageModule ? side.loadPageModule(route, locale) : pageModules[route.id]());
-                return {
-                  Component: page.default,
-                  ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),
-                };
-              },
-            }),
-      }),
-    ),
+    children: pageRoutes.map((route): RouteObject => ({
+      id: pageRouteId(locale, route),
+      ...(route.path === '' ? { index: true } : { path: route.path }),
+      loader: side.pageLoader(route, locale),
+      ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
+      ...(side.pages?.has(route.id)
+        ? { Component: side.pages.get(route.id)!.default }
+        : {
+            lazy: async () => {
+              const page = await (side.loadPageModule ? side.loadPageModule(route, locale) : pageModules[route.id]());
+              return {
+                Component: page.default,
+                ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),
+              };
+            },
+          }),
+    })),
   }));
   return [
     {

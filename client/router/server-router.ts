@@ -47,7 +47,13 @@ export function isPassThrough(error: unknown): boolean {
  */
 export type DirectLoader = (input: { url: URL; params: Params; context: LoaderContext }) => Promise<unknown>;
 
-async function serverData({ site, request }: LoaderContext, route: PageRoute, locale: Locale, url: URL, params: Params) {
+async function serverData(
+  { site, request }: LoaderContext,
+  route: PageRoute,
+  locale: Locale,
+  url: URL,
+  params: Params,
+) {
   try {
     return await site.dataSource(route.data!)({
       locale,
@@ -97,34 +103,45 @@ export const directLoaders = new Map<string, DirectLoader>([['root', rootLoader]
 
 // Every page module, loaded once at start: the server's routes carry their components directly,
 // so no request resolves a lazy route (the browser keeps loading each page's chunk on demand).
-const pageModulesById = new Map(await Promise.all(pageRoutes.map(async (route) => [route.id, await pageBindings[route.id]()] as const)));
+const pageModulesById = new Map(
+  await Promise.all(pageRoutes.map(async (route) => [route.id, await pageBindings[route.id]()] as const)),
+);
 
 const routes = createRouteObjects({
   pages: pageModulesById,
-  pageAction: (route, locale) => async ({ request, context }) => {
-    const url = new URL(request.url);
-    const redirectParam = url.searchParams.get('redirect');
-    const result = await (context as LoaderContext).request.runFormAction(route.action!, {
-      locale,
-      fields: await formFields(request),
-      redirectTo: redirectParam === null ? null : safeRedirectPath(redirectParam, '') || null,
-    });
-    // 303: the browser follows with a GET, so a reload never posts the form again.
-    if (result.ok) throw redirect(result.redirect, { status: 303, headers: result.external ? { [externalRedirectHeader]: '1' } : {} });
-    const { ok: _ok, status, ...state } = result;
-    return data(state, { status });
-  },
+  pageAction:
+    (route, locale) =>
+    async ({ request, context }) => {
+      const url = new URL(request.url);
+      const redirectParam = url.searchParams.get('redirect');
+      const result = await (context as LoaderContext).request.runFormAction(route.action!, {
+        locale,
+        fields: await formFields(request),
+        redirectTo: redirectParam === null ? null : safeRedirectPath(redirectParam, '') || null,
+      });
+      // 303: the browser follows with a GET, so a reload never posts the form again.
+      if (result.ok)
+        throw redirect(result.redirect, {
+          status: 303,
+          headers: result.external ? { [externalRedirectHeader]: '1' } : {},
+        });
+      const { ok: _ok, status, ...state } = result;
+      return data(state, { status });
+    },
   rootLoader: ({ context }) => rootLoader({ context: context as LoaderContext }),
   pageLoader: (route, locale) => {
     const load = pageLoader(route, locale);
     directLoaders.set(pageRouteId(locale, route), load);
-    return ({ request, params, context }) => load({ url: new URL(request.url), params, context: context as LoaderContext });
+    return ({ request, params, context }) =>
+      load({ url: new URL(request.url), params, context: context as LoaderContext });
   },
 });
 
 // Built once at start: the handler holds the route tree every request is matched against.
 export const handler = createStaticHandler(routes);
-export const pageModules = new Map(locales.flatMap((locale) => pageRoutes.map((route) => [pageRouteId(locale, route), route.module] as const)));
+export const pageModules = new Map(
+  locales.flatMap((locale) => pageRoutes.map((route) => [pageRouteId(locale, route), route.module] as const)),
+);
 
 /**
  * `createStaticRouter` converts the whole route tree again on every call; the tree never changes,
@@ -140,7 +157,7 @@ const routerTemplate = createStaticRouter(handler.dataRoutes, {
   statusCode: 200,
   loaderHeaders: {},
   actionHeaders: {},
-} as unknown as StaticHandlerContext);
+});
 const idleRouterState = routerTemplate.state;
 
 type Matches = StaticHandlerContext['matches'];
@@ -152,7 +169,7 @@ function routerMatches(matches: Matches): Matches {
   let bound = boundMatches.get(matches);
   if (bound === undefined) {
     const manifest = routerTemplate.manifest;
-    bound = matches.map((match) => ({ ...match, route: manifest[match.route.id] ?? match.route })) as Matches;
+    bound = matches.map((match) => ({ ...match, route: manifest[match.route.id] ?? match.route }));
     boundMatches.set(matches, bound);
   }
   return bound;

@@ -21,18 +21,19 @@ function isUniqueViolation(error: unknown): boolean {
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /**
- * Keeping an account, free of HTTP: details (name, language, password, email with a confirmed
- * link), login sessions, and deletion. Every change that needs the password checks it here;
- * the caller applies the per-account limit on wrong passwords.
+ * Keeping an account, free of HTTP: details, sessions, deletion. Every change that needs the
+ * password checks it here; the caller applies the per-account limit on wrong passwords.
  */
 export class AccountSettings extends AccountLinkService {
-  /** `options.ttlMs`: how long an email change link works. */
   constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
     super(options, emailChangeTtlMs);
   }
 
-  /** Display name and preferred language (emails and Play use it); at least one of them. */
-  async updateProfile(userId: string, input: { displayName?: unknown; locale?: unknown }): Promise<Changed<PublicUser>> {
+  /** Display name and preferred language, at least one of them. */
+  async updateProfile(
+    userId: string,
+    input: { displayName?: unknown; locale?: unknown },
+  ): Promise<Changed<PublicUser>> {
     const fields: FieldErrors = {};
     const set: { display_name?: string; locale?: Locale } = {};
     if (input.displayName !== undefined) {
@@ -46,7 +47,12 @@ export class AccountSettings extends AccountLinkService {
     }
     if (input.displayName === undefined && input.locale === undefined) fields.displayName = 'required';
     if (Object.keys(fields).length > 0) return { ok: false, fields };
-    const row = await this.db.updateTable('users').set(set).where('id', '=', userId).returning([...userColumns]).executeTakeFirstOrThrow();
+    const row = await this.db
+      .updateTable('users')
+      .set(set)
+      .where('id', '=', userId)
+      .returning([...userColumns])
+      .executeTakeFirstOrThrow();
     return { ok: true, value: toPublicUser(row) };
   }
 
@@ -75,12 +81,12 @@ export class AccountSettings extends AccountLinkService {
     return { ok: true, value: { endedSessions } };
   }
 
-  /**
-   * Asks to move the account to another address (the current password first): a link goes to
-   * the new address; the account keeps the old one until the link is used. Earlier requests
-   * are withdrawn.
-   */
-  async requestEmailChange(user: PublicUser, currentPassword: unknown, rawEmail: unknown): Promise<Changed<{ email: string; token: string }>> {
+  /** The account keeps its address until the link sent to the new one is used; earlier requests are withdrawn. */
+  async requestEmailChange(
+    user: PublicUser,
+    currentPassword: unknown,
+    rawEmail: unknown,
+  ): Promise<Changed<{ email: string; token: string }>> {
     const fields: FieldErrors = {};
     if (typeof currentPassword !== 'string' || currentPassword === '') fields.currentPassword = 'required';
     const email = checkEmail(rawEmail);
@@ -91,15 +97,22 @@ export class AccountSettings extends AccountLinkService {
       return { ok: false, fields: { currentPassword: 'incorrect_password' } };
     }
     // Registration says so too (409 EMAIL_TAKEN), behind its own limits.
-    if (await this.accounts.findUserByEmail(email.value)) return { ok: false, fields: { newEmail: 'taken' }, status: 409 };
+    if (await this.accounts.findUserByEmail(email.value))
+      return { ok: false, fields: { newEmail: 'taken' }, status: 409 };
     const token = await this.db.transaction().execute(async (trx) => {
       await this.tokens.retire(trx, user.id, ['email_change']);
-      return (await this.tokens.issue(trx, { userId: user.id, purpose: 'email_change', email: email.value, ttlMs: this.ttlMs })).token;
+      return (
+        await this.tokens.issue(trx, {
+          userId: user.id,
+          purpose: 'email_change',
+          email: email.value,
+          ttlMs: this.ttlMs,
+        })
+      ).token;
     });
     return { ok: true, value: { email: email.value, token } };
   }
 
-  /** The address waiting for its confirmation link, or null. */
   async pendingEmail(userId: string): Promise<string | null> {
     const row = await this.db
       .selectFrom('account_tokens')
@@ -118,20 +131,23 @@ export class AccountSettings extends AccountLinkService {
     return this.tokens.check(token, 'email_change');
   }
 
-  /**
-   * Uses an email change link: the new address replaces the old one (verified: the link proved
-   * it), and links sent to the old address stop working. Says which address to tell.
-   */
+  /** Links sent to the old address stop working; it is returned, to be told. */
   async confirmEmailChange(
     token: unknown,
-  ): Promise<{ ok: true; user: PublicUser; oldEmail: string } | { ok: false; problem: 'invalid' | 'used' | 'expired' | 'taken' }> {
+  ): Promise<
+    { ok: true; user: PublicUser; oldEmail: string } | { ok: false; problem: 'invalid' | 'used' | 'expired' | 'taken' }
+  > {
     const checked = await this.checkEmailChange(token);
     if (!checked.ok) return checked;
     try {
       return await this.db.transaction().execute(async (trx) => {
         const used = await this.tokens.consume(trx, token, 'email_change');
         if (!used.ok) return used;
-        const before = await trx.selectFrom('users').select('email').where('id', '=', used.row.user_id).executeTakeFirst();
+        const before = await trx
+          .selectFrom('users')
+          .select('email')
+          .where('id', '=', used.row.user_id)
+          .executeTakeFirst();
         if (!before) return { ok: false, problem: 'invalid' } as const;
         const row = await trx
           .updateTable('users')
@@ -149,7 +165,7 @@ export class AccountSettings extends AccountLinkService {
     }
   }
 
-  /** The account's live sessions, newest use first, the request's own marked. */
+  /** Newest use first, the request's own marked. */
   async sessions(userId: string, currentSessionId: string | null, locale: Locale): Promise<SessionView[]> {
     const rows = await this.db
       .selectFrom('sessions')
@@ -170,7 +186,7 @@ export class AccountSettings extends AccountLinkService {
     }));
   }
 
-  /** Ends one of the account's sessions; false when it is not one of its live sessions. */
+  /** False when it is not one of the account's live sessions. */
   async endSession(userId: string, sessionId: string): Promise<boolean> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return false;
     const ended = await this.db
@@ -188,15 +204,11 @@ export class AccountSettings extends AccountLinkService {
     return this.accounts.revokeSessions(this.db, userId, keepSessionId ?? undefined);
   }
 
-  /**
-   * Deletes the account (its password first): the user row goes, and with it the email, name,
-   * password hash, sessions, links, launch tokens and past breaks; play sessions stay without a
-   * user or a user agent. Refused during a break: deleting and registering again would end a
-   * break early, which breaks never allow (docs/decisions/0011).
-   */
+  /** Play sessions stay, anonymised. Refused during a break: registering again would end it (decision 0011). */
   async deleteAccount(userId: string, password: unknown): Promise<DeletionResult> {
     if (typeof password !== 'string' || password === '') return { ok: false, fields: { password: 'required' } };
-    if (!(await this.accounts.checkPassword(userId, password))) return { ok: false, fields: { password: 'incorrect_password' } };
+    if (!(await this.accounts.checkPassword(userId, password)))
+      return { ok: false, fields: { password: 'incorrect_password' } };
     const now = this.accounts.clock();
     return this.db.transaction().execute(async (trx) => {
       const onBreak = await trx

@@ -7,18 +7,17 @@ export type AccountTokenPurpose = 'password_reset' | 'email_verification' | 'ema
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-/** A link sent by email (migration 0005): only the SHA-256 of its token is kept. */
 export interface AccountTokensTable {
   id: string;
   user_id: string;
   purpose: AccountTokenPurpose;
-  /** Hex SHA-256 of the token in the link. Unique. */
+  /** Hex SHA-256 of the token in the link, which is never kept. */
   token_hash: string;
   /** The address the link was sent to (for an email change: the new address). */
   email: string;
   created_at: Timestamp;
   expires_at: Timestamp;
-  /** Set once, by the use that wins (`UPDATE ... WHERE used_at IS NULL`). */
+  /** Set once, by the use that wins. */
   used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
@@ -35,10 +34,7 @@ export type TokenProblem = 'invalid' | 'used' | 'expired';
 
 export type TokenCheck = { ok: true; row: AccountTokenRow } | { ok: false; problem: TokenProblem };
 
-/**
- * Single-use links: a random 256-bit token in the URL, its hash in the database, an expiry, and
- * `used_at` set atomically by the one use that counts. Free of HTTP; the clock is injected.
- */
+/** Single-use links: a random token in the URL, its hash in the database, an expiry. */
 export class AccountTokens {
   readonly #db: Kysely<Database>;
   readonly #clock: () => Date;
@@ -48,7 +44,7 @@ export class AccountTokens {
     this.#clock = clock;
   }
 
-  /** Records a new link and returns its token (the only time it exists in clear). */
+  /** The only time the token exists in clear. */
   async issue(
     db: Kysely<Database>,
     input: { userId: string; purpose: AccountTokenPurpose; email: string; ttlMs: number },
@@ -71,7 +67,7 @@ export class AccountTokens {
     return { token, expiresAt };
   }
 
-  /** Looks a link up without using it: what the page shows before the visitor acts. */
+  /** Without using the link: what the page shows before the visitor acts. */
   async check(token: unknown, purpose: AccountTokenPurpose, db: Kysely<Database> = this.#db): Promise<TokenCheck> {
     if (!isWellFormedToken(token)) return { ok: false, problem: 'invalid' };
     const row = await db
@@ -84,8 +80,8 @@ export class AccountTokens {
   }
 
   /**
-   * Uses a link: of any number of simultaneous uses exactly one gets the row, the others learn
-   * why not. Run it inside the transaction that does what the link is for.
+   * Uses a link: of simultaneous uses exactly one gets the row. Run it inside the transaction
+   * that does what the link is for.
    */
   async consume(db: Kysely<Database>, token: unknown, purpose: AccountTokenPurpose): Promise<TokenCheck> {
     if (!isWellFormedToken(token)) return { ok: false, problem: 'invalid' };
@@ -103,7 +99,6 @@ export class AccountTokens {
     return this.check(token, purpose, db).then((check) => (check.ok ? { ok: false, problem: 'used' } : check));
   }
 
-  /** Retires a user's unused links of these purposes (a newer one won, or the address changed). */
   async retire(db: Kysely<Database>, userId: string, purposes: AccountTokenPurpose[]): Promise<void> {
     await db
       .updateTable('account_tokens')
@@ -114,10 +109,14 @@ export class AccountTokens {
       .execute();
   }
 
-  /** Deletes links that expired more than a day ago. */
+  /** Links expired more than a day ago. */
   async sweep(): Promise<number> {
     const cutoff = new Date(this.#clock().getTime() - 24 * 60 * 60 * 1000);
-    const deleted = await this.#db.deleteFrom('account_tokens').where('expires_at', '<', cutoff).returning('id').execute();
+    const deleted = await this.#db
+      .deleteFrom('account_tokens')
+      .where('expires_at', '<', cutoff)
+      .returning('id')
+      .execute();
     return deleted.length;
   }
 }

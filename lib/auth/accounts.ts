@@ -14,12 +14,11 @@ export class EmailTakenError extends Error {
   }
 }
 
-/** An account as a login sees it: its columns and its password hash. */
 export type LoginAccount = UserColumns & { password_hash: string };
 
 export interface IssuedSession {
   user: PublicUser;
-  /** The opaque token: handed to the client once, never stored. */
+  /** Handed to the client once, never stored. */
   token: string;
   expiresAt: Date;
 }
@@ -28,7 +27,7 @@ export interface ResolvedSession {
   user: PublicUser;
   sessionId: string;
   expiresAt: Date;
-  /** True when this lookup slid the expiry forward (the cookie should follow). */
+  /** The lookup slid the expiry forward: the cookie should follow. */
   extended: boolean;
 }
 
@@ -36,7 +35,7 @@ export interface AccountServiceOptions {
   db: Kysely<Database>;
   hasher: PasswordHasher;
   sessionTtlMs: number;
-  /** The expiry slides at most this often per session, so a busy session costs one write a minute. */
+  /** The expiry slides at most this often per session, so a busy session rarely writes. */
   touchIntervalMs: number;
   clock: () => Date;
 }
@@ -45,14 +44,12 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
   return (
     candidate?.code === '23505' &&
-    (candidate.constraint === constraint || (typeof candidate.message === 'string' && candidate.message.includes(constraint)))
+    (candidate.constraint === constraint ||
+      (typeof candidate.message === 'string' && candidate.message.includes(constraint)))
   );
 }
 
-/**
- * Accounts and sessions over the database, free of HTTP: plugins/accounts.ts wraps it for
- * Fastify. Tokens are random; the database keeps only their SHA-256, with a sliding expiry.
- */
+/** Accounts and sessions, free of HTTP; the database keeps only the SHA-256 of session tokens. */
 export class AccountService {
   readonly #db: Kysely<Database>;
   readonly #hasher: PasswordHasher;
@@ -86,26 +83,34 @@ export class AccountService {
     return this.#clock;
   }
 
-  /** The user as pages show them, or null when the account no longer exists. */
   async findUser(userId: string): Promise<UserColumns | null> {
-    return (await this.#db.selectFrom('users').select([...userColumns]).where('id', '=', userId).executeTakeFirst()) ?? null;
+    return (
+      (await this.#db
+        .selectFrom('users')
+        .select([...userColumns])
+        .where('id', '=', userId)
+        .executeTakeFirst()) ?? null
+    );
   }
 
   async findUserByEmail(email: string): Promise<UserColumns | null> {
-    return (await this.#db.selectFrom('users').select([...userColumns]).where('email', '=', email).executeTakeFirst()) ?? null;
+    return (
+      (await this.#db
+        .selectFrom('users')
+        .select([...userColumns])
+        .where('email', '=', email)
+        .executeTakeFirst()) ?? null
+    );
   }
 
-  /**
-   * Checks the password of a logged-in user (changing details, deleting the account): one argon2
-   * verification. False for a wrong password or an account that no longer exists.
-   */
+  /** False for a wrong password or an account that no longer exists. */
   async checkPassword(userId: string, password: string): Promise<boolean> {
     const row = await this.#db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
     if (!row) return false;
     return this.#hasher.verify(row.password_hash, password);
   }
 
-  /** Revokes every live session of a user except `keep` (the one making the change). Returns how many. */
+  /** Every live session but `keep` (the one making the change). Returns how many. */
   async revokeSessions(db: Kysely<Database>, userId: string, keep?: string): Promise<number> {
     let query = db
       .updateTable('sessions')
@@ -117,7 +122,7 @@ export class AccountService {
     return revoked.length;
   }
 
-  /** Creates the user and a first session in one transaction. Throws EmailTakenError. */
+  /** The user and a first session, in one transaction. Throws EmailTakenError. */
   async register(registration: Registration, userAgent?: string): Promise<IssuedSession> {
     const passwordHash = await this.#hasher.hash(registration.password);
     const now = this.#clock();
@@ -147,19 +152,21 @@ export class AccountService {
   }
 
   /**
-   * The account a login names (with its password hash), or undefined. Only a well-formed address
-   * can belong to an account (registration stores nothing else): anything else (a NUL byte, a
-   * 10k-character string) is answered without reaching the query.
+   * The account a login names, or undefined. An address registration would refuse (a NUL byte,
+   * 10k characters) never reaches the query.
    */
   async findLoginAccount(email: string): Promise<LoginAccount | undefined> {
     if (!('value' in checkEmail(email))) return undefined;
-    return this.#db.selectFrom('users').select([...userColumns, 'password_hash']).where('email', '=', email).executeTakeFirst();
+    return this.#db
+      .selectFrom('users')
+      .select([...userColumns, 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
   }
 
   /**
-   * The user if `password` is the account's, or null. Always runs exactly one argon2
-   * verification, against a dummy hash when there is no account, so both failures take about
-   * the same time. Rehashes a password stored with outdated parameters.
+   * The user if `password` is the account's, or null. Verifies against a dummy hash when there is
+   * no account, so both failures take about the same time. Rehashes outdated hashes.
    */
   async verifyCredentials(user: LoginAccount | undefined, password: string): Promise<UserColumns | null> {
     if (!this.#dummyHash) await this.init();
@@ -172,7 +179,6 @@ export class AccountService {
     return user;
   }
 
-  /** A new session for a user who just proved who they are. */
   async createSession(user: UserColumns, userAgent?: string): Promise<IssuedSession> {
     const now = this.#clock();
     // Sessions that can no longer be used are dropped as their owner logs in again.
@@ -208,10 +214,7 @@ export class AccountService {
     return { token, expiresAt };
   }
 
-  /**
-   * The live session behind a token: one indexed query. At most once per touch interval it also
-   * slides the expiry forward (a second, conditional write), never on every request.
-   */
+  /** The live session behind a token; slides its expiry at most once per touch interval. */
   async resolve(token: string | null | undefined): Promise<ResolvedSession | null> {
     if (!isWellFormedToken(token)) return null;
     const now = this.#clock();
@@ -256,7 +259,7 @@ export class AccountService {
     return { user: toPublicUser(row), sessionId: row.session_id, expiresAt, extended };
   }
 
-  /** Revokes the session behind a token (every replica sees it at its next lookup). Idempotent. */
+  /** Every replica sees it at its next lookup. */
   async revoke(token: string | null | undefined): Promise<boolean> {
     if (!isWellFormedToken(token)) return false;
     const revoked = await this.#db
@@ -269,7 +272,7 @@ export class AccountService {
     return Boolean(revoked);
   }
 
-  /** Deletes sessions that expired or were revoked more than a day ago. Returns how many. */
+  /** Sessions expired, or revoked more than a day ago. */
   async sweep(): Promise<number> {
     const now = this.#clock();
     const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);

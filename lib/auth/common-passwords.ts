@@ -1,9 +1,7 @@
 /**
- * Passwords attackers try first, from the public breach-corpus "most common" lists (RockYou,
- * the NCSC top 100k, yearly top-200 reports), kept to those that pass the length rule
- * (8 characters or more: shorter ones are refused anyway). Compared lower-cased, so
- * `Password1` is caught by `password1`. Families that follow a pattern (`summer2024`,
- * `password2025` ...) are generated below instead of listed.
+ * Passwords attackers try first, from public "most common" lists (RockYou, the NCSC top 100k),
+ * 8 characters or more (shorter ones are refused anyway). Compared lower-cased; patterned
+ * families (`summer2024`) are generated below.
  */
 const listed = `
 password 12345678 123456789 1234567890 12345678910 123456789a 1234567890a 0123456789 0987654321
@@ -46,7 +44,18 @@ diamond1 platinum goldfish midnight darkness thunder1 lightning qwertyqwerty 1qw
 sawasdee1 chiangmai phuket123 iloveyouthailand khonthai
 `;
 
-const seasonsAndWords = ['password', 'welcome', 'summer', 'winter', 'spring', 'autumn', 'january', 'december', 'admin', 'qwerty'];
+const seasonsAndWords = [
+  'password',
+  'welcome',
+  'summer',
+  'winter',
+  'spring',
+  'autumn',
+  'january',
+  'december',
+  'admin',
+  'qwerty',
+];
 
 function generated(): string[] {
   const out: string[] = [];
@@ -59,7 +68,9 @@ function generated(): string[] {
 }
 
 export const commonPasswords: ReadonlySet<string> = new Set(
-  [...listed.split(/\s+/), ...generated()].map((entry) => entry.trim().toLowerCase()).filter((entry) => [...entry].length >= 8),
+  [...listed.split(/\s+/), ...generated()]
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => [...entry].length >= 8),
 );
 
 /** True for a password on the list, or one character repeated (`aaaaaaaa`, `11111111111`). */

@@ -5,10 +5,7 @@ import type { TokenCheck } from './account-tokens.ts';
 /** A verification link works once, for 24 hours (a resend makes a new one). */
 const emailVerificationTtlMs = 24 * 60 * 60 * 1000;
 
-/**
- * Proving an address: a link sent to it at registration (and on request), which marks the
- * account's address verified. A link for an address the account no longer has is void.
- */
+/** Proving an address: a link sent to it at registration and on request. */
 export class EmailVerifications extends AccountLinkService {
   constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
     super(options, emailVerificationTtlMs);

@@ -8,21 +8,18 @@ import { checkNewPassword, type FieldErrors } from './validation.ts';
 const passwordResetTtlMs = 30 * 60 * 1000;
 
 export type ResetResult =
-  | { ok: true; session: IssuedSession }
-  | { ok: false; problem: TokenProblem }
-  | { ok: false; fields: FieldErrors };
+  { ok: true; session: IssuedSession } | { ok: false; problem: TokenProblem } | { ok: false; fields: FieldErrors };
 
 /**
- * Forgotten passwords, free of HTTP: a reset link for a known address (nothing at all for an
- * unknown one; the caller runs this off the request, so the answer cannot tell them apart), and
- * the new password, which ends every session and opens a new one.
+ * Forgotten passwords: a reset link for a known address, nothing for an unknown one (the caller
+ * runs this off the request, so the answer cannot tell them apart).
  */
 export class PasswordResets extends AccountLinkService {
   constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
     super(options, passwordResetTtlMs);
   }
 
-  /** The account and a new link for it, or null when no account uses this (normalized) address. */
+  /** Null when no account uses this (normalized) address. */
   async issue(email: string): Promise<{ user: UserColumns; token: string } | null> {
     const user = await this.accounts.findUserByEmail(email);
     if (!user) return null;
@@ -35,15 +32,13 @@ export class PasswordResets extends AccountLinkService {
     return { user, token };
   }
 
-  /** Whether a link can still be used (the page asks before showing the form). */
   check(token: unknown): Promise<TokenCheck> {
     return this.checkForCurrentAddress(token, 'password_reset');
   }
 
   /**
-   * Sets the new password (the registration rules apply; a refused password leaves the link
-   * usable), uses the link (once, even under simultaneous tries), retires the user's other reset
-   * links, ends every session, marks the address verified (the link proved it), and logs in.
+   * Sets the new password (a refused one leaves the link usable), ends every session, marks the
+   * address verified (the link proved it), and logs in.
    */
   async reset(token: unknown, password: unknown, userAgent: string | undefined): Promise<ResetResult> {
     const checked = await this.check(token);
@@ -59,7 +54,10 @@ export class PasswordResets extends AccountLinkService {
       const now = this.accounts.clock();
       await trx
         .updateTable('users')
-        .set((eb) => ({ password_hash: passwordHash, email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
+        .set((eb) => ({
+          password_hash: passwordHash,
+          email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)),
+        }))
         .where('id', '=', user.id)
         .execute();
       await this.tokens.retire(trx, user.id, ['password_reset']);
@@ -67,7 +65,10 @@ export class PasswordResets extends AccountLinkService {
       return consumed;
     });
     if (!used.ok) return used;
-    const session = await this.accounts.createSession({ ...user, email_verified_at: user.email_verified_at ?? this.accounts.clock() }, userAgent);
+    const session = await this.accounts.createSession(
+      { ...user, email_verified_at: user.email_verified_at ?? this.accounts.clock() },
+      userAgent,
+    );
     return { ok: true, session };
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** 32 random bytes, base64url: 43 characters, 256 bits, opaque to every client. */
+/** 32 random bytes, base64url (43 characters). */
 export function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }

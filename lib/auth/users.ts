@@ -1,8 +1,6 @@
 import type { PublicUser } from '../../contract/page-data.ts';
 import type { UserRow } from '../db/types.ts';
 
-/** A user row as the account features read it, and what of it pages and the API may show. */
-
 const userAgentMax = 512;
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -13,11 +11,18 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
  */
 export function storableUserAgent(userAgent: string | undefined): string | null {
   if (!userAgent) return null;
-  const clean = userAgent.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, userAgentMax).replace(loneSurrogate, '\ufffd');
+  const clean = userAgent
+    // eslint-disable-next-line no-control-regex -- control characters are what it removes
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .slice(0, userAgentMax)
+    .replace(loneSurrogate, '\ufffd');
   return clean === '' ? null : clean;
 }
 
-export type UserColumns = Pick<UserRow, 'id' | 'email' | 'display_name' | 'locale' | 'created_at' | 'email_verified_at'>;
+export type UserColumns = Pick<
+  UserRow,
+  'id' | 'email' | 'display_name' | 'locale' | 'created_at' | 'email_verified_at'
+>;
 
 /** The columns a PublicUser is made of. */
 export const userColumns = ['id', 'email', 'display_name', 'locale', 'created_at', 'email_verified_at'] as const;

@@ -3,10 +3,7 @@ import { isLocale, type Locale } from '../../contract/locales.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import { hasTooManyMarks, isExactText, isWellFormedText } from '../text.ts';
 
-/**
- * Machine codes for field errors, stable across releases: the API answers
- * `{ code: 'VALIDATION_FAILED', fields: { email: 'invalid_email' } }` and pages translate the code.
- */
+/** Field error codes, stable across releases: the API sends them and pages translate them. */
 export type FieldCode =
   | 'required'
   | 'invalid_type'
@@ -22,9 +19,8 @@ export type FieldCode =
   | 'incorrect_password'
   | 'same_as_current'
   | 'taken'
-  /** A lone surrogate, bytes that were not UTF-8 (lib/text.ts), or U+FFFD where text must be exact. */
+  /** A lone surrogate, bytes that were not UTF-8, or U+FFFD where text must be exact. */
   | 'malformed_text'
-  /** More than lib/text.ts's maxMarksInARow combining marks on one character of a name. */
   | 'too_many_marks';
 
 export type FieldErrors = Record<string, FieldCode>;
@@ -37,7 +33,7 @@ export const limits = {
   passwordMax: 128,
   /** Counted in code points, after trimming. */
   displayNameMax: 50,
-  /** What the JSON schema lets through at most, before the rules above give a precise code. */
+  /** The JSON schema's bound, before the rules above give a precise code. */
   stringHardMax: 1024,
 } as const;
 
@@ -48,11 +44,7 @@ export function codePointLength(value: string): number {
   return count;
 }
 
-/**
- * The form an email is stored and looked up in: trimmed, NFC, lower-case, domain in ASCII
- * (an internationalized domain becomes its `xn--` form, so both spellings are one account).
- * Never fails: a malformed address still normalizes, it just never matches a stored one.
- */
+/** Trimmed, NFC, lower-case, domain as `xn--` ASCII. A malformed address just never matches. */
 export function normalizeEmail(raw: string): string {
   const lowered = raw.normalize('NFC').trim().toLowerCase();
   const at = lowered.lastIndexOf('@');
@@ -66,7 +58,6 @@ export function normalizeEmail(raw: string): string {
 const localPartPattern = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const labelPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The normalized email, or the code saying why it is not one. */
 export function checkEmail(raw: unknown): { value: string } | { code: FieldCode } {
   if (raw === undefined || raw === null) return { code: 'required' };
   if (typeof raw !== 'string') return { code: 'invalid_type' };
@@ -97,8 +88,7 @@ export function checkEmail(raw: unknown): { value: string } | { code: FieldCode 
 
 /**
  * Why a new password is refused, or null. `email` is the normalized email it must not equal.
- * Never one that is not well-formed, nor one holding U+FFFD: a lone surrogate is hashed as U+FFFD
- * (its UTF-8 form), so either would let a different password match (lib/auth/passwords.ts).
+ * Text PasswordHasher.hash would refuse gets `malformed_text` here.
  */
 export function checkNewPassword(password: unknown, email: string | null): FieldCode | null {
   if (password === undefined || password === null || password === '') return 'required';
@@ -116,16 +106,10 @@ export function checkNewPassword(password: unknown, email: string | null): Field
   return null;
 }
 
-// Control (Cc), format (Cf: bidi overrides and isolates, zero-width spaces and joiners, soft
-// hyphen, BOM), lone surrogates (Cs), private use (Co) and unassigned (Cn) code points, and the
-// line and paragraph separators: none belongs in a name shown to other people.
+// Control, format (bidi overrides, zero-width characters), surrogate, private-use and unassigned
+// code points, and line and paragraph separators: none belongs in a name shown to others.
 const forbiddenInDisplayName = /[\p{C}\p{Zl}\p{Zp}]/u;
 
-/**
- * The display name as stored (trimmed, NFC), or the code saying why it is refused. Never text
- * that is not well-formed or holds U+FFFD (what broken text turns into), and at most
- * maxMarksInARow combining marks on a character.
- */
 export function checkDisplayName(raw: unknown): { value: string } | { code: FieldCode } {
   if (raw === undefined || raw === null) return { code: 'required' };
   if (typeof raw !== 'string') return { code: 'invalid_type' };
@@ -149,21 +133,18 @@ export interface RegistrationInput {
 }
 
 export interface Registration {
-  /** Normalized. */
   email: string;
   password: string;
-  /** Trimmed, NFC. */
   displayName: string;
   locale: Locale;
 }
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; fields: FieldErrors };
 
-/**
- * Every registration rule, one code per field, all fields at once. Takes unknown values so the
- * JSON API and the no-JavaScript form posts (strings, checkbox `on`) can share it.
- */
-export function validateRegistration(input: Partial<Record<keyof RegistrationInput, unknown>>): Validated<Registration> {
+/** Every registration rule, one code per field, all fields at once. */
+export function validateRegistration(
+  input: Partial<Record<keyof RegistrationInput, unknown>>,
+): Validated<Registration> {
   const fields: FieldErrors = {};
   const email = checkEmail(input.email);
   if ('code' in email) fields.email = email.code;

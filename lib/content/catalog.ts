@@ -28,15 +28,11 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * The loaded pages and authors by path and locale, and the pieces every page view is made of
- * (bylines, summaries, SEO). The builders (page-views.ts, sitemap-entries.ts) read it; it is
- * discarded once the index is built.
- */
+/** Pages and authors by path and locale, and the pieces page views share; dropped once the index is built. */
 export class ContentCatalog {
-  /** Pages by path (without locale prefix), drafts only when they are shown. */
+  /** By path without locale prefix; drafts only when they are shown. */
   readonly pages = new Map<string, ByLocale<PageEntry>>();
-  /** Authors by slug; every author a page names exists here, even without a file. */
+  /** Every author a page names exists here, even without a file. */
   readonly authors = new Map<string, ByLocale<AuthorEntry>>();
 
   constructor(snapshot: ContentSnapshot, showDrafts: boolean) {
@@ -46,7 +42,7 @@ export class ContentCatalog {
       byLocale[page.locale] = page;
       this.pages.set(page.path, byLocale);
     }
-    // Every author named by a file exists, even one whose file has a problem (reported on its own).
+    // Even one whose file has a problem (reported on its own).
     for (const page of snapshot.pages) if (!this.authors.has(page.meta.author)) this.authors.set(page.meta.author, {});
     for (const author of snapshot.authors) {
       const byLocale = this.authors.get(author.slug) ?? {};
@@ -159,7 +155,7 @@ export class ContentCatalog {
     };
   }
 
-  /** The head of a page the site makes itself (lists, authors, the table of contents): in every locale. */
+  /** A page the site makes itself (lists, the table of contents) exists in every locale. */
   generatedSeo(path: string, title: string, description: string, breadcrumbs: SeoLink[]): SeoData {
     return { title, description, path, alternates: [...locales], type: 'website', breadcrumbs };
   }

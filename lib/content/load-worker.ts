@@ -1,5 +1,4 @@
-// The content loader's thread (lib/content/load-in-worker.ts starts it): loads the folder and
-// posts the snapshot back, then ends, and the Markdown pipeline's memory goes with it.
+// The content loader's thread (load-in-worker.ts): posts the snapshot back, then ends.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadContent } from './loader.ts';
 

@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { localePath, type Locale } from '../../contract/locales.ts';
+import { localePath } from '../../contract/locales.ts';
 import { renderMarkdown } from './markdown.ts';
 import { checkAuthorFrontmatter, checkPageFrontmatter, type FieldProblem } from './schema.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import type { AuthorEntry, ContentIssue, ContentSnapshot, PageEntry } from './snapshot.ts';
 import { routeOf, type SourceFile, textOf, walk } from './source-files.ts';
 
-/**
- * Reads a content folder into memory: frontmatter parsed and validated, Markdown rendered to
- * sanitized HTML. Runs once at start (in production on a thread of its own: load-in-worker.ts) and
- * on every edit in dev; nothing here runs per request.
- * Which file serves which address: source-files.ts.
- */
+/** Reads a content folder into memory, at start and on every edit in dev; never per request. */
 
 function bodyProblems(rendered: { h1Count: number }): FieldProblem[] {
   if (rendered.h1Count === 0) return [];
@@ -43,8 +38,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     return { root, pages: [], authors: [], issues: [issue], version: 'empty' };
   }
 
-  // A file can vanish between the walk and the read (an editor saving, a watcher racing a delete):
-  // it is simply not part of this load.
+  // A file can vanish between the walk and the read (an editor saving): it is left out.
   const read = await Promise.all(files.map((file) => readFile(file.absolute, 'utf8').catch(() => null)));
   files = files.filter((_, index) => read[index] !== null);
   const texts = read.filter((text): text is string => text !== null);
@@ -110,8 +104,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     pending.push({ entry, source: file });
   });
 
-  // Authors are checked once every file is read: an author exists when any of its files does
-  // (a broken author file is reported on its own and does not make every article fail too).
+  // An author exists when any of its files does: a broken author file does not fail its articles too.
   const authorSlugs = new Set<string>();
   for (const file of files) {
     const route = routeOf(file.rel);

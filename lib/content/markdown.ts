@@ -16,20 +16,16 @@ export interface RenderedMarkdown {
   html: string;
   toc: TocEntry[];
   readingMinutes: number;
-  /** Level-1 headings found in the body (the page title comes from the frontmatter). */
+  /** The page title comes from the frontmatter, so the body should have none. */
   h1Count: number;
 }
 
 const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
- * GitHub's schema with three changes:
- * - ids are kept as they are (no `user-content-` prefix) so heading anchors are stable and
- *   readable, and allowed only where Markdown produces them: headings and footnotes
- *   (remark-rehype already prefixes footnote ids with `user-content-`); `name` is dropped;
- * - links may be http, https, mailto or relative; images http, https or relative
- *   (so no `javascript:`, `data:`, `vbscript:` ...).
- * Raw HTML never reaches the sanitizer anyway: remark-rehype runs without allowDangerousHtml.
+ * GitHub's schema, but ids are kept unprefixed (stable anchors) and only where Markdown makes
+ * them (headings, footnotes), `name` is dropped, links take http(s), mailto or relative URLs and
+ * images http(s) or relative ones. Raw HTML never gets here: no allowDangerousHtml.
  */
 const sanitizeSchema: SanitizeSchema = (() => {
   const attributes: NonNullable<SanitizeSchema['attributes']> = { ...defaultSchema.attributes };
@@ -56,9 +52,8 @@ function isFootnoteLabel(node: Element): boolean {
 }
 
 /**
- * After rehype-slug: a heading whose text gives no slug (only punctuation or emoji, say) gets an
- * empty id, and a heading's id may collide with one Markdown produced elsewhere (footnotes). Those
- * headings get `section-N` (N counts headings from 1), kept unique.
+ * After rehype-slug: a heading with no slug (only emoji, say) or one colliding with another id
+ * (footnotes) gets `section-N`, N counting headings from 1.
  */
 function rehypeHeadingIdFallback() {
   return (tree: Root) => {
@@ -114,14 +109,13 @@ function createProcessor(locale: Locale) {
 
 const processors = new Map<Locale, ReturnType<typeof createProcessor>>();
 
-/** Markdown to sanitized HTML with heading ids, its h2/h3 table of contents and reading time. */
 export function renderMarkdown(markdown: string, locale: Locale): RenderedMarkdown {
   let processor = processors.get(locale);
   if (!processor) {
     processor = createProcessor(locale);
     processors.set(locale, processor);
   }
-  const tree = processor.runSync(processor.parse(markdown)) as Root;
+  const tree = processor.runSync(processor.parse(markdown));
   return {
     html: processor.stringify(tree),
     toc: tocOf(tree),

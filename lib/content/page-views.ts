@@ -31,10 +31,9 @@ import type {
 /** Every content page of one locale, as its data source answers it (deep-frozen). */
 export interface LocalePages {
   articleList: ArticleListData;
-  /** By article slug. */
   articles: Map<string, ArticleData>;
   home: HomeData | undefined;
-  /** The catch-all's pages (sections, authors, the table of contents), by path without slashes at either end. */
+  /** The catch-all's pages, by path without slashes at either end. */
   contentPages: Map<string, ContentPageData>;
 }
 
@@ -47,7 +46,6 @@ function truncate(text: string, max: number): string {
 
 const isResolved = (resolved: Resolved<PageEntry> | undefined): resolved is Resolved<PageEntry> => Boolean(resolved);
 
-/** Builds the answers of every content page of `locale` from the catalog. */
 export function buildLocalePages(catalog: ContentCatalog, locale: Locale): LocalePages {
   const text = labels[locale];
   const contentPages = new Map<string, ContentPageData>();
@@ -103,7 +101,7 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
   };
 }
 
-/** Each article with its neighbours in the list (`next` is the newer one). */
+/** `next` is the newer one. */
 function articlePages(
   catalog: ContentCatalog,
   locale: Locale,
@@ -201,7 +199,6 @@ function authorPage(catalog: ContentCatalog, locale: Locale, slug: string, summa
   };
 }
 
-/** The site's table of contents: the sections, the articles and the authors. */
 function siteToc(
   catalog: ContentCatalog,
   locale: Locale,

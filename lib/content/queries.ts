@@ -7,15 +7,10 @@ import { buildSitemapEntries, type SitemapEntry } from './sitemap-entries.ts';
 import type { ArticleData, ArticleListData, ArticleSummary, AuthorsPageData, AuthorSummary, ContentPageData, HomeData } from '../../contract/content.ts';
 
 export interface ContentIndexOptions {
-  /** Serve and list drafts (never in production). */
   showDrafts: boolean;
 }
 
-/**
- * Every answer the content pages can get, computed once from a loaded snapshot (page-views.ts,
- * sitemap-entries.ts): a request is a map lookup. Data is deep-frozen (shared between requests;
- * nobody may change it).
- */
+/** Every answer the content pages can get, computed once: a request is a map lookup. Deep-frozen. */
 export class ContentIndex {
   readonly version: string;
   readonly issues: readonly ContentIssue[];
@@ -38,7 +33,6 @@ export class ContentIndex {
     this.sitemap = deepFreeze(buildSitemapEntries(catalog));
   }
 
-  // ---- the query API -------------------------------------------------------------------
 
   /** Every article this locale shows (its own and English fallbacks), newest first. */
   listArticles(locale: Locale): readonly ArticleSummary[] {
@@ -67,10 +61,7 @@ export class ContentIndex {
     return this.#pages[locale].contentPages.get(rest);
   }
 
-  /**
-   * Problems (kept in development instead of stopping the start) with the file that would serve
-   * this page. The page's data source throws them so the page shows the message.
-   */
+  /** Development's kept problems with the file that would serve this page (its data source throws them). */
   issuesAt(locale: Locale, path: string): ContentIssue[] {
     return this.#issuesByPath.get(localePath(locale, path)) ?? [];
   }
@@ -88,7 +79,7 @@ export class ContentIndex {
     throw new PageNotFoundError(localePath(locale, requestPath || path));
   }
 
-  // ---- page data sources (see plugins/page-data.ts) ---------------------------------------
+  // Page data sources (plugins/page-data.ts).
 
   home = ({ locale }: PageDataArgs): HomeData => this.answer(locale, '/', () => this.getHome(locale));
 

@@ -13,10 +13,7 @@ function segmenter(locale: Locale): Intl.Segmenter {
   return found;
 }
 
-/**
- * Words in `text`. Thai is written without spaces between words, so words are counted with the
- * ICU word segmenter (dictionary based) rather than by splitting on whitespace.
- */
+/** Words in `text`, by ICU's word segmenter: Thai has no spaces between words. */
 export function countWords(text: string, locale: Locale): number {
   let count = 0;
   for (const part of segmenter(locale).segment(text)) {
@@ -25,7 +22,7 @@ export function countWords(text: string, locale: Locale): number {
   return count;
 }
 
-/** Minutes to read `text` at 200 words a minute, at least 1. */
+/** At least 1. */
 export function readingMinutes(text: string, locale: Locale): number {
   return Math.max(1, Math.round(countWords(text, locale) / wordsPerMinute));
 }

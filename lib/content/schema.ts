@@ -1,12 +1,11 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 
-/** Lowercase words joined by single hyphens: article slugs, author slugs, path segments. */
+/** Article slugs, author slugs, path segments. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const descriptionMaxLength = 200;
 
-/** Frontmatter of every Markdown page: the home introduction, sections and articles. */
 export interface PageFrontmatter {
   title: string;
   description: string;
@@ -14,14 +13,13 @@ export interface PageFrontmatter {
   author: string;
   /** `YYYY-MM-DD`. */
   published: string;
-  /** `YYYY-MM-DD`, not before `published`. */
+  /** Not before `published`. */
   updated?: string;
   tags: string[];
-  /** Position among the section pages (table of contents, menus); lower first. */
+  /** Among the section pages; lower first. */
   order?: number;
-  /** Never served in production. */
   draft: boolean;
-  /** Share image (Open Graph, Twitter): a root-relative path or an https URL. */
+  /** Open Graph image: a root-relative path or an https URL. */
   image?: string;
 }
 
@@ -29,7 +27,6 @@ export interface PageFrontmatter {
 export interface AuthorFrontmatter {
   name: string;
   role: string;
-  /** Initials shown in the avatar circle. */
   avatar: string;
 }
 
@@ -79,9 +76,9 @@ applyFormats(ajv, ['date']);
 const validatePage = ajv.compile(pageFrontmatterSchema);
 const validateAuthor = ajv.compile(authorFrontmatterSchema);
 
-/** One problem with a content file, worded for the person who edits it. */
+/** Worded for the person who edits the file. */
 export interface FieldProblem {
-  /** The frontmatter field (or `frontmatter` / `body` for the file as a whole). */
+  /** Or `frontmatter` / `body` for the file as a whole. */
   field: string;
   message: string;
 }
@@ -154,7 +151,7 @@ function problemsOf(
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
-/** Validates (and fills the defaults of) a page's frontmatter. Cross-field rules included. */
+/** Fills the defaults too. */
 export function checkPageFrontmatter(data: unknown): Checked<PageFrontmatter> {
   const copy = structuredClone(data ?? {});
   if (!validatePage(copy)) return { ok: false, problems: problemsOf(validatePage.errors, pageFrontmatterSchema, copy) };
@@ -175,5 +172,5 @@ export function checkAuthorFrontmatter(data: unknown): Checked<AuthorFrontmatter
   if (!validateAuthor(copy)) {
     return { ok: false, problems: problemsOf(validateAuthor.errors, authorFrontmatterSchema, copy) };
   }
-  return { ok: true, value: copy as AuthorFrontmatter };
+  return { ok: true, value: copy };
 }

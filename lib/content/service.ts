@@ -6,30 +6,22 @@ import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeD
 
 export interface ContentServiceOptions {
   root: string;
-  /** Serve and list drafts (never in production). */
   showDrafts: boolean;
-  /** Throw on any content problem (production); otherwise keep the problems for the pages to show. */
+  /** Throw on any content problem (production); otherwise keep them for the pages to show. */
   strict: boolean;
   publicUrl: string;
-  /** Told about problems when they are kept instead of thrown. */
   onIssues?: (issues: readonly ContentIssue[]) => void;
-  /**
-   * Reads the folder; default `loadContent` on this thread (plugins/content.ts runs it on a thread
-   * of its own in production). Tests wrap it to hold a load at a known point.
-   */
+  /** Reads the folder; default `loadContent` on this thread. */
   read?: (root: string) => Promise<ContentSnapshot>;
 }
 
-/** loader.ts on this thread, imported when first used: it brings the Markdown pipeline. */
+/** Imported when first used: loader.ts brings the Markdown pipeline. */
 async function loadOnThisThread(root: string): Promise<ContentSnapshot> {
   const { loadContent } = await import('./loader.ts');
   return loadContent(root);
 }
 
-/**
- * The loaded content, as `app.content`. Holds the current ContentIndex; `reload()` swaps it
- * (dev edits). Everything is answered from memory.
- */
+/** The loaded content, as `app.content`; `reload()` swaps the index (dev edits). */
 export class ContentService {
   readonly root: string;
   readonly #options: ContentServiceOptions;
@@ -59,9 +51,8 @@ export class ContentService {
   }
 
   /**
-   * Reads the folder again and swaps the index. A call during a load queues one more load after
-   * it (the running one may have read the files before the latest change); calls while one is
-   * queued share it.
+   * Reads the folder again and swaps the index. A call during a load queues one more (the running
+   * one may have read the files before the change); calls while one is queued share it.
    */
   async reload(): Promise<ContentIndex> {
     if (this.#loading) {
@@ -83,7 +74,6 @@ export class ContentService {
     return this.#loading;
   }
 
-  /** Called after each reload swapped the index (the page cache drops what it rendered from the old one). */
   onReload(listener: (index: ContentIndex) => void): () => void {
     this.#reloadListeners.add(listener);
     return () => this.#reloadListeners.delete(listener);
@@ -93,12 +83,12 @@ export class ContentService {
     return this.#index;
   }
 
-  /** Changes whenever a content file does (use it in ETags of anything built from content). */
+  /** Changes whenever a content file does (for ETags of anything built from content). */
   get version(): string {
     return this.#index.version;
   }
 
-  /** Problems kept instead of thrown (development only; empty in production). */
+  /** Empty in production. */
   get issues(): readonly ContentIssue[] {
     return this.#index.issues;
   }

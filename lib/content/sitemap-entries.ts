@@ -19,10 +19,7 @@ function newest(dates: (string | undefined)[]): string | undefined {
 const lastmodOf = (entry: PageEntry) => entry.meta.updated ?? entry.meta.published;
 const published = (entry: PageEntry) => !entry.meta.draft;
 
-/**
- * The sitemap's addresses (never drafts): home, the article list, articles, sections, the
- * authors, the table of contents. A generated page changes when what it lists does.
- */
+/** The sitemap's addresses, never drafts. */
 export function buildSitemapEntries(catalog: ContentCatalog): SitemapEntry[] {
   const entries: SitemapEntry[] = [];
   const pageEntry = (path: string): SitemapEntry | undefined => {
@@ -34,7 +31,7 @@ export function buildSitemapEntries(catalog: ContentCatalog): SitemapEntry[] {
     }
     return Object.keys(found).length ? { path, locales: found } : undefined;
   };
-  // Lists change when what they list does: the newest date among the articles each locale shows.
+  // A list changes when what it lists does: the newest date among the articles each locale shows.
   const articleDates = (locale: Locale, author?: string) =>
     catalog
       .articleSlugs()

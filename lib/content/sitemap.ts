@@ -6,9 +6,8 @@ function escapeXml(value: string): string {
 }
 
 /**
- * The sitemap (sitemaps.org 0.9 with xhtml:link alternates, as search engines read hreflang):
- * one `<url>` per existing translation of each page, each listing every translation and x-default.
- * A Thai address showing the English text (fallback) is left out: it is not a translation.
+ * One `<url>` per existing translation of each page, with xhtml:link alternates (hreflang). A Thai
+ * address showing the English fallback is left out: it is not a translation.
  */
 export function sitemapXml(entries: readonly SitemapEntry[], publicUrl: string): string {
   const lines = [

@@ -2,18 +2,15 @@ import type { Locale } from '../../contract/locales.ts';
 import type { TocEntry } from '../../contract/content.ts';
 import type { AuthorFrontmatter, PageFrontmatter } from './schema.ts';
 
-// What a content load hands over (loader.ts makes it, on its own thread in production): the
-// snapshot's shapes, and the problems found in the files. Nothing here imports the Markdown
-// pipeline, so the server's thread can use these without loading it.
+// What a content load hands over. Nothing here imports the Markdown pipeline (decision 0022).
 
-/** A problem with one content file, worded for the person who edits it. */
+/** Worded for the person who edits the file. */
 export interface ContentIssue {
-  /** The file as the operator sees it, e.g. `content/en/asdas/x.md`. */
   file: string;
   /** The frontmatter field, or `frontmatter`, `body`, `file` for the file as a whole. */
   field: string;
   message: string;
-  /** The page the file would have served (locale-aware), when it maps to one. */
+  /** Locale-aware. */
   pagePath?: string;
 }
 
@@ -42,9 +39,8 @@ export interface RenderedBody {
 export interface PageEntry extends RenderedBody {
   kind: 'home' | 'section' | 'article';
   locale: Locale;
-  /** Without the locale prefix: `/`, `/bonus`, `/asdas/x`. */
+  /** Without the locale prefix. */
   path: string;
-  /** Articles only. */
   slug?: string;
   file: string;
   meta: PageFrontmatter;
@@ -56,7 +52,6 @@ export interface AuthorEntry {
   file: string;
   meta: AuthorFrontmatter;
   bioHtml: string;
-  /** The bio as plain text (for descriptions). */
   bioText: string;
 }
 
@@ -65,6 +60,6 @@ export interface ContentSnapshot {
   pages: PageEntry[];
   authors: AuthorEntry[];
   issues: ContentIssue[];
-  /** Changes whenever any content file changes (a hash of paths and bytes). */
+  /** A hash of the files' paths and bytes. */
   version: string;
 }

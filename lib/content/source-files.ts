@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isLocale, type Locale } from '../../contract/locales.ts';
-import { type FieldProblem, slugPattern } from './schema.ts';
+import { slugPattern } from './schema.ts';
 
 /**
  * The content folder's files and the address each one serves:
@@ -30,13 +30,13 @@ const reservedFirstSegments = new Set([
 ]);
 
 export interface SourceFile {
-  /** Relative to the root, with `/` separators. */
+  /** With `/` separators. */
   rel: string;
   absolute: string;
   display: string;
 }
 
-/** The Markdown files under `root`, hidden files and editor droppings left out, in a stable order. */
+/** In a stable order. */
 export async function walk(root: string, display: (absolute: string) => string): Promise<SourceFile[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files: SourceFile[] = [];
@@ -58,7 +58,6 @@ export type Route =
   | { kind: 'author'; locale: Locale; slug: string }
   | { problem: string };
 
-/** Where a file (relative to the root) is served, or why it cannot be. */
 export function routeOf(rel: string): Route {
   const segments = rel.split('/');
   const [first, ...rest] = segments;
@@ -94,7 +93,7 @@ export function routeOf(rel: string): Route {
   return { kind: 'section', locale, path: `/${names.join('/')}` };
 }
 
-/** Plain text of an HTML fragment we rendered ourselves (sanitized, no scripts or comments). */
+/** Only for HTML we rendered ourselves (sanitized, no scripts or comments). */
 export function textOf(html: string): string {
   return html
     .replace(/<[^>]*>/g, ' ')

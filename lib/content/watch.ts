@@ -41,11 +41,7 @@ async function fingerprint(root: string): Promise<string> {
   }
 }
 
-/**
- * Calls `onChange` (debounced) when anything under `root` changes. Uses recursive fs.watch
- * (Node 20 supports it on Linux, macOS and Windows) and falls back to polling a fingerprint of
- * the tree when watching is unavailable or fails.
- */
+/** Calls `onChange` (debounced) when anything under `root` changes: recursive fs.watch, else polling. */
 export function watchContent(root: string, onChange: () => void, options: WatchOptions = {}): ContentWatcher {
   const debounceMs = options.debounceMs ?? 100;
   const pollMs = options.pollMs ?? 1000;
@@ -70,9 +66,9 @@ export function watchContent(root: string, onChange: () => void, options: WatchO
         last = now;
         changed();
       }
-      if (!closed) poller = setTimeout(tick, pollMs).unref();
+      if (!closed) poller = setTimeout(() => void tick(), pollMs).unref();
     };
-    if (!closed) poller = setTimeout(tick, pollMs).unref();
+    if (!closed) poller = setTimeout(() => void tick(), pollMs).unref();
   };
 
   let ready = Promise.resolve();

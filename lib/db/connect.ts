@@ -8,36 +8,36 @@ import type { Database } from './types.ts';
 export type DatabaseBackend = 'pglite' | 'postgres';
 
 export interface OpenDatabaseOptions {
-  /** Folder of the embedded database (PGlite); created on first start. */
+  /** PGlite's folder, created on first start; not used with `databaseUrl`. */
   dataDir: string;
-  /** A PostgreSQL server; when set, dataDir is not used. */
   databaseUrl?: string | undefined;
-  /** Called when a pooled connection fails, idle or in use (the pool replaces it). */
+  /** A pooled connection failed, idle or in use (the pool replaces it). */
   onPoolError?: (error: Error) => void;
-  /** Called after every query with its duration (metrics). */
   onQuery?: (durationMs: number, ok: boolean) => void;
 }
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
   backend: DatabaseBackend;
-  /** Where the data lives, for the start-up log (never a password). */
+  /** For the start-up log: never a password. */
   description: string;
-  /** PostgreSQL's connection pool (its use is a metric); undefined for PGlite. */
   pool?: pg.Pool;
-  /** Destroys `db`; for PGlite, then lets the data folder's lock go (idempotent). */
-  close(): Promise<void>;
+  /** For PGlite, also lets the data folder's lock go. Idempotent. */
+  close: () => Promise<void>;
 }
 
 /**
- * The embedded database's memory (README, Sizing per replica). PostgreSQL's defaults assume a
- * server of its own (128 MB of shared buffers); this site's data is small, so PGlite runs with
- * 16 MB of shared buffers and modest per-query memory. (Its WebAssembly memory cannot start below
- * the 128 MiB the module declares: `initialMemory` smaller than that fails to instantiate.)
+ * PostgreSQL's defaults assume a server of its own; this site's data is small (figures: decision
+ * 0001). PGlite's `initialMemory` cannot go below the module's 128 MiB: it fails to instantiate.
  */
-const pgliteSettings = ['shared_buffers=16MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'];
+const pgliteSettings = [
+  'shared_buffers=16MB',
+  'work_mem=2MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=2MB',
+  'wal_buffers=1MB',
+];
 
-/** Opens Kysely over PostgreSQL when a URL is given, otherwise over PGlite in `dataDir`. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const log = options.onQuery
     ? (event: LogEvent) => options.onQuery!(event.queryDurationMillis, event.level === 'query')
@@ -51,19 +51,20 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       application_name: 'asdas-site',
     });
     pool.on('error', (error) => options.onPoolError?.(error));
-    // A connection that PostgreSQL ends while a query holds it (a restart, a failover) emits
-    // 'error' on its client; unhandled, that would crash the process. The query itself fails and
-    // is answered 503; the pool drops the client and connects anew.
+    // A connection PostgreSQL ends mid-query emits 'error' on its client, which would crash the
+    // process unhandled; the query fails on its own (503).
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     return { db, backend: 'postgres', description: describeUrl(options.databaseUrl), pool, close: () => db.destroy() };
   }
   // Loaded only for the embedded database: a replica on PostgreSQL never holds PGlite's code.
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('kysely-pglite-dialect'),
+  ]);
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  // One process per folder (docs/decisions/0025): a second one is refused here, before PGlite
-  // touches a file, with a message naming the holder. Held until close() below.
+  // One process per folder (decision 0025), refused before PGlite touches a file.
   const lock = await lockDataFolder(dataDir);
   let pglite: InstanceType<typeof PGlite>;
   try {
@@ -82,8 +83,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     close: () =>
       (closing ??= (async () => {
         await db.destroy();
-        // Kysely only closes a driver it has used. The folder is let go only once PGlite is shut:
-        // after a failed close the lock stays until the process ends, which lets it go anyway.
+        // Kysely only closes a driver it has used. After a failed close the lock stays until exit.
         if (!pglite.closed) await pglite.close();
         lock.release();
       })()),

@@ -4,17 +4,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The embedded database's folder belongs to one process at a time (docs/decisions/0025): two
- * PGlite instances on one folder each keep their own view of it and overwrite each other's
- * writes, silently. The lock is the kernel's: an exclusive open-file-description lock
- * (`fcntl(F_OFD_SETLK)`, through fs-native-extensions) on `asdas-site.lock` in the folder.
- *
- * - The kernel lets it go when the process ends, however it ends (SIGKILL, OOM): no staleness to
- *   judge, no wait on restart, no pid or hostname to trust. Pid 1 in one container and pid 1 in
- *   another on the same volume are different holders to the kernel, as they are.
- * - Taking it is one atomic call: of two processes that try at once, exactly one gets it.
- * - The file only carries who holds it (pid, host, since when) for the refusal's message. It is
- *   never deleted: a process that opened the old file could lock it while another locks a new one.
+ * The embedded database's folder belongs to one process at a time, under a kernel lock
+ * (`fcntl(F_OFD_SETLK)`) that goes when the process ends, however it ends (decision 0025). The
+ * file is never deleted: a process that opened the old file could lock it while another locks a new one.
  */
 export const lockFileName = 'asdas-site.lock';
 
@@ -31,7 +23,6 @@ export interface LockHolder {
   since?: string;
 }
 
-/** Another process holds the folder: its message names the folder, the holder and what to do. */
 export class DataFolderInUseError extends Error {
   override name = 'DataFolderInUseError';
   constructor(
@@ -69,15 +60,11 @@ function nativeTryLock(): TryLock {
 /** How long a refused process waits for the holder's details (it writes them right after locking). */
 const holderReadLimitMs = 1000;
 
-/**
- * Takes `dataDir`'s lock (the folder must exist) or throws DataFolderInUseError naming the holder.
- * Never waits for the lock: a second process must refuse at once, not queue behind the first.
- */
+/** Takes `dataDir`'s lock (the folder must exist) or throws DataFolderInUseError at once, never waiting. */
 export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
   const path = join(dataDir, lockFileName);
-  // A plain descriptor, not a FileHandle: a FileHandle that is garbage collected is closed, and
-  // closing the descriptor would let the lock go. O_CLOEXEC (libuv's default) keeps it out of
-  // child processes, which could otherwise hold the lock after this process ends.
+  // Not a FileHandle, which is closed (and the lock let go) when garbage collected. O_CLOEXEC
+  // (libuv's default) keeps child processes from holding the lock after this one ends.
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
@@ -100,7 +87,6 @@ export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
     closeSync(fd);
     throw new DataFolderInUseError(dataDir, await readHolder(path));
   }
-  // Ours now: say who holds it, for the message of any process refused later.
   const holder: Required<LockHolder> = { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
   ftruncateSync(fd, 0);
   writeSync(fd, `${JSON.stringify(holder)}\n`, 0);
@@ -119,10 +105,7 @@ export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
   };
 }
 
-/**
- * The holder's details, as it wrote them. It writes them right after taking the lock, so an
- * empty file means "a moment ago": read again for up to a second before giving up on them.
- */
+/** The holder's details; an empty file means it locked a moment ago, so read again for a while. */
 async function readHolder(path: string): Promise<LockHolder | undefined> {
   const deadline = Date.now() + holderReadLimitMs;
   for (;;) {
@@ -149,5 +132,9 @@ function parseHolder(path: string): LockHolder | undefined {
 
 function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return 'pid unknown';
-  return [`pid ${holder.pid}`, holder.hostname ? ` on host ${holder.hostname}` : '', holder.since ? ` since ${holder.since}` : ''].join('');
+  return [
+    `pid ${holder.pid}`,
+    holder.hostname ? ` on host ${holder.hostname}` : '',
+    holder.since ? ` since ${holder.since}` : '',
+  ].join('');
 }

@@ -1,12 +1,9 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- migrations take Kysely<any>: the schema as it was then */
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * Every schema change, in order, defined in code (no files discovered at run time, so the
- * compiled server carries them). lib/db/migrate.ts runs them at start under a lock.
- *
- * To add one: append an entry whose name sorts after the last (`0002_play_sessions`, ...).
- * Never edit or rename an entry once it has shipped; write a new one instead.
- * Migrations take `Kysely<any>`: they describe the schema as it was then, not today's types.
+ * Every schema change, in order, in code so the compiled server carries them (decision 0001).
+ * Append an entry whose name sorts after the last; never edit or rename one that has shipped.
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': {
@@ -46,8 +43,7 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('users').execute();
     },
   },
-  // Play (issue 7): what a player started, the launch tokens handed to the play destination, and
-  // self-exclusion breaks. Types in lib/play/tables.ts.
+  // Types in lib/play/tables.ts.
   '0002_play_sessions': {
     async up(db: Kysely<any>) {
       await db.schema
@@ -59,7 +55,11 @@ export const migrations: Record<string, Migration> = {
         .addColumn('user_agent', 'text')
         .addCheckConstraint('play_sessions_locale_check', sql`locale in ('en', 'th')`)
         .execute();
-      await db.schema.createIndex('play_sessions_user_started_idx').on('play_sessions').columns(['user_id', 'started_at desc']).execute();
+      await db.schema
+        .createIndex('play_sessions_user_started_idx')
+        .on('play_sessions')
+        .columns(['user_id', 'started_at desc'])
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('play_sessions').execute();
@@ -76,7 +76,11 @@ export const migrations: Record<string, Migration> = {
         .addColumn('used_at', 'timestamptz')
         .execute();
       await db.schema.createIndex('launch_tokens_expires_at_idx').on('launch_tokens').column('expires_at').execute();
-      await db.schema.createIndex('launch_tokens_play_session_id_idx').on('launch_tokens').column('play_session_id').execute();
+      await db.schema
+        .createIndex('launch_tokens_play_session_id_idx')
+        .on('launch_tokens')
+        .column('play_session_id')
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('launch_tokens').execute();
@@ -96,14 +100,16 @@ export const migrations: Record<string, Migration> = {
         .addCheckConstraint('self_exclusions_ends_after_start_check', sql`ends_at > starts_at`)
         .execute();
       // The active break is the latest end still in the future: one index range scan per Play.
-      await db.schema.createIndex('self_exclusions_user_ends_idx').on('self_exclusions').columns(['user_id', 'ends_at desc']).execute();
+      await db.schema
+        .createIndex('self_exclusions_user_ends_idx')
+        .on('self_exclusions')
+        .columns(['user_id', 'ends_at desc'])
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('self_exclusions').execute();
     },
   },
-  // Accounts people can keep (issue 13): verified addresses, and the single-use links sent by
-  // email (password reset, address verification, email change), kept only as SHA-256 hashes.
   // Types in lib/auth/account-tokens.ts.
   '0005_account_tokens': {
     async up(db: Kysely<any>) {
@@ -119,9 +125,16 @@ export const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
         .addColumn('used_at', 'timestamptz')
         .addUniqueConstraint('account_tokens_token_hash_key', ['token_hash'])
-        .addCheckConstraint('account_tokens_purpose_check', sql`purpose in ('password_reset', 'email_verification', 'email_change')`)
+        .addCheckConstraint(
+          'account_tokens_purpose_check',
+          sql`purpose in ('password_reset', 'email_verification', 'email_change')`,
+        )
         .execute();
-      await db.schema.createIndex('account_tokens_user_purpose_idx').on('account_tokens').columns(['user_id', 'purpose']).execute();
+      await db.schema
+        .createIndex('account_tokens_user_purpose_idx')
+        .on('account_tokens')
+        .columns(['user_id', 'purpose'])
+        .execute();
       await db.schema.createIndex('account_tokens_expires_at_idx').on('account_tokens').column('expires_at').execute();
     },
     async down(db: Kysely<any>) {
@@ -129,15 +142,19 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('email_verified_at').execute();
     },
   },
-  // Deleting an account (issue 13) keeps its play sessions without anyone behind them:
-  // play_sessions.user_id becomes nullable and is set to null when the user row goes.
+  // Deleting an account keeps its play sessions, anonymised (decision 0011).
   '0006_anonymous_play_sessions': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('play_sessions').alterColumn('user_id', (col) => col.dropNotNull()).execute();
+      await db.schema
+        .alterTable('play_sessions')
+        .alterColumn('user_id', (col) => col.dropNotNull())
+        .execute();
       await db.schema.alterTable('play_sessions').dropConstraint('play_sessions_user_id_fkey').execute();
       await db.schema
         .alterTable('play_sessions')
-        .addForeignKeyConstraint('play_sessions_user_id_fkey', ['user_id'], 'users', ['id'], (cb) => cb.onDelete('set null'))
+        .addForeignKeyConstraint('play_sessions_user_id_fkey', ['user_id'], 'users', ['id'], (cb) =>
+          cb.onDelete('set null'),
+        )
         .execute();
     },
     async down(db: Kysely<any>) {
@@ -145,9 +162,14 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('play_sessions').dropConstraint('play_sessions_user_id_fkey').execute();
       await db.schema
         .alterTable('play_sessions')
-        .addForeignKeyConstraint('play_sessions_user_id_fkey', ['user_id'], 'users', ['id'], (cb) => cb.onDelete('cascade'))
+        .addForeignKeyConstraint('play_sessions_user_id_fkey', ['user_id'], 'users', ['id'], (cb) =>
+          cb.onDelete('cascade'),
+        )
         .execute();
-      await db.schema.alterTable('play_sessions').alterColumn('user_id', (col) => col.setNotNull()).execute();
+      await db.schema
+        .alterTable('play_sessions')
+        .alterColumn('user_id', (col) => col.setNotNull())
+        .execute();
     },
   },
 };

@@ -1,9 +1,4 @@
-/**
- * Errors that mean "the database cannot be reached right now" rather than "this query is wrong":
- * refused or dropped connections, a server shutting down or starting up, the pool's connect
- * timeout. The API answers them 503 with Retry-After (the client may retry; nothing is wrong with
- * its request), and they pass when the database is back.
- */
+/** Errors that mean "the database cannot be reached right now" (answered 503), not "this query is wrong". */
 const connectionCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -21,7 +16,8 @@ const connectionCodes = new Set([
   '08006',
 ]);
 
-const connectionMessages = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;
+const connectionMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   const candidate = error as { code?: unknown; message?: unknown; errors?: unknown } | null;

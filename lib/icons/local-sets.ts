@@ -6,15 +6,8 @@ import { iconCache } from './cache.ts';
 import { isValidCollection, splitQualifiedName } from '../../contract/icon-names.ts';
 
 /**
- * Icon sets installed as `@iconify-json/<name>` packages, read when first asked for and kept in
- * memory while they are in use. Sets are plain files that never change while the process runs, so
- * this store is shared by every app instance in the process and by the SSR renderer.
- *
- * A set is only needed to start the renderer (which keeps the few icons it draws) and to answer
- * `GET /api/_nuxt_icon/...` misses (answers are cached by plugins/icons.ts): held for good, the two
- * installed sets took about 5 MiB of every replica's heap for the rare browser that asks for an
- * icon its page did not bring. A set nobody asked for in `SET_IDLE_MS` is let go, and read again
- * (about 20 ms for mdi) when next asked for.
+ * Installed `@iconify-json/<name>` sets, shared by every app instance in the process. A set not
+ * asked for in `SET_IDLE_MS` is let go and read again when next needed (decision 0022).
  */
 
 const require = createRequire(import.meta.url);
@@ -23,7 +16,6 @@ export const SET_IDLE_MS = 30_000;
 const loaded = new Map<string, { set: Promise<IconifyJSON>; lastUsed: number }>();
 let sweeper: NodeJS.Timeout | undefined;
 
-/** Lets go of the sets not asked for in `SET_IDLE_MS` before `now` (run every half of it while any set is held). */
 export function dropIdleSets(now = Date.now()): void {
   for (const [name, entry] of loaded) if (now - entry.lastUsed >= SET_IDLE_MS) loaded.delete(name);
   if (loaded.size === 0 && sweeper) {
@@ -36,7 +28,7 @@ export function dropIdleSets(now = Date.now()): void {
 const missing = iconCache<true>(1000);
 const MISSING_TTL_MS = 10 * 60 * 1000;
 
-/** Where `@iconify-json/<name>/icons.json` is installed, or null. Only called with a validated name. */
+/** Only called with a validated name. */
 function resolveSetFile(name: string): string | null {
   try {
     return require.resolve(`@iconify-json/${name}/icons.json`);
@@ -45,7 +37,7 @@ function resolveSetFile(name: string): string | null {
   }
 }
 
-/** Tables keyed by icon name, without a prototype, so `constructor` and friends are never found. */
+/** Without a prototype, so `constructor` and friends are never found. */
 function ownTable<T>(value: unknown): Record<string, T> {
   const table = Object.create(null) as Record<string, T>;
   if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(table, value);
@@ -60,11 +52,7 @@ async function readSet(name: string, file: string): Promise<IconifyJSON> {
   return { ...data, icons: ownTable(data.icons), aliases: ownTable(data.aliases) };
 }
 
-/**
- * The installed icon set called `name`, or null when none is installed (or the name is invalid:
- * an unchecked name never reaches module resolution). A set that fails to read is not kept, so
- * the next call tries again.
- */
+/** Null for an invalid name too: it never reaches module resolution. A failed read is not kept. */
 export async function loadLocalSet(name: string): Promise<IconifyJSON | null> {
   if (!isValidCollection(name)) return null;
   const held = loaded.get(name);
@@ -89,19 +77,16 @@ export async function loadLocalSet(name: string): Promise<IconifyJSON | null> {
 }
 
 export interface RenderedIcon {
-  /** SVG content with the icon's rotation and flips already applied. */
+  /** With the icon's rotation and flips applied. */
   body: string;
-  /** The viewBox: `${left} ${top} ${width} ${height}`. */
+  /** These four make the viewBox. */
   left: number;
   top: number;
   width: number;
   height: number;
 }
 
-/**
- * Icons for the server renderer, by `collection:name` (`mdi:home`), from the installed sets only:
- * never the upstream, never HTTP. Unknown, invalid or uninstalled names are left out of the answer.
- */
+/** Icons for the server renderer, by `collection:name`, from the installed sets only. */
 export async function loadIcons(names: readonly string[]): Promise<Record<string, RenderedIcon>> {
   // Keys hold a colon, so they can never be `__proto__`: a plain object is safe here.
   const result: Record<string, RenderedIcon> = {};

@@ -2,10 +2,8 @@ import type { IconifyAlias, IconifyIcon, IconifyJSON } from '@iconify/types';
 import { matchIconName } from '@iconify/utils';
 
 /**
- * Asking the Iconify API (or a compatible mirror) for icons of a set that is not installed.
- * Callers pass validated names only: they go into the URL as they are. What comes back is not
- * trusted: only well-named icons with known properties are kept, and their SVG bodies are cut
- * down to what icons draw with (lib/icons/svg-sanitizer.ts) before anyone sees them.
+ * The Iconify API (or a mirror), for sets that are not installed. Callers pass validated names:
+ * they go into the URL as they are. Nothing that comes back is trusted (decision 0027).
  */
 
 export type UpstreamFailure = 'failed' | 'timeout';
@@ -22,12 +20,11 @@ export class UpstreamError extends Error {
 }
 
 export interface UpstreamRequest {
-  /** Base URL without a trailing slash, e.g. `https://api.iconify.design`. */
+  /** Without a trailing slash. */
   baseUrl: string;
   collection: string;
   names: readonly string[];
   timeoutMs: number;
-  /** Larger answers are refused (a set of 100 icons is far below this). */
   maxBytes: number;
 }
 
@@ -38,16 +35,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Copies only the known icon properties with the right types (upstream data is not trusted). */
+/** Only the known icon properties, with the right types. */
 function copyProps(source: Record<string, unknown>, target: Record<string, unknown>): void {
   for (const key of numberProps) if (typeof source[key] === 'number') target[key] = source[key];
   for (const key of booleanProps) if (typeof source[key] === 'boolean') target[key] = source[key];
 }
 
 /**
- * A clean IconifyJSON built from an upstream answer, with prototype-free tables; null if malformed.
- * Icons and aliases whose names break Iconify's naming rule are left out. The bodies are still
- * the upstream's: `sanitizeIconBodies` cleans them.
+ * An upstream answer rebuilt with prototype-free tables and well-named icons only; null if
+ * malformed. The bodies are still the upstream's: `sanitizeIconBodies` cleans them.
  */
 export function sanitizeIconSet(data: unknown, prefix: string): IconifyJSON | null {
   if (!isObject(data) || data.prefix !== prefix || !isObject(data.icons)) return null;
@@ -61,7 +57,13 @@ export function sanitizeIconSet(data: unknown, prefix: string): IconifyJSON | nu
   const aliases = Object.create(null) as Record<string, IconifyAlias>;
   if (isObject(data.aliases)) {
     for (const [name, alias] of Object.entries(data.aliases)) {
-      if (!matchIconName.test(name) || !isObject(alias) || typeof alias.parent !== 'string' || !matchIconName.test(alias.parent)) continue;
+      if (
+        !matchIconName.test(name) ||
+        !isObject(alias) ||
+        typeof alias.parent !== 'string' ||
+        !matchIconName.test(alias.parent)
+      )
+        continue;
       const clean: Record<string, unknown> = { parent: alias.parent };
       copyProps(alias, clean);
       aliases[name] = clean as unknown as IconifyAlias;
@@ -75,10 +77,7 @@ export function sanitizeIconSet(data: unknown, prefix: string): IconifyJSON | nu
   return set;
 }
 
-/**
- * Replaces every icon body of `set` by its sanitised SVG (lib/icons/svg-sanitizer.ts, loaded on
- * the first upstream answer only); an icon whose body cannot be read as SVG is left out.
- */
+/** Sanitises every body in place; an icon whose body is not readable SVG is left out. */
 export async function sanitizeIconBodies(set: IconifyJSON): Promise<IconifyJSON> {
   const { sanitizeSvgBody } = await import('./svg-sanitizer.ts');
   for (const [name, icon] of Object.entries(set.icons)) {
@@ -109,10 +108,7 @@ async function readText(response: Response, maxBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * The upstream's icon set subset, or null when the upstream does not know the collection
- * (HTTP 404, or the Iconify API's `404` body). Throws UpstreamError on timeout or any other failure.
- */
+/** Null for an unknown collection (a 404 status or the Iconify API's `404` body); else throws UpstreamError. */
 export async function fetchUpstreamIcons(request: UpstreamRequest): Promise<IconifyJSON | null> {
   const url = `${request.baseUrl}/${request.collection}.json?icons=${request.names.join(',')}`;
   const signal = AbortSignal.timeout(request.timeoutMs);

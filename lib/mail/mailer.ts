@@ -8,13 +8,13 @@ import type { BackgroundJobs } from '../background-jobs.ts';
 import type { ComposedMail } from './messages.ts';
 
 export interface MailerOptions {
-  /** `smtp://` / `smtps://`: send through this server. Unset: write `.eml` files to `outboxDir`. */
+  /** Unset: `.eml` files to `outboxDir`. */
   smtpUrl: string | undefined;
   outboxDir: string;
   from: string;
   log: FastifyBaseLogger;
   jobs: BackgroundJobs;
-  /** Waits between attempts: one more attempt than delays. Default 2 s, 10 s, 60 s. */
+  /** One more attempt than delays. */
   retryDelaysMs?: readonly number[];
 }
 
@@ -27,11 +27,9 @@ function maskAddress(address: string): string {
 }
 
 /**
- * Account emails through nodemailer: SMTP when SMTP_URL is set, otherwise the same MIME message
- * written as an `.eml` file (one per message) under DATA_DIR/outbox/, so a start with nothing
- * configured still "sends" and the files can be opened in any mail program.
- * Sending happens off the request: `send` queues the message and returns; a failure is retried
- * with growing waits and logged, never reported to the visitor.
+ * Account emails through nodemailer: SMTP when SMTP_URL is set, otherwise `.eml` files under
+ * DATA_DIR/outbox/, so a start with nothing configured still "sends" (decision 0009). Failures
+ * are retried and logged, never reported to the visitor.
  */
 export class Mailer {
   readonly mode: 'smtp' | 'outbox';
@@ -60,12 +58,12 @@ export class Mailer {
       : createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   }
 
-  /** Queues the message and returns at once; delivery (with retries) runs in the background. */
+  /** Returns at once; delivery runs in the background. */
   send(mail: ComposedMail): void {
     this.#jobs.run(`mail:${mail.kind}`, (signal) => this.deliver(mail, signal));
   }
 
-  /** Delivers now, retrying after each configured delay; false when every attempt failed. */
+  /** False when every attempt failed. */
   async deliver(mail: ComposedMail, signal?: AbortSignal): Promise<boolean> {
     const context = { kind: mail.kind, to: maskAddress(mail.to) };
     for (let attempt = 1; ; attempt += 1) {
@@ -105,8 +103,7 @@ export class Mailer {
     }
     const info = (await this.#transport.sendMail(message)) as { message: Buffer };
     await mkdir(this.outboxDir, { recursive: true });
-    // Sortable by time (then by order within this process); written under another name first so
-    // a reader never sees half a file.
+    // Sortable by time; written under another name first, so a reader never sees half a file.
     this.#written += 1;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const name = `${stamp}-${String(this.#written).padStart(6, '0')}-${mail.kind}-${randomBytes(4).toString('hex')}.eml`;

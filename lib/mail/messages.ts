@@ -9,14 +9,12 @@ import { escapeHtml } from '../../contract/escape-html.ts';
 export type MailKind = 'passwordReset' | 'verifyEmail' | 'confirmEmailChange' | 'emailChanged';
 
 export interface MailValues {
-  /** The recipient's display name. */
   name: string;
-  /** The one link the message is about (absolute, from PUBLIC_URL). */
+  /** Absolute, from PUBLIC_URL. */
   link?: string;
-  /** How long the link works, in minutes or hours (whichever the message says). */
+  /** How long the link works: whichever the message says. */
   minutes?: number;
   hours?: number;
-  /** Email changes: the address the account moved to. */
   newEmail?: string;
 }
 
@@ -30,12 +28,15 @@ export interface ComposedMail {
 }
 
 // The site's own translator (contract/translator.ts) over locales/*.json, read once at start.
-const readStrings = (locale: Locale) => JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Resources;
+const readStrings = (locale: Locale) =>
+  JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Resources;
 const english = createTranslator(defaultLocale, readStrings(defaultLocale));
 const fixed = new Map<Locale, TFunction>(
-  locales.map((locale) => [locale, (locale === defaultLocale ? english : createTranslator(locale, readStrings(locale), english)).t]),
+  locales.map((locale) => [
+    locale,
+    (locale === defaultLocale ? english : createTranslator(locale, readStrings(locale), english)).t,
+  ]),
 );
-
 
 /** What each kind says, as keys under `email.{kind}`: paragraphs before the button, the button, paragraphs after. */
 const layout: Record<MailKind, { before: string[]; action?: string; after: string[] }> = {
@@ -45,7 +46,6 @@ const layout: Record<MailKind, { before: string[]; action?: string; after: strin
   emailChanged: { before: ['intro'], after: ['notYou'] },
 };
 
-/** Builds the subject, the plain text and the HTML of one email in `locale`. */
 export function composeMail(kind: MailKind, locale: Locale, to: string, values: MailValues): ComposedMail {
   const t = fixed.get(locale)!;
   const say = (key: string) => t(`email.${kind}.${key}`, { ...values, count: values.minutes ?? values.hours ?? 0 });
@@ -71,7 +71,7 @@ export function composeMail(kind: MailKind, locale: Locale, to: string, values: 
   const html = [
     `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">`,
     `<title>${escapeHtml(subject)}</title></head>`,
-    '<body style="margin:0;padding:24px;background:#f6f7f9;font-family:system-ui,-apple-system,\'Segoe UI\',Roboto,\'Noto Sans Thai\',sans-serif;color:#1b1f24;line-height:1.5">',
+    "<body style=\"margin:0;padding:24px;background:#f6f7f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans Thai',sans-serif;color:#1b1f24;line-height:1.5\">",
     '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">',
     paragraph(greeting),
     ...before.map(paragraph),

@@ -1,15 +1,9 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
- * Launch tokens: what Play hands to the play destination in the `launch` query parameter.
- *
- *   base64url(JSON {jti, sub, sid, exp}) + "." + base64url(HMAC-SHA256(secret, first part))
- *
- * - `jti`: the token's id (a UUID), recorded in `launch_tokens` so it can be used once.
- * - `sub`: the user id; `sid`: the play session id; `exp`: expiry, Unix time in seconds.
- * The signature covers the encoded payload exactly as sent; it is compared in constant time,
- * and both parts must be canonical base64url (no padding, no stray bits), so no two different
- * strings carry the same token.
+ * `base64url(JSON payload) + "." + base64url(HMAC-SHA256(secret, first part))`, both parts
+ * canonical, so no two strings carry the same token (decision 0007). `sid`: the play session;
+ * `exp`: Unix seconds.
  */
 export interface LaunchTokenPayload {
   jti: string;
@@ -19,8 +13,7 @@ export interface LaunchTokenPayload {
 }
 
 export type LaunchTokenCheck =
-  | { ok: true; payload: LaunchTokenPayload; expired: boolean }
-  | { ok: false; reason: 'malformed' | 'bad-signature' };
+  { ok: true; payload: LaunchTokenPayload; expired: boolean } | { ok: false; reason: 'malformed' | 'bad-signature' };
 
 /** Longer than any token we issue (~250 characters): refused before any decoding. */
 export const launchTokenMaxLength = 1024;
@@ -32,18 +25,17 @@ function mac(secret: string | Buffer, encodedPayload: string): Buffer {
 }
 
 export function signLaunchToken(payload: LaunchTokenPayload, secret: string | Buffer): string {
-  const encoded = Buffer.from(JSON.stringify({ jti: payload.jti, sub: payload.sub, sid: payload.sid, exp: payload.exp })).toString(
-    'base64url',
-  );
+  const encoded = Buffer.from(
+    JSON.stringify({ jti: payload.jti, sub: payload.sub, sid: payload.sid, exp: payload.exp }),
+  ).toString('base64url');
   return `${encoded}.${mac(secret, encoded).toString('base64url')}`;
 }
 
-/** A new payload: a fresh jti, expiring `ttlMs` after `now` (rounded down to the second). */
+/** Expiring `ttlMs` after `now`, rounded down to the second. */
 export function newLaunchPayload(userId: string, playSessionId: string, now: Date, ttlMs: number): LaunchTokenPayload {
   return { jti: randomUUID(), sub: userId, sid: playSessionId, exp: Math.floor((now.getTime() + ttlMs) / 1000) };
 }
 
-/** Expired once `now` reaches `exp`. */
 export function isExpired(payload: Pick<LaunchTokenPayload, 'exp'>, now: Date): boolean {
   return now.getTime() >= payload.exp * 1000;
 }
@@ -66,9 +58,8 @@ function isPayload(value: unknown): value is LaunchTokenPayload {
 }
 
 /**
- * Checks a token's form and signature, then reads its payload. The signature is checked before
- * the payload is parsed: nothing an attacker wrote is interpreted unless we signed it. Expiry is
- * reported, not refused, so the caller can answer "expired" rather than "invalid".
+ * The signature is checked before the payload is parsed: nothing is interpreted unless we signed
+ * it. Expiry is reported, not refused, so the caller can answer "expired" rather than "invalid".
  */
 export function checkLaunchToken(token: unknown, secret: string | Buffer, now: Date): LaunchTokenCheck {
   if (typeof token !== 'string' || token.length > launchTokenMaxLength) return { ok: false, reason: 'malformed' };

@@ -5,17 +5,21 @@ import { storableUserAgent } from '../auth/users.ts';
 import type { Locale } from '../../contract/locales.ts';
 import { checkLaunchToken, newLaunchPayload, signLaunchToken } from './launch-token.ts';
 import { selfExclusionEnd } from './periods.ts';
-import type { AccountOverview, PlaySessionView, SelfExclusionPeriod, SelfExclusionView, VerifiedLaunch } from '../../contract/play.ts';
+import type {
+  AccountOverview,
+  PlaySessionView,
+  SelfExclusionPeriod,
+  SelfExclusionView,
+  VerifiedLaunch,
+} from '../../contract/play.ts';
 // Play's tables in the database's type (a declaration merge).
 import type {} from './tables.ts';
 
 export interface PlayServiceOptions {
   db: Kysely<Database>;
-  /** The time source (tests move it). */
   now: () => Date;
   /** The HMAC key of launch tokens. */
   secret: string | Buffer;
-  /** How long a launch token may be used. */
   tokenTtlMs: number;
 }
 
@@ -24,19 +28,14 @@ export type StartPlayResult =
   | { ok: false; selfExclusion: SelfExclusionView };
 
 export type VerifyResult =
-  | { ok: true; launch: VerifiedLaunch }
-  | { ok: false; reason: 'invalid' | 'expired' | 'unknown' | 'used' | 'foreign' };
+  { ok: true; launch: VerifiedLaunch } | { ok: false; reason: 'invalid' | 'expired' | 'unknown' | 'used' | 'foreign' };
 
-export type SelfExcludeResult = { ok: true; selfExclusion: SelfExclusionView } | { ok: false; current: SelfExclusionView };
+export type SelfExcludeResult =
+  { ok: true; selfExclusion: SelfExclusionView } | { ok: false; current: SelfExclusionView };
 
-/** How many play sessions the account shows. */
 const recentPlaySessions = 20;
 
-/**
- * Play and responsible play over the database, free of HTTP (plugins/play.ts wraps it): play
- * sessions, single-use launch tokens, and self-exclusion breaks that only ever get longer.
- * Every comparison with "now" uses the injected clock, never the database's `now()`.
- */
+/** Play and its breaks (decision 0007). "Now" is always the injected clock, never the database's `now()`. */
 export class PlayService {
   readonly #db: Kysely<Database>;
   readonly #now: () => Date;
@@ -54,15 +53,12 @@ export class PlayService {
     return this.#ttlMs;
   }
 
-  /** The break in force now (the one ending last), or null. */
+  /** The one ending last. */
   activeSelfExclusion(userId: string): Promise<SelfExclusionView | null> {
     return activeBreak(this.#db, userId, this.#now());
   }
 
-  /**
-   * Play: refused during a break; otherwise records the play session and issues its launch
-   * token (recorded by jti, so it can be used once), in one transaction.
-   */
+  /** Refused during a break; otherwise records the play session and its launch token, in one transaction. */
   async startPlay(input: { userId: string; locale: Locale; userAgent?: string | undefined }): Promise<StartPlayResult> {
     const now = this.#now();
     return this.#db.transaction().execute(async (trx) => {
@@ -90,11 +86,8 @@ export class PlayService {
   }
 
   /**
-   * Verifies a launch token for the destination: the signature, the expiry, then marks it used
-   * atomically (`UPDATE ... WHERE used_at IS NULL`), so of two simultaneous verifications exactly
-   * one succeeds. Failures name why: invalid (malformed or not our signature), expired, unknown
-   * (well signed, but no such jti), used, foreign (`player` given and not the token's player;
-   * nothing is spent).
+   * Of simultaneous verifications exactly one succeeds. `foreign`: `player` is given and is not the
+   * token's (nothing is spent); `unknown`: well signed, no such jti.
    */
   async verify(token: unknown, options: { player?: string } = {}): Promise<VerifyResult> {
     const now = this.#now();
@@ -113,7 +106,11 @@ export class PlayService {
       .returning(['user_id', 'play_session_id'])
       .executeTakeFirst();
     if (!used) {
-      const known = await this.#db.selectFrom('launch_tokens').select(['used_at']).where('jti', '=', jti).executeTakeFirst();
+      const known = await this.#db
+        .selectFrom('launch_tokens')
+        .select(['used_at'])
+        .where('jti', '=', jti)
+        .executeTakeFirst();
       if (!known) return { ok: false, reason: 'unknown' };
       return { ok: false, reason: known.used_at ? 'used' : 'expired' };
     }
@@ -136,10 +133,7 @@ export class PlayService {
     };
   }
 
-  /**
-   * Starts a break of `period` from now. During a break only a longer one is accepted (it ends
-   * later); a break is never shortened or lifted: rows are only added, the latest end wins.
-   */
+  /** During a break only one ending later is accepted: rows are only added, the latest end wins. */
   async selfExclude(userId: string, period: SelfExclusionPeriod): Promise<SelfExcludeResult> {
     const now = this.#now();
     const until = selfExclusionEnd(period, now);
@@ -152,13 +146,15 @@ export class PlayService {
     return { ok: true, selfExclusion: { until: iso(until), period, startsAt: iso(now) } };
   }
 
-  /** The account page: the latest play sessions and the break in force. */
   async overview(userId: string): Promise<AccountOverview> {
-    const [playSessions, selfExclusion] = await Promise.all([this.recentSessions(userId), activeBreak(this.#db, userId, this.#now())]);
+    const [playSessions, selfExclusion] = await Promise.all([
+      this.recentSessions(userId),
+      activeBreak(this.#db, userId, this.#now()),
+    ]);
     return { playSessions, selfExclusion };
   }
 
-  /** The player's latest play sessions, newest first (the account page lists them; /play shows one). */
+  /** Newest first. */
   async recentSessions(userId: string): Promise<PlaySessionView[]> {
     const sessions = await this.#db
       .selectFrom('play_sessions')
@@ -168,13 +164,22 @@ export class PlayService {
       .orderBy('id')
       .limit(recentPlaySessions)
       .execute();
-    return sessions.map((row) => ({ id: row.id, startedAt: iso(row.started_at), locale: row.locale, userAgent: row.user_agent }));
+    return sessions.map((row) => ({
+      id: row.id,
+      startedAt: iso(row.started_at),
+      locale: row.locale,
+      userAgent: row.user_agent,
+    }));
   }
 
-  /** Deletes launch tokens that expired more than an hour ago (their play sessions stay). */
+  /** Launch tokens expired more than an hour ago; their play sessions stay. */
   async sweep(): Promise<number> {
     const cutoff = new Date(this.#now().getTime() - 60 * 60 * 1000);
-    const deleted = await this.#db.deleteFrom('launch_tokens').where('expires_at', '<', cutoff).returning('jti').execute();
+    const deleted = await this.#db
+      .deleteFrom('launch_tokens')
+      .where('expires_at', '<', cutoff)
+      .returning('jti')
+      .execute();
     return deleted.length;
   }
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 
-/** The store interface @fastify/rate-limit calls (`incr`, `read`, `child`). */
+/** What @fastify/rate-limit calls. */
 interface Store {
   incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
   read(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
@@ -12,21 +12,19 @@ type StoreConstructor<Args extends unknown[]> = new (...args: Args) => Store;
 
 // The library's own stores (no `exports` map, so their files are part of its public layout).
 const require = createRequire(import.meta.url);
-const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreConstructor<[boolean, boolean, Redis, string]>;
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreConstructor<
+  [boolean, boolean, Redis, string]
+>;
 const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreConstructor<[boolean, boolean, number?]>;
 
 export interface FallbackEvents {
-  /** Redis failed (or is not connected): counting moves to this process's memory. */
   degraded(error: Error): void;
-  /** Redis answered again: counting is shared again. */
   recovered(): void;
 }
 
 /**
- * The rate-limit store when REDIS_URL is set: the counters live in Redis, shared by every
- * replica; while Redis cannot answer, each replica counts in its own memory (fail open to
- * per-replica limits, docs/decisions/0010) and goes back to Redis as soon as it answers.
- * `events` hears each change of state once, not once per request.
+ * Counters in Redis, shared by the replicas; while Redis cannot answer, each replica counts in its
+ * own memory (decision 0010). `events` hears each change of state once, not once per request.
  */
 export function fallbackStore(redis: Redis, nameSpace: string, events: FallbackEvents) {
   const state = { degraded: false };
@@ -77,16 +75,14 @@ export function fallbackStore(redis: Redis, nameSpace: string, events: FallbackE
       this.#run('read', key, callback, timeWindow, max);
     }
     child(routeOptions: Record<string, unknown> & { continueExceeding: boolean; exponentialBackoff: boolean }): Store {
-      // Every limit is made with createRateLimit and keys that name it (`login-ip:<address>`). The
-      // library's child would put the route's method and URL in front, which such a limit does
-      // not have ("undefinedundefined-login-ip:..."): keys stay `<namespace><name>:<value>`.
-      // Keys under the old names are never read again and expire with their windows.
+      // Keys name their limit (`login-ip:<address>`); the library's child would prefix the route's
+      // method and URL, which createRateLimit's limits do not have ("undefinedundefined-login-ip:").
       const shared = new RedisStore(routeOptions.continueExceeding, routeOptions.exponentialBackoff, redis, nameSpace);
       return new FallbackStore(shared, this.#local.child(routeOptions));
     }
   }
 
-  /** What `store:` takes: constructed by the plugin with its global settings. */
+  /** What `store:` takes: the plugin constructs it with its global settings. */
   class RootFallbackStore extends FallbackStore {
     constructor(settings: { continueExceeding: boolean; exponentialBackoff: boolean }) {
       super(

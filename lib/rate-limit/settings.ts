@@ -8,44 +8,28 @@ export interface RateLimitRule {
 
 /** Every rate limit of the service (plugins/rate-limits.ts applies them). */
 export interface RateLimitSettings {
-  /** Registrations per client address (REGISTER_RATE_LIMIT_PER_MINUTE). */
   registerPerIp: RateLimitRule;
-  /** Login attempts per client address (LOGIN_RATE_LIMIT_PER_MINUTE). */
   loginPerIp: RateLimitRule;
-  /** Failed logins to one account from one client address: that address waits, nobody else. */
+  /** That address waits, nobody else. */
   loginFailuresPerAccountAndAddress: RateLimitRule;
-  /** Failed logins from one client address, whatever the accounts (credential stuffing). */
+  /** Whatever the accounts (credential stuffing). */
   loginFailuresPerAddress: RateLimitRule;
-  /**
-   * Failed logins to one account from every address (a guesser with many addresses): past it,
-   * only addresses the account logged in from before (`knownLoginAddressMs`) may try.
-   */
+  /** From every address: past it, only addresses the account logged in from before may try. */
   loginFailuresPerAccount: RateLimitRule;
-  /** How long an address an account logged in from stays known to it. */
   knownLoginAddressMs: number;
-  /** Password reset requests per client address. */
   passwordResetPerIp: RateLimitRule;
-  /**
-   * Reset emails per email address (known or not, so it reveals nothing): past it requests are
-   * still answered 202, and no further email goes out until the window ends.
-   */
+  /** Known address or not, so it reveals nothing: past it the answer is still 202, with no email. */
   passwordResetEmailsPerAddress: RateLimitRule;
-  /** Uses of emailed links (reset, verification, email change) per client address. */
   linkUsePerIp: RateLimitRule;
-  /** Emails a logged-in user can have sent (verification resends, email change links). */
   accountEmailsPerUser: RateLimitRule;
-  /** Launch-token verifications per client address (the play destination's server). */
   playVerifyPerIp: RateLimitRule;
-  /** Icon requests per client address that make the server ask the upstream icon API (cache and installed sets are free). */
+  /** Only requests that reach the upstream icon API count. */
   iconUpstreamPerIp: RateLimitRule;
 }
 
 const minute = 60_000;
 
-/**
- * The one place the limits are written: the per-address login and registration limits come from
- * the configuration (its defaults: 10 and 5 a minute), the others are fixed. Tests override any.
- */
+/** The per-address login and registration limits are configured; the others are fixed here. */
 export function rateLimitSettings(
   config: Pick<Config, 'loginRateLimitPerMinute' | 'registerRateLimitPerMinute'>,
   overrides: Partial<RateLimitSettings> = {},

@@ -43,7 +43,10 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
     {
       attachValidation: true,
       schema: {
-        body: { ...strictObject({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []), minProperties: 1 },
+        body: {
+          ...strictObject({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []),
+          minProperties: 1,
+        },
         response: { 200: userResponseSchema, ...errors },
       },
     },
@@ -57,7 +60,12 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
       schema: {
         body: strictObject({ currentPassword: text, newPassword: text }, ['currentPassword', 'newPassword']),
         response: {
-          200: { type: 'object', additionalProperties: false, properties: { endedSessions: { type: 'integer' } }, required: ['endedSessions'] },
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { endedSessions: { type: 'integer' } },
+            required: ['endedSessions'],
+          },
           ...errors,
         },
       },
@@ -88,19 +96,45 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { currentPassword, newEmail } = request.body as { currentPassword: string; newEmail: string };
       const pendingEmail = await settings.requestEmailChange(request, currentPassword, newEmail);
-      return reply.code(202).send({ pendingEmail, message: 'Use the link sent to the new address to finish the change.' });
+      return reply
+        .code(202)
+        .send({ pendingEmail, message: 'Use the link sent to the new address to finish the change.' });
     },
   );
 
   app.get(
     '/sessions',
-    { schema: { response: { 200: { type: 'object', additionalProperties: false, properties: { sessions: { type: 'array', items: sessionSchema } }, required: ['sessions'] }, ...errors } } },
+    {
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { sessions: { type: 'array', items: sessionSchema } },
+            required: ['sessions'],
+          },
+          ...errors,
+        },
+      },
+    },
     async (request) => ({ sessions: await settings.sessions(request, request.user!.locale) }),
   );
 
   app.delete(
     '/sessions',
-    { schema: { response: { 200: { type: 'object', additionalProperties: false, properties: { ended: { type: 'integer' } }, required: ['ended'] }, ...errors } } },
+    {
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { ended: { type: 'integer' } },
+            required: ['ended'],
+          },
+          ...errors,
+        },
+      },
+    },
     async (request) => ({ ended: await settings.endOtherSessions(request) }),
   );
 

@@ -9,7 +9,9 @@ export default async function emailVerificationRoutes(app: FastifyInstance) {
   jsonApiScope(app);
   app.post(
     '/',
-    linkUseOptions(app, tokenBodySchema, { 200: strictObject({ emailVerified: { type: 'boolean', const: true } }, ['emailVerified']) }),
+    linkUseOptions(app, tokenBodySchema, {
+      200: strictObject({ emailVerified: { type: 'boolean', const: true } }, ['emailVerified']),
+    }),
     async (request) => {
       const schemaErrors = schemaErrorsOf(request);
       if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));

@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { matchesIfNoneMatch } from '../../lib/etag.ts';
 import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
-import { collectionFromParam, ICON_NAME_PATTERN, MAX_ICONS_PER_REQUEST, MAX_NAME_LENGTH, parseIconsQuery } from '../../contract/icon-names.ts';
+import {
+  collectionFromParam,
+  ICON_NAME_PATTERN,
+  MAX_ICONS_PER_REQUEST,
+  MAX_NAME_LENGTH,
+  parseIconsQuery,
+} from '../../contract/icon-names.ts';
 import { type IconAnswer, noStore } from '../../plugins/icons.ts';
 
 export const ICON_CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=86400';
@@ -14,7 +20,11 @@ const iconsRouteSchema = {
   params: {
     type: 'object',
     properties: {
-      collection: { type: 'string', maxLength: MAX_NAME_LENGTH + '.json'.length, pattern: `${ICON_NAME_PATTERN.slice(0, -1)}\\.json$` },
+      collection: {
+        type: 'string',
+        maxLength: MAX_NAME_LENGTH + '.json'.length,
+        pattern: `${ICON_NAME_PATTERN.slice(0, -1)}\\.json$`,
+      },
     },
     required: ['collection'],
   },
@@ -89,7 +99,9 @@ export default async function iconRoutes(app: FastifyInstance) {
       if (!collection) throw invalid('Invalid icon collection name.');
       const parsed = parseIconsQuery(request.query.icons);
       if (!parsed.ok) throw invalid(parsed.reason);
-      const answer = await app.icons.answer(request.log, collection, parsed.names, { beforeUpstream: () => limitUpstream(request) });
+      const answer = await app.icons.answer(request.log, collection, parsed.names, {
+        beforeUpstream: () => limitUpstream(request),
+      });
       return send(reply, answer, request.headers['if-none-match']);
     },
   );

@@ -31,7 +31,8 @@ export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<nu
   };
 }
 
-const acceptedMessage = 'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
+const acceptedMessage =
+  'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
 /**
  * `/api/auth/password-reset`: ask for a link (always the same 202, known address or not) and use
@@ -62,7 +63,9 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
 
   app.post(
     '/confirm',
-    linkUseOptions(app, strictObject({ token: text, password: text }, ['token', 'password']), { 200: userResponseSchema }),
+    linkUseOptions(app, strictObject({ token: text, password: text }, ['token', 'password']), {
+      200: userResponseSchema,
+    }),
     async (request, reply) => {
       const schemaErrors = schemaErrorsOf(request);
       if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));

@@ -41,7 +41,11 @@ const verifiedSchema = {
     session: {
       type: 'object',
       additionalProperties: false,
-      properties: { id: { type: 'string' }, startedAt: { type: 'string', format: 'date-time' }, locale: { type: 'string' } },
+      properties: {
+        id: { type: 'string' },
+        startedAt: { type: 'string', format: 'date-time' },
+        locale: { type: 'string' },
+      },
       required: ['id', 'startedAt', 'locale'],
     },
   },
@@ -73,7 +77,11 @@ declare module 'fastify' {
 }
 
 /** Play's 403: PLAY_SELF_EXCLUDED with `until`, or EMAIL_NOT_VERIFIED (REQUIRE_VERIFIED_EMAIL_FOR_PLAY) without. */
-const forbiddenSchema = { type: 'object', properties: untilErrorSchema.properties, required: [...errorResponseSchema.required] } as const;
+const forbiddenSchema = {
+  type: 'object',
+  properties: untilErrorSchema.properties,
+  required: [...errorResponseSchema.required],
+} as const;
 
 /** 403 PLAY_SELF_EXCLUDED and 409 SELF_EXCLUSION_ACTIVE carry the end of the break. */
 export function sendUntilError(reply: FastifyReply, statusCode: number, code: string, message: string, until: string) {
@@ -91,16 +99,34 @@ export default async function playRoutes(app: FastifyInstance) {
     '/',
     {
       preHandler: app.accounts.requireUser,
-      schema: { body: playBodySchema, response: { 200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }, 403: forbiddenSchema, ...errors } },
+      schema: {
+        body: playBodySchema,
+        response: {
+          200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+          403: forbiddenSchema,
+          ...errors,
+        },
+      },
     },
     async (request, reply) => {
       const user = request.user!;
       const locale: Locale = (request.body as { locale?: Locale } | null)?.locale ?? user.locale;
       const started = await app.play.start(user, locale, request.headers['user-agent']);
       if (!started.ok && started.code === 'EMAIL_NOT_VERIFIED') {
-        throw new HttpError(403, 'EMAIL_NOT_VERIFIED', 'Confirm your email address before you play: use the link we sent you.');
+        throw new HttpError(
+          403,
+          'EMAIL_NOT_VERIFIED',
+          'Confirm your email address before you play: use the link we sent you.',
+        );
       }
-      if (!started.ok) return sendUntilError(reply, 403, 'PLAY_SELF_EXCLUDED', 'You are taking a break from play until it ends.', started.until);
+      if (!started.ok)
+        return sendUntilError(
+          reply,
+          403,
+          'PLAY_SELF_EXCLUDED',
+          'You are taking a break from play until it ends.',
+          started.until,
+        );
       request.log.info({ playSession: started.playSessionId }, 'play session started');
       return { url: started.url };
     },
@@ -125,9 +151,15 @@ export default async function playRoutes(app: FastifyInstance) {
     }
     const player = presented ? await app.accounts.userFromToken(presented) : null;
     if (!player) {
-      throw new HttpError(401, 'PLAY_VERIFY_UNAUTHORIZED', 'Send the play destination key (or your session) as a Bearer token.', undefined, {
-        'www-authenticate': 'Bearer',
-      });
+      throw new HttpError(
+        401,
+        'PLAY_VERIFY_UNAUTHORIZED',
+        'Send the play destination key (or your session) as a Bearer token.',
+        undefined,
+        {
+          'www-authenticate': 'Bearer',
+        },
+      );
     }
     request.launchVerifier = { kind: 'player', userId: player.id };
   }

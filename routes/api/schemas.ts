@@ -12,8 +12,10 @@ import { limits } from '../../lib/auth/validation.ts';
 export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
 
 /** An object with these properties and no others, the `required` ones present. */
-export const strictObject = <P extends Record<string, unknown>, R extends readonly string[]>(properties: P, required: R) =>
-  ({ type: 'object', additionalProperties: false, properties, required }) as const;
+export const strictObject = <P extends Record<string, unknown>, R extends readonly string[]>(
+  properties: P,
+  required: R,
+) => ({ type: 'object', additionalProperties: false, properties, required }) as const;
 
 /** The user as the API shows it (contract/page-data.ts's PublicUser). */
 export const publicUserSchema = strictObject(
@@ -36,7 +38,10 @@ export const messageSchema = strictObject({ message: { type: 'string' } }, ['mes
 
 /** The error answer `{ statusCode, code, message, fields? }` (plugins/errors.ts) for each of these statuses. */
 export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof errorResponseSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<S, typeof errorResponseSchema>;
+  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<
+    S,
+    typeof errorResponseSchema
+  >;
 }
 
 /** The error answers of the account API under /api/auth. */

@@ -17,11 +17,15 @@ type AccountIntent = (args: FormActionArgs, request: FastifyRequest, reply: Fast
 export default async function accountFormRoutes(app: FastifyInstance) {
   const settings = app.accountSettings;
   const accountPath = (locale: Locale) => localePath(locale, '/account');
-  const done = (locale: Locale, what: string): FormActionResult => ({ ok: true, redirect: `${accountPath(locale)}?done=${what}` });
+  const done = (locale: Locale, what: string): FormActionResult => ({
+    ok: true,
+    redirect: `${accountPath(locale)}?done=${what}`,
+  });
   /** A form's failure as the page shows it: the typed values (never a password) and the intent. */
   const failure = (intent: string, fields: Record<string, string>, reply: FastifyReply, error: unknown) => {
     const values: Record<string, string> = { intent };
-    for (const [name, value] of Object.entries(fields)) if (!/password/i.test(name) && name !== 'intent') values[name] = value;
+    for (const [name, value] of Object.entries(fields))
+      if (!/password/i.test(name) && name !== 'intent') values[name] = value;
     return formFailure(error, values, reply);
   };
   const intents: Record<string, AccountIntent> = {

@@ -19,6 +19,11 @@ export function formFailure(error: unknown, values: Record<string, string>, repl
 
 /** The one-shot notice of the next page (routes/pages.ts reads and clears it): a minute is plenty for a redirect. */
 export function setFlash(request: FastifyRequest, reply: FastifyReply, code: FlashCode): void {
-  reply.setCookie(cookieNames.flash, code, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 60 });
+  reply.setCookie(cookieNames.flash, code, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: 60,
+  });
 }
-

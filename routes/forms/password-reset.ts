@@ -25,7 +25,11 @@ export default async function passwordResetFormRoutes(app: FastifyInstance) {
     const page = localePath(locale, '/reset-password');
     try {
       await app.accountLinks.limitUse(request);
-      const result = await passwordResets.service.reset(fields.token ?? '', fields.password ?? '', request.headers['user-agent']);
+      const result = await passwordResets.service.reset(
+        fields.token ?? '',
+        fields.password ?? '',
+        request.headers['user-agent'],
+      );
       if (!result.ok && 'problem' in result) return { ok: true, redirect: `${page}?problem=${result.problem}` };
       if (!result.ok) return { ok: false, status: 400, values: {}, errors: result.fields };
       app.accounts.setSessionCookie(request, reply, result.session);

@@ -13,7 +13,12 @@ export default async function playFormRoutes(app: FastifyInstance) {
     if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, accountPath) };
     const period = fields.period ?? '';
     if (!isSelfExclusionPeriod(period)) {
-      return { ok: false, status: 400, values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
+      return {
+        ok: false,
+        status: 400,
+        values: { period },
+        errors: { period: period === '' ? 'required' : 'invalid_value' },
+      };
     }
     if (fields.step !== 'confirm') return { ok: false, status: 200, values: { period, step: 'confirm' }, errors: {} };
     const result = await app.play.service.selfExclude(request.user.id, period);
@@ -30,7 +35,13 @@ export default async function playFormRoutes(app: FastifyInstance) {
     if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, playPath) };
     const started = await app.play.start(request.user, locale, request.headers['user-agent']);
     if (!started.ok) {
-      return { ok: false, status: 403, values: started.code === 'PLAY_SELF_EXCLUDED' ? { until: started.until } : {}, errors: {}, message: started.code };
+      return {
+        ok: false,
+        status: 403,
+        values: started.code === 'PLAY_SELF_EXCLUDED' ? { until: started.until } : {},
+        errors: {},
+        message: started.code,
+      };
     }
     request.log.info({ playSession: started.playSessionId }, 'play session started');
     return { ok: true, redirect: started.url, ...(app.config.playUrl ? { external: true } : {}) };

@@ -65,7 +65,11 @@ for (const backend of testBackends()) {
       t.ok(stored.accepted_terms_at instanceof Date && stored.age_confirmed_at instanceof Date);
       const sessions = await db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute();
       t.equal(sessions.length, 1);
-      t.equal(sessions[0]!.token_hash, createHash('sha256').update(cookie!.value).digest('hex'), 'only the hash is stored');
+      t.equal(
+        sessions[0]!.token_hash,
+        createHash('sha256').update(cookie!.value).digest('hex'),
+        'only the hash is stored',
+      );
       t.equal(sessions[0]!.user_agent, 'tap');
       t.equal(new Date(sessions[0]!.expires_at).getTime(), clock.now().getTime() + 30 * day);
     });
@@ -85,16 +89,29 @@ for (const backend of testBackends()) {
       t.equal(withBearer.statusCode, 200);
       t.same(withBearer.json(), { user });
       t.equal((await me({ authorization: `bearer  ${token}` })).statusCode, 200, 'scheme is case-insensitive');
-      t.equal((await me({ cookie: `token=${token}` })).statusCode, 401, 'the API ignores the cookie (no CSRF on the API)');
+      t.equal(
+        (await me({ cookie: `token=${token}` })).statusCode,
+        401,
+        'the API ignores the cookie (no CSRF on the API)',
+      );
       t.equal((await me({ ...bearer(token), cookie: 'token=stale' })).statusCode, 200);
 
       const anonymous = await me({});
       t.equal(anonymous.statusCode, 401);
       t.same(anonymous.json(), { statusCode: 401, code: 'UNAUTHENTICATED', message: 'Log in to continue.' });
-      const probe = (headers: Record<string, string>) => app.inject({ url: '/probe', headers }).then((r) => r.json().user);
+      const probe = (headers: Record<string, string>) =>
+        app.inject({ url: '/probe', headers }).then((r) => r.json().user);
       t.same(await probe({ cookie: `token=${token}` }), user, 'pages take the cookie');
-      t.same(await probe({ authorization: 'Basic eDp5', cookie: `token=${token}` }), user, 'another scheme: the cookie still counts');
-      t.equal(await probe({ ...bearer('x'.repeat(43)), cookie: `token=${token}` }), null, 'a Bearer header wins over the cookie, even a wrong one');
+      t.same(
+        await probe({ authorization: 'Basic eDp5', cookie: `token=${token}` }),
+        user,
+        'another scheme: the cookie still counts',
+      );
+      t.equal(
+        await probe({ ...bearer('x'.repeat(43)), cookie: `token=${token}` }),
+        null,
+        'a Bearer header wins over the cookie, even a wrong one',
+      );
     });
 
     t.test('request.user is what a page route (the SSR render) sees', async (t) => {
@@ -129,7 +146,11 @@ for (const backend of testBackends()) {
       t.equal(wrongPassword.statusCode, 401);
       t.equal(unknownEmail.statusCode, 401);
       t.same(wrongPassword.json(), unknownEmail.json(), 'identical answers');
-      t.same(wrongPassword.json(), { statusCode: 401, code: 'INVALID_CREDENTIALS', message: 'The email or the password is wrong.' });
+      t.same(wrongPassword.json(), {
+        statusCode: 401,
+        code: 'INVALID_CREDENTIALS',
+        message: 'The email or the password is wrong.',
+      });
       t.notOk(tokenCookie(wrongPassword));
     });
 
@@ -148,13 +169,28 @@ for (const backend of testBackends()) {
 
       t.equal((await me(bearer(token))).statusCode, 401, 'the token no longer works');
       t.equal((await app.inject({ url: '/probe', headers: { cookie: `token=${token}` } })).json().user, null);
-      const row = await db.selectFrom('sessions').select('revoked_at').where('token_hash', '=', createHash('sha256').update(token).digest('hex')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('sessions')
+        .select('revoked_at')
+        .where('token_hash', '=', createHash('sha256').update(token).digest('hex'))
+        .executeTakeFirstOrThrow();
       t.ok(row.revoked_at, 'revoked_at recorded');
 
-      t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(token) })).statusCode, 204, 'again: 204');
+      t.equal(
+        (await app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(token) })).statusCode,
+        204,
+        'again: 204',
+      );
       t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode, 204, 'without a token: 204');
       t.equal(
-        (await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' })).statusCode,
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/logout',
+            headers: { 'content-type': 'application/json' },
+            payload: '',
+          })
+        ).statusCode,
         204,
         'an empty JSON body is no body',
       );
@@ -170,7 +206,16 @@ for (const backend of testBackends()) {
       t.equal(crossSite.statusCode, 204, 'answered as a logout without a session');
       t.equal((await me(bearer(viaCookie))).statusCode, 200, 'a cookie alone does not end the session');
       const other = tokenCookie(await register(validRegistration()))!.value;
-      t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...bearer(other), cookie: `token=${viaCookie}` } })).statusCode, 204);
+      t.equal(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/logout',
+            headers: { ...bearer(other), cookie: `token=${viaCookie}` },
+          })
+        ).statusCode,
+        204,
+      );
       t.equal((await me(bearer(other))).statusCode, 401, 'the Bearer-named session ends');
       t.equal((await me(bearer(viaCookie))).statusCode, 200, 'the cookie sent alongside is left alone');
     });
@@ -179,7 +224,15 @@ for (const backend of testBackends()) {
       const token = tokenCookie(await register(validRegistration()))!.value;
       const hash = createHash('sha256').update(token).digest('hex');
       const lastSeen = async () =>
-        new Date((await db.selectFrom('sessions').select('last_seen_at').where('token_hash', '=', hash).executeTakeFirstOrThrow()).last_seen_at).getTime();
+        new Date(
+          (
+            await db
+              .selectFrom('sessions')
+              .select('last_seen_at')
+              .where('token_hash', '=', hash)
+              .executeTakeFirstOrThrow()
+          ).last_seen_at,
+        ).getTime();
 
       const first = await lastSeen();
       clock.advance(30_000);
@@ -204,7 +257,10 @@ for (const backend of testBackends()) {
     t.test('two simultaneous registrations with one email: one 201, one 409', async (t) => {
       const body = validRegistration();
       const before = await countRows(db);
-      const answers = await Promise.all([register(body), register({ ...body, email: ` ${String(body.email).toUpperCase()}` })]);
+      const answers = await Promise.all([
+        register(body),
+        register({ ...body, email: ` ${String(body.email).toUpperCase()}` }),
+      ]);
       t.same(answers.map((answer) => answer.statusCode).sort(), [201, 409]);
       const conflict = answers.find((answer) => answer.statusCode === 409)!;
       t.same(conflict.json(), {
@@ -224,7 +280,11 @@ for (const backend of testBackends()) {
       const older = await new PasswordHasher({ ...testHashing, timeCost: 2 }).hash(String(body.password));
       await db.updateTable('users').set({ password_hash: older }).where('id', '=', user.id).execute();
       t.equal((await login(String(body.email), String(body.password))).statusCode, 200);
-      const stored = await db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+      const stored = await db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       t.not(stored.password_hash, older);
       t.notOk(hasher.needsRehash(stored.password_hash));
     });
@@ -247,7 +307,11 @@ t.test('with production argon2 parameters an unknown email is not answered faste
 
   const time = async (email: string) => {
     const started = performance.now();
-    const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'wrong password!' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'wrong password!' },
+    });
     t.equal(response.statusCode, 401);
     return performance.now() - started;
   };

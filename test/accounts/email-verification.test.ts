@@ -28,8 +28,10 @@ for (const backend of testBackends()) {
       await app.jobs.settled();
       return { email: String(body.email), token: tokenCookie(response)!.value, user: response.json().user };
     };
-    const verify = (token: unknown) => app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
-    const me = async (session: string) => (await app.inject({ url: '/api/auth/me', headers: bearer(session) })).json().user;
+    const verify = (token: unknown) =>
+      app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+    const me = async (session: string) =>
+      (await app.inject({ url: '/api/auth/me', headers: bearer(session) })).json().user;
 
     t.test('registration sends a link in the account language; using it verifies the address, once', async (t) => {
       const account = await register({ locale: 'en', displayName: 'Ann' });
@@ -66,7 +68,8 @@ for (const backend of testBackends()) {
 
     t.test('resend: a new link for the logged-in user, rate-limited; refused once verified', async (t) => {
       const account = await register();
-      const resend = () => app.inject({ method: 'POST', url: '/api/account/verification', headers: bearer(account.token) });
+      const resend = () =>
+        app.inject({ method: 'POST', url: '/api/account/verification', headers: bearer(account.token) });
       const first = await resend();
       t.equal(first.statusCode, 202);
       t.match(first.json().message, /new link/);
@@ -75,15 +78,25 @@ for (const backend of testBackends()) {
       t.equal(third.statusCode, 429, 'two resends per 15 minutes in this test');
       t.equal(third.json().code, 'RATE_LIMITED');
       await app.jobs.settled();
-      const links = (await messagesTo(outbox, account.email)).filter((message) => message.links.some((link) => link.includes('/verify-email?')));
+      const links = (await messagesTo(outbox, account.email)).filter((message) =>
+        message.links.some((link) => link.includes('/verify-email?')),
+      );
       t.equal(links.length, 3, 'the registration link and two resends');
 
-      t.equal((await verify(await latestToken(outbox, account.email, '/verify-email'))).statusCode, 200, 'the newest link works');
+      t.equal(
+        (await verify(await latestToken(outbox, account.email, '/verify-email'))).statusCode,
+        200,
+        'the newest link works',
+      );
       clock.advance(16 * 60_000);
       const verified = await resend();
       t.equal(verified.statusCode, 409);
       t.equal(verified.json().code, 'EMAIL_ALREADY_VERIFIED');
-      t.equal((await app.inject({ method: 'POST', url: '/api/account/verification' })).statusCode, 401, 'logged in only');
+      t.equal(
+        (await app.inject({ method: 'POST', url: '/api/account/verification' })).statusCode,
+        401,
+        'logged in only',
+      );
     });
   });
 }
@@ -99,7 +112,8 @@ t.test('REQUIRE_VERIFIED_EMAIL_FOR_PLAY: off by default, and when on Play refuse
   const body = validRegistration();
   const registered = await strict.inject({ method: 'POST', url: '/api/auth/register', payload: body });
   const session = tokenCookie(registered)!.value;
-  const play = (app: typeof open) => app.inject({ method: 'POST', url: '/api/play', headers: bearer(session), payload: {} });
+  const play = (app: typeof open) =>
+    app.inject({ method: 'POST', url: '/api/play', headers: bearer(session), payload: {} });
 
   t.equal((await play(open)).statusCode, 200, 'off by default: an unverified player plays');
   const refused = await play(strict);
@@ -114,6 +128,10 @@ t.test('REQUIRE_VERIFIED_EMAIL_FOR_PLAY: off by default, and when on Play refuse
   const token = await latestToken(join(strict.config.dataDir, 'outbox'), String(body.email), '/verify-email');
   t.equal((await strict.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } })).statusCode, 200);
   t.equal((await play(strict)).statusCode, 200, 'verified: Play works');
-  t.throws(() => loadConfig({ REQUIRE_VERIFIED_EMAIL_FOR_PLAY: 'yes' }), /REQUIRE_VERIFIED_EMAIL_FOR_PLAY/, 'only true or false');
+  t.throws(
+    () => loadConfig({ REQUIRE_VERIFIED_EMAIL_FOR_PLAY: 'yes' }),
+    /REQUIRE_VERIFIED_EMAIL_FOR_PLAY/,
+    'only true or false',
+  );
   t.throws(() => loadConfig({ SMTP_URL: 'http://mail.example.com' }), /SMTP_URL/, 'SMTP_URL is smtp:// or smtps://');
 });

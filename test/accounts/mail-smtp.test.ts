@@ -49,7 +49,11 @@ t.teardown(() => database.close());
  * An app sending through `smtp`, with one registered account whose verification email is already
  * out of the way (received and logs cleared); `startLogs` are the lines written until then.
  */
-async function appWith(smtp: { url: string; received: unknown[] }, logs: Record<string, unknown>[], retryDelaysMs: number[] = []) {
+async function appWith(
+  smtp: { url: string; received: unknown[] },
+  logs: Record<string, unknown>[],
+  retryDelaysMs: number[] = [],
+) {
   const app = await buildTestApp({
     database,
     env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://play.asdas.example', MAIL_FROM: 'Asdas <accounts@asdas.example>' },
@@ -73,7 +77,10 @@ t.test('a reset email through SMTP_URL: From, To, language, text and HTML, link 
   const logs: Record<string, unknown>[] = [];
   const { app, email, startLogs } = await appWith(smtp, logs);
   t.teardown(() => app.close());
-  t.ok(startLogs.some((line) => line.msg === 'account emails are sent through SMTP_URL'), 'the start says where emails go');
+  t.ok(
+    startLogs.some((line) => line.msg === 'account emails are sent through SMTP_URL'),
+    'the start says where emails go',
+  );
 
   t.equal((await ask(app, email)).statusCode, 202);
   await smtp.until(1);
@@ -87,7 +94,10 @@ t.test('a reset email through SMTP_URL: From, To, language, text and HTML, link 
   t.match(message!.links[0], /^https:\/\/play\.asdas\.example\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
   t.match(message!.html, /href="https:\/\/play\.asdas\.example\/reset-password\?token=/);
   await app.jobs.settled();
-  t.ok(logs.some((line) => line.msg === 'email sent' && line.kind === 'passwordReset'), 'logged as sent');
+  t.ok(
+    logs.some((line) => line.msg === 'email sent' && line.kind === 'passwordReset'),
+    'logged as sent',
+  );
   t.notOk(JSON.stringify(logs).includes(email), 'the address is not in the logs');
 });
 
@@ -151,19 +161,22 @@ t.test('a refused send is retried and logged, never a 500', async (t) => {
   t.ok(logs.some((line) => line.msg === 'email sent'));
 });
 
-t.test('an unreachable mail server: every attempt fails, the error is logged, the visitor still gets 202', async (t) => {
-  const smtp = await startSmtp();
-  await smtp.close();
-  const logs: Record<string, unknown>[] = [];
-  const { app, email } = await appWith(smtp, logs, [5, 5]);
-  t.teardown(() => app.close());
+t.test(
+  'an unreachable mail server: every attempt fails, the error is logged, the visitor still gets 202',
+  async (t) => {
+    const smtp = await startSmtp();
+    await smtp.close();
+    const logs: Record<string, unknown>[] = [];
+    const { app, email } = await appWith(smtp, logs, [5, 5]);
+    t.teardown(() => app.close());
 
-  t.equal((await ask(app, email)).statusCode, 202);
-  await app.jobs.settled();
-  t.equal(logs.filter((line) => line.msg === 'email could not be sent; retrying').length, 2, 'two retries');
-  const final = logs.find((line) => line.msg === 'email could not be sent; giving up');
-  t.ok(final, 'the last failure is an error');
-  t.equal(final?.level, 50);
-  t.equal(final?.attempts, 3);
-  t.match(final?.to, /^u\*\*\*@example\.com$/, 'the address is masked');
-});
+    t.equal((await ask(app, email)).statusCode, 202);
+    await app.jobs.settled();
+    t.equal(logs.filter((line) => line.msg === 'email could not be sent; retrying').length, 2, 'two retries');
+    const final = logs.find((line) => line.msg === 'email could not be sent; giving up');
+    t.ok(final, 'the last failure is an error');
+    t.equal(final?.level, 50);
+    t.equal(final?.attempts, 3);
+    t.match(final?.to, /^u\*\*\*@example\.com$/, 'the address is masked');
+  },
+);

@@ -1,7 +1,12 @@
 import { type Kysely, type Migration, PostgresDialect, Kysely as KyselyClass, sql } from 'kysely';
 import pg from 'pg';
 import t from 'tap';
-import { DatabaseNewerThanCodeError, executedMigrations, MigrationFailedError, migrateToLatest } from '../../lib/db/migrate.ts';
+import {
+  DatabaseNewerThanCodeError,
+  executedMigrations,
+  MigrationFailedError,
+  migrateToLatest,
+} from '../../lib/db/migrate.ts';
 import { migrations as appMigrations } from '../../lib/db/migrations.ts';
 import type { Database } from '../../lib/db/types.ts';
 import { createTestDatabase, type TestDatabase, testBackends } from '../helpers/database.ts';
@@ -17,7 +22,9 @@ async function tablesOf(db: Kysely<any>): Promise<string[]> {
 /** A second, independent connection pool to the same database (another replica). */
 function secondConnection(database: TestDatabase): { db: Kysely<any>; close: () => Promise<void> } {
   if (database.backend === 'pglite') return { db: database.db, close: async () => {} };
-  const db = new KyselyClass<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+  const db = new KyselyClass<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
+  });
   return { db, close: () => db.destroy() };
 }
 
@@ -29,7 +36,16 @@ for (const backend of testBackends()) {
       t.same(await tablesOf(database.db), []);
       const first = await migrateToLatest(database.db);
       t.same(first.applied, Object.keys(appMigrations).sort());
-      t.same(await tablesOf(database.db), ['account_tokens', 'kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users']);
+      t.same(await tablesOf(database.db), [
+        'account_tokens',
+        'kysely_migration',
+        'kysely_migration_lock',
+        'launch_tokens',
+        'play_sessions',
+        'self_exclusions',
+        'sessions',
+        'users',
+      ]);
       t.same((await migrateToLatest(database.db)).applied, []);
       t.same(await executedMigrations(database.db), Object.keys(appMigrations).sort());
     });
@@ -55,7 +71,20 @@ for (const backend of testBackends()) {
       t.match((error as Error).message, /migrations this code does not know: 9001_play_sessions, 9002_self_exclusions/);
 
       await t.rejects(buildTestApp({ database }), { name: 'DatabaseNewerThanCodeError' }, 'the app refuses to start');
-      t.same(await tablesOf(db), ['account_tokens', 'kysely_migration', 'kysely_migration_lock', 'launch_tokens', 'play_sessions', 'self_exclusions', 'sessions', 'users'], 'nothing touched');
+      t.same(
+        await tablesOf(db),
+        [
+          'account_tokens',
+          'kysely_migration',
+          'kysely_migration_lock',
+          'launch_tokens',
+          'play_sessions',
+          'self_exclusions',
+          'sessions',
+          'users',
+        ],
+        'nothing touched',
+      );
     });
 
     t.test('a failing migration is rolled back and named', async (t) => {
@@ -89,7 +118,8 @@ for (const backend of testBackends()) {
       /** On PostgreSQL the first migration holds the lock until the other migrator says it waits. */
       const otherWaits = async () => {
         const deadline = Date.now() + 30_000;
-        while (!waited.some((line) => line.includes('waiting')) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+        while (!waited.some((line) => line.includes('waiting')) && Date.now() < deadline)
+          await new Promise((done) => setTimeout(done, 20));
       };
       // Migrations that count their runs, the first one slow, so the two runs overlap.
       const counted: Record<string, Migration> = {
@@ -111,11 +141,22 @@ for (const backend of testBackends()) {
         migrateToLatest(database.db, { migrations: counted, log: { info: (message) => waited.push(`a: ${message}`) } }),
         migrateToLatest(other.db, { migrations: counted, log: { info: (message) => waited.push(`b: ${message}`) } }),
       ]);
-      t.same([...a.applied, ...b.applied].sort(), ['0001_counter', '0002_more'], 'each applied exactly once, by one of them');
+      t.same(
+        [...a.applied, ...b.applied].sort(),
+        ['0001_counter', '0002_more'],
+        'each applied exactly once, by one of them',
+      );
       t.ok(a.applied.length === 0 || b.applied.length === 0, 'one did all the work');
       const runs = await sql<{ name: string }>`select name from runs order by name`.execute(database.db);
-      t.same(runs.rows.map((row) => row.name), ['0001', '0002']);
-      if (backend === 'postgres') t.ok(waited.some((line) => line.includes('waiting')), 'the second waited for the lock');
+      t.same(
+        runs.rows.map((row) => row.name),
+        ['0001', '0002'],
+      );
+      if (backend === 'postgres')
+        t.ok(
+          waited.some((line) => line.includes('waiting')),
+          'the second waited for the lock',
+        );
       t.comment(waited.join(' | '));
     });
   });

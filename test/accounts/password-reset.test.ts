@@ -28,7 +28,12 @@ for (const backend of testBackends()) {
       const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
       t.equal(response.statusCode, 201);
       await app.jobs.settled(); // the verification email is out of the way
-      return { email: String(body.email), password: String(body.password), token: tokenCookie(response)!.value, user: response.json().user };
+      return {
+        email: String(body.email),
+        password: String(body.password),
+        token: tokenCookie(response)!.value,
+        user: response.json().user,
+      };
     };
     const ask = (email: unknown, ip = '10.0.0.1') =>
       app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email }, remoteAddress: ip });
@@ -66,16 +71,33 @@ for (const backend of testBackends()) {
       t.equal(message!.subject, 'ตั้งรหัสผ่านใหม่สำหรับ Asdas');
       t.match(message!.text, /สวัสดีคุณ สมชาย/);
       t.match(message!.text, /ภายใน 30 นาที/);
-      t.match(message!.html, /<a href="https:\/\/asdas\.example\/th\/reset-password\?token=[A-Za-z0-9_-]{43}"/, 'HTML with the link');
+      t.match(
+        message!.html,
+        /<a href="https:\/\/asdas\.example\/th\/reset-password\?token=[A-Za-z0-9_-]{43}"/,
+        'HTML with the link',
+      );
       t.equal(message!.links.length, 1);
-      t.match(message!.links[0], /^https:\/\/asdas\.example\/th\/reset-password\?token=[A-Za-z0-9_-]{43}$/, 'the link is built from PUBLIC_URL');
+      t.match(
+        message!.links[0],
+        /^https:\/\/asdas\.example\/th\/reset-password\?token=[A-Za-z0-9_-]{43}$/,
+        'the link is built from PUBLIC_URL',
+      );
 
       const token = tokenOf(message!, '/reset-password');
-      const rows = await db.selectFrom('account_tokens').selectAll().where('email', '=', email).where('purpose', '=', 'password_reset').execute();
+      const rows = await db
+        .selectFrom('account_tokens')
+        .selectAll()
+        .where('email', '=', email)
+        .where('purpose', '=', 'password_reset')
+        .execute();
       t.equal(rows.length, 1);
       t.equal(rows[0]!.token_hash, sha256(token), 'only the hash is stored');
       t.equal(rows[0]!.purpose, 'password_reset');
-      t.equal(new Date(rows[0]!.expires_at).getTime() - new Date(rows[0]!.created_at).getTime(), 30 * minute, 'valid 30 minutes');
+      t.equal(
+        new Date(rows[0]!.expires_at).getTime() - new Date(rows[0]!.created_at).getTime(),
+        30 * minute,
+        'valid 30 minutes',
+      );
     });
 
     // Timing: the lookup, the link and the email run after the answer, so a known address cannot
@@ -120,7 +142,11 @@ for (const backend of testBackends()) {
       t.same(sameAsEmail.json().fields, { password: 'same_as_email' });
       const common = await confirm(token, 'password123');
       t.same(common.json().fields, { password: 'common_password' });
-      t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(account.token) })).statusCode, 200, 'refused passwords change nothing');
+      t.equal(
+        (await app.inject({ url: '/api/auth/me', headers: bearer(account.token) })).statusCode,
+        200,
+        'refused passwords change nothing',
+      );
 
       const done = await confirm(token, 'a brand new passphrase');
       t.equal(done.statusCode, 200, 'answers like login');
@@ -130,8 +156,16 @@ for (const backend of testBackends()) {
       const session = tokenCookie(done)!.value;
       t.match(session, /^[A-Za-z0-9_-]{43}$/, 'logged in: a new session cookie');
       t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(session) })).statusCode, 200);
-      t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(account.token) })).statusCode, 401, 'the first session ended');
-      t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(otherDevice) })).statusCode, 401, 'the other device ended');
+      t.equal(
+        (await app.inject({ url: '/api/auth/me', headers: bearer(account.token) })).statusCode,
+        401,
+        'the first session ended',
+      );
+      t.equal(
+        (await app.inject({ url: '/api/auth/me', headers: bearer(otherDevice) })).statusCode,
+        401,
+        'the other device ended',
+      );
       t.equal((await login(account.email, account.password)).statusCode, 401, 'the old password is refused');
       t.equal((await login(account.email, 'a brand new passphrase')).statusCode, 200, 'the new one works');
 
@@ -171,12 +205,20 @@ for (const backend of testBackends()) {
     t.test('simultaneous uses of one link: exactly one succeeds', async (t) => {
       const account = await register();
       const token = await resetLink(account.email);
-      const sessionsBefore = (await db.selectFrom('sessions').select('id').where('user_id', '=', account.user.id).execute()).length;
-      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => confirm(token, `concurrent passphrase ${i}`)));
+      const sessionsBefore = (
+        await db.selectFrom('sessions').select('id').where('user_id', '=', account.user.id).execute()
+      ).length;
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => confirm(token, `concurrent passphrase ${i}`)),
+      );
       const statuses = answers.map((answer) => answer.statusCode).sort();
       t.same(statuses, [200, 409, 409, 409, 409, 409]);
       const winner = answers.findIndex((answer) => answer.statusCode === 200);
-      t.equal((await login(account.email, `concurrent passphrase ${winner}`)).statusCode, 200, "the winner's password is the one set");
+      t.equal(
+        (await login(account.email, `concurrent passphrase ${winner}`)).statusCode,
+        200,
+        "the winner's password is the one set",
+      );
       const live = await db
         .selectFrom('sessions')
         .select('id')
@@ -197,7 +239,11 @@ for (const backend of testBackends()) {
         [{ email: 'a@example.com', extra: 1 }, 'VALIDATION_FAILED', { extra: 'unknown_field' }],
       ];
       for (const [payload, code, fields] of cases) {
-        const response = await app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: payload as object });
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/auth/password-reset',
+          payload: payload as object,
+        });
         t.equal(response.statusCode, 400, JSON.stringify(payload));
         t.equal(response.json().code, code);
         t.same(response.json().fields, fields);
@@ -209,7 +255,11 @@ for (const backend of testBackends()) {
         payload: 'email=a%40example.com',
       });
       t.equal(form.statusCode, 415, 'JSON only');
-      const confirmBad = await app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token: 5, password: [] } });
+      const confirmBad = await app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: 5, password: [] },
+      });
       t.equal(confirmBad.statusCode, 400);
       t.same(confirmBad.json().fields, { token: 'invalid_type', password: 'invalid_type' });
       await app.jobs.settled();
@@ -241,7 +291,11 @@ t.test('limits: emails per address capped (the answer never changes), requests p
     t.equal((await ask(email, '10.9.0.1')).statusCode, 202);
     t.equal((await ask(email.toUpperCase(), '10.9.0.2')).statusCode, 202);
     const third = await ask(email, '10.9.0.3');
-    t.equal(third.statusCode, 202, `the third request for ${email === known ? 'a known' : 'an unknown'} address, from another client: the same answer`);
+    t.equal(
+      third.statusCode,
+      202,
+      `the third request for ${email === known ? 'a known' : 'an unknown'} address, from another client: the same answer`,
+    );
   }
   for (let i = 0; i < 4; i += 1) t.equal((await ask(`spread${i}@example.com`, '10.9.9.9')).statusCode, 202);
   const refused = await ask('spread-last@example.com', '10.9.9.9');
@@ -250,6 +304,8 @@ t.test('limits: emails per address capped (the answer never changes), requests p
   t.ok(Number(refused.headers['retry-after']) > 0);
 
   await app.jobs.settled();
-  const resets = (await messagesTo(join(app.config.dataDir, 'outbox'), known)).filter((message) => message.links.some((link) => link.includes('/reset-password?')));
+  const resets = (await messagesTo(join(app.config.dataDir, 'outbox'), known)).filter((message) =>
+    message.links.some((link) => link.includes('/reset-password?')),
+  );
   t.equal(resets.length, 2, 'two reset emails, not three');
 });

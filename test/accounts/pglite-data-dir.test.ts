@@ -23,7 +23,11 @@ t.test('PGlite in DATA_DIR: created on first start, kept across restarts', async
 
   const second = await buildTestApp({ env });
   t.teardown(() => second.close());
-  const login = await second.inject({ method: 'POST', url: '/api/auth/login', payload: { email: body.email, password: body.password } });
+  const login = await second.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: body.email, password: body.password },
+  });
   t.equal(login.statusCode, 200, 'the account survived the restart');
   t.same(login.json(), registered.json());
 });

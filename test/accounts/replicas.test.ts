@@ -17,7 +17,8 @@ t.test('two app instances on one PostgreSQL database', { skip }, async (t) => {
   t.teardown(() => Promise.all([a.close(), b.close()]));
 
   const me = (app: typeof a, token: string) => app.inject({ url: '/api/auth/me', headers: bearer(token) });
-  const logout = (app: typeof a, headers: Record<string, string>) => app.inject({ method: 'POST', url: '/api/auth/logout', headers });
+  const logout = (app: typeof a, headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/api/auth/logout', headers });
 
   t.test('a session made on one replica, revoked on the other, is refused by the first', async (t) => {
     const response = await a.inject({ method: 'POST', url: '/api/auth/register', payload: validRegistration() });
@@ -33,7 +34,11 @@ t.test('two app instances on one PostgreSQL database', { skip }, async (t) => {
   t.test('the same the other way round, for a session made by logging in', async (t) => {
     const body = validRegistration();
     t.equal((await b.inject({ method: 'POST', url: '/api/auth/register', payload: body })).statusCode, 201);
-    const login = await b.inject({ method: 'POST', url: '/api/auth/login', payload: { email: body.email, password: body.password } });
+    const login = await b.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: body.email, password: body.password },
+    });
     const token = tokenCookie(login)!.value;
     t.equal((await logout(a, bearer(token))).statusCode, 204);
     t.equal((await me(b, token)).statusCode, 401);

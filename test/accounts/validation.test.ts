@@ -21,7 +21,13 @@ t.test('emails are normalized: trimmed, NFC, lower-case, domain in ASCII', async
 });
 
 t.test('email format', async (t) => {
-  for (const valid of ['a@b.co', 'first.last+tag@sub.example.co.th', "o'brien@example.ie", 'x@xn--o3cw4h.xn--o3cw4h', 'x@ตัวอย่าง.ไทย']) {
+  for (const valid of [
+    'a@b.co',
+    'first.last+tag@sub.example.co.th',
+    "o'brien@example.ie",
+    'x@xn--o3cw4h.xn--o3cw4h',
+    'x@ตัวอย่าง.ไทย',
+  ]) {
     t.ok('value' in checkEmail(valid), valid);
   }
   const invalid: Array<[unknown, string]> = [
@@ -66,7 +72,8 @@ t.test('new passwords', async (t) => {
 t.test('the common-password list', async (t) => {
   t.ok(commonPasswords.size >= 300, `${commonPasswords.size} entries`);
   t.ok([...commonPasswords].every((entry) => codePointLength(entry) >= 8 && entry === entry.toLowerCase()));
-  for (const entry of ['password', '12345678', 'iloveyou', '1q2w3e4r', 'password1', 'qwerty123']) t.ok(isCommonPassword(entry), entry);
+  for (const entry of ['password', '12345678', 'iloveyou', '1q2w3e4r', 'password1', 'qwerty123'])
+    t.ok(isCommonPassword(entry), entry);
   t.ok(isCommonPassword('PassWord1'), 'case-insensitive');
   t.notOk(isCommonPassword('correct horse battery staple'));
 });
@@ -74,13 +81,34 @@ t.test('the common-password list', async (t) => {
 t.test('display names', async (t) => {
   t.same(checkDisplayName('  สมชาย ใจดี  '), { value: 'สมชาย ใจดี' });
   t.same(checkDisplayName('Jose\u0301'), { value: 'José' }, 'NFC');
-  t.same(checkDisplayName('<script>alert(1)</script>'), { value: '<script>alert(1)</script>' }, 'allowed: pages escape it');
-  t.same(checkDisplayName("Robert'); DROP TABLE users;--"), { value: "Robert'); DROP TABLE users;--" }, 'allowed: queries are parameterized');
+  t.same(
+    checkDisplayName('<script>alert(1)</script>'),
+    { value: '<script>alert(1)</script>' },
+    'allowed: pages escape it',
+  );
+  t.same(
+    checkDisplayName("Robert'); DROP TABLE users;--"),
+    { value: "Robert'); DROP TABLE users;--" },
+    'allowed: queries are parameterized',
+  );
   t.same(checkDisplayName('ก'.repeat(50)), { value: 'ก'.repeat(50) });
   t.same(checkDisplayName('ก'.repeat(51)), { code: 'too_long' });
   t.same(checkDisplayName('😀'.repeat(50)), { value: '😀'.repeat(50) }, 'counted in characters');
-  for (const bad of ['\u202Eevil', 'a\u2066b', 'a\u200Bb', 'a\u200Db', 'a\uFEFFb', 'a\u00ADb', 'a\tb', 'a\u0007b', 'a\uE000b', 'a\u2029b']) {
-    const hex = [...bad].map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+  for (const bad of [
+    '\u202Eevil',
+    'a\u2066b',
+    'a\u200Bb',
+    'a\u200Db',
+    'a\uFEFFb',
+    'a\u00ADb',
+    'a\tb',
+    'a\u0007b',
+    'a\uE000b',
+    'a\u2029b',
+  ]) {
+    const hex = [...bad]
+      .map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`)
+      .join(' ');
     t.same(checkDisplayName(bad), { code: 'invalid_characters' }, hex);
   }
   // Text that is not text (a lone surrogate), or what such text turns into (U+FFFD): test/hostile/text.test.ts.
@@ -112,7 +140,10 @@ t.test('registration: every field at once', async (t) => {
     acceptTerms: true,
     confirmAge: true,
   });
-  t.same(ok, { ok: true, value: { email: 'a@b.co', password: 'correct horse battery staple', displayName: 'A', locale: 'en' } });
+  t.same(ok, {
+    ok: true,
+    value: { email: 'a@b.co', password: 'correct horse battery staple', displayName: 'A', locale: 'en' },
+  });
 });
 
 t.test('tokens', async (t) => {
@@ -142,7 +173,9 @@ t.test('password hashing', async (t) => {
 
 t.test('a password hashed with the earlier production setting still logs in, and is then rehashed', async (t) => {
   // Accounts registered before decision 0002's amendment hold hashes made with m=19 MiB, t=2.
-  const earlier = await new PasswordHasher({ memoryCost: 19456, timeCost: 2, parallelism: 1 }).hash('correct horse battery staple');
+  const earlier = await new PasswordHasher({ memoryCost: 19456, timeCost: 2, parallelism: 1 }).hash(
+    'correct horse battery staple',
+  );
   t.match(earlier, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   const hasher = new PasswordHasher(productionHashing);
   t.ok(await hasher.verify(earlier, 'correct horse battery staple'));

@@ -14,10 +14,22 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const registered = await app.inject({
   method: 'POST',
   url: '/api/auth/register',
-  payload: { email: `axe.${process.pid}@example.com`, password: 'correct horse battery staple', displayName: 'Axe Player', locale: 'en', acceptTerms: true, confirmAge: true },
+  payload: {
+    email: `axe.${process.pid}@example.com`,
+    password: 'correct horse battery staple',
+    displayName: 'Axe Player',
+    locale: 'en',
+    acceptTerms: true,
+    confirmAge: true,
+  },
 });
 const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
-await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${token}` }, payload: { locale: 'en' } });
+await app.inject({
+  method: 'POST',
+  url: '/api/play',
+  headers: { authorization: `Bearer ${token}` },
+  payload: { locale: 'en' },
+});
 
 interface Check {
   name: string;
@@ -87,7 +99,9 @@ for (const [size, viewport] of Object.entries(viewports)) {
         await check.prepare?.(page);
         await page.addScriptTag({ content: axeSource });
         const violations = await page.evaluate(async () => {
-          const result = await (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe.run(document);
+          const result = await (
+            window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }
+          ).axe.run(document);
           return result.violations.map((v) => ({
             id: v.id,
             impact: v.impact,

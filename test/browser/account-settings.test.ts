@@ -22,7 +22,10 @@ t.test('change email with confirmation, end another session, delete the account'
     method: 'POST',
     url: '/api/auth/login',
     payload: { email, password },
-    headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1' },
+    headers: {
+      'user-agent':
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    },
   });
   const phoneToken = phone.cookies.find((cookie) => cookie.name === 'token')!.value;
 
@@ -50,13 +53,21 @@ t.test('change email with confirmation, end another session, delete the account'
   await emailForm.locator('button[type="submit"]').click();
   await emailForm.locator('[data-field-error="currentPassword"]').waitFor();
   t.equal(await emailForm.locator('[data-field-error="currentPassword"]').textContent(), 'This password is not right.');
-  t.equal(await emailForm.locator('input[name="newEmail"]').inputValue(), 'keeper.new@example.com', 'the typed address is kept');
+  t.equal(
+    await emailForm.locator('input[name="newEmail"]').inputValue(),
+    'keeper.new@example.com',
+    'the typed address is kept',
+  );
 
   await emailForm.locator('input[name="currentPassword"]').fill(password);
   await emailForm.locator('button[type="submit"]').click();
   await page.waitForURL(`${base}/account?done=email-change-sent`);
   await page.locator('[data-testid="pending-email"]').waitFor();
-  t.equal(await page.textContent('[data-testid="account-email"]'), email, 'the old address stays until the link is used');
+  t.equal(
+    await page.textContent('[data-testid="account-email"]'),
+    email,
+    'the old address stays until the link is used',
+  );
 
   await app.jobs.settled();
   const message = (await messagesTo(outbox, 'keeper.new@example.com')).at(-1)!;
@@ -70,20 +81,39 @@ t.test('change email with confirmation, end another session, delete the account'
   await page.click('a[href="/account"].button');
   await page.waitForURL(`${base}/account`);
   await page.locator('[data-testid="email-status"][data-verified="true"]').waitFor();
-  t.equal(await page.textContent('[data-testid="account-email"]'), 'keeper.new@example.com', 'the new address, verified');
+  t.equal(
+    await page.textContent('[data-testid="account-email"]'),
+    'keeper.new@example.com',
+    'the new address, verified',
+  );
   t.equal(await page.locator('[data-testid="pending-email"]').count(), 0);
   await app.jobs.settled();
-  t.ok((await messagesTo(outbox, email)).some((told) => told.subject === 'The email address of your Asdas account was changed'), 'the old address was told');
+  t.ok(
+    (await messagesTo(outbox, email)).some(
+      (told) => told.subject === 'The email address of your Asdas account was changed',
+    ),
+    'the old address was told',
+  );
 
   // Sessions (registration's, the phone's, this browser's): this one is marked; the phone is
   // ended from here, then every other one.
   t.equal(await page.locator('[data-testid="login-session"]').count(), 3);
-  t.match(await page.locator('[data-testid="login-session"][data-current="true"]').textContent(), /Chrome on Linux.*This device/);
-  await page.locator('[data-testid="login-session"]', { hasText: 'Safari on iOS' }).locator('[data-testid="end-session"]').click();
+  t.match(
+    await page.locator('[data-testid="login-session"][data-current="true"]').textContent(),
+    /Chrome on Linux.*This device/,
+  );
+  await page
+    .locator('[data-testid="login-session"]', { hasText: 'Safari on iOS' })
+    .locator('[data-testid="end-session"]')
+    .click();
   await page.waitForURL(`${base}/account?done=session-ended`);
   await page.locator('[data-testid="account-done"]').waitFor();
   t.equal(await page.locator('[data-testid="login-session"]').count(), 2);
-  t.equal((await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${phoneToken}` } })).statusCode, 401, 'the phone is logged out');
+  t.equal(
+    (await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${phoneToken}` } })).statusCode,
+    401,
+    'the phone is logged out',
+  );
   await page.click('[data-testid="end-other-sessions"]');
   await page.waitForURL(`${base}/account?done=other-sessions-ended`);
   await page.locator('[data-testid="account-done"]').waitFor();
@@ -97,9 +127,22 @@ t.test('change email with confirmation, end another session, delete the account'
   await page.locator('[data-testid="flash-notice"]').waitFor();
   t.equal(await page.textContent('[data-testid="flash-notice"] .notice-text'), 'Your account has been deleted.');
   await page.locator('a[data-nav="login"]').first().waitFor();
-  t.equal((await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'keeper.new@example.com', password } })).statusCode, 401);
+  t.equal(
+    (
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'keeper.new@example.com', password },
+      })
+    ).statusCode,
+    401,
+  );
 
-  t.same(documents.filter((line) => line.startsWith('POST')), [], 'every form went through the API, no page posts');
+  t.same(
+    documents.filter((line) => line.startsWith('POST')),
+    [],
+    'every form went through the API, no page posts',
+  );
   t.same(
     consoleLog.problems().filter((line) => !/status of 400/.test(line)),
     [],

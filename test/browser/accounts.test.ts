@@ -74,7 +74,11 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
   t.equal(await signedIn(page).textContent(), 'Signed in as Nok', 'logged in again, back where they were going');
 
   if (javaScriptEnabled) {
-    t.same(documents, ['GET /registration', 'GET /asdas', 'GET /', 'GET /login'], 'forms submit without reloading the page');
+    t.same(
+      documents,
+      ['GET /registration', 'GET /asdas', 'GET /', 'GET /login'],
+      'forms submit without reloading the page',
+    );
     t.same(
       consoleLog.problems().filter((line) => !/status of (400|401)/.test(line)),
       [],

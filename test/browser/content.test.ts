@@ -16,11 +16,15 @@ async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>)
   page.on('request', (request) => requests.push(request));
   await page.goto(`${base}${path}`);
   await page.waitForSelector('html[data-hydrated="true"]');
-  const documents = () => requests.filter((request) => request.resourceType() === 'document').map((request) => request.url());
+  const documents = () =>
+    requests.filter((request) => request.resourceType() === 'document').map((request) => request.url());
   const payloads = (pagePath?: string) =>
     requests
       .map((request) => request.url())
-      .filter((url) => url.endsWith('/_payload.json') && (pagePath === undefined || url === `${base}${pagePath}/_payload.json`));
+      .filter(
+        (url) =>
+          url.endsWith('/_payload.json') && (pagePath === undefined || url === `${base}${pagePath}/_payload.json`),
+      );
   /** Waits until the page has requested `pagePath`'s payload and has its answer. */
   const payloadArrived = async (pagePath: string) => {
     const url = `${base}${pagePath}/_payload.json`;
@@ -67,23 +71,34 @@ t.test('the pagination navigates on the client and reuses the list payload', asy
   const firstOnPage1 = await firstTitle();
   await page.click('[data-testid="pagination"] a[rel="next"]');
   await page.waitForURL(`${base}/asdas?page=2`);
-  await page.waitForFunction((first) => document.querySelector('[data-testid="article-card"] .card-title a')?.textContent !== first, firstOnPage1);
+  await page.waitForFunction(
+    (first) => document.querySelector('[data-testid="article-card"] .card-title a')?.textContent !== first,
+    firstOnPage1,
+  );
   t.equal(await page.getAttribute('[data-testid="pagination"] a[aria-current="page"]', 'href'), '/asdas?page=2');
   t.equal(await page.locator('[data-testid="pagination"] a[rel="prev"]').getAttribute('href'), '/asdas');
   t.ok(await page.evaluate(() => window.scrollY === 0), 'the new page of the list starts at its top');
 
   await page.click('[data-testid="pagination"] a[rel="prev"]');
   await page.waitForURL(`${base}/asdas`);
-  await page.waitForFunction((first) => document.querySelector('[data-testid="article-card"] .card-title a')?.textContent === first, firstOnPage1);
+  await page.waitForFunction(
+    (first) => document.querySelector('[data-testid="article-card"] .card-title a')?.textContent === first,
+    firstOnPage1,
+  );
   t.same(documents(), [`${base}/asdas`], 'no document');
-  t.ok(payloads('/asdas').length <= 1, 'the list payload (the same for every ?page) is fetched at most once for both changes');
+  t.ok(
+    payloads('/asdas').length <= 1,
+    'the list payload (the same for every ?page) is fetched at most once for both changes',
+  );
   await context.close();
 });
 
 t.test('ToC links scroll to their headings and the active item follows the scroll', async (t) => {
   for (const path of ['/asdas/rtp-explained', '/th/asdas/rtp-explained']) {
     const { page, context, documents, payloads, consoleLog } = await open(path);
-    const ids = await page.$$eval('nav.toc a', (links) => links.map((link) => decodeURIComponent(link.getAttribute('href')!.slice(1))));
+    const ids = await page.$$eval('nav.toc a', (links) =>
+      links.map((link) => decodeURIComponent(link.getAttribute('href')!.slice(1))),
+    );
     t.ok(ids.length >= 3, `${path}: a ToC`);
     const target = ids[Math.floor(ids.length / 2)]!;
     // Only this page's own payload: scrolling brings other links into view, which prefetch theirs.
@@ -97,16 +112,25 @@ t.test('ToC links scroll to their headings and the active item follows the scrol
     t.equal(payloads(path).length, requestsBefore, 'a hash change does not load the page data again');
     t.same(documents(), [`${base}${path}`], 'and no document');
     await page.waitForFunction(
-      (id) => decodeURIComponent(document.querySelector('nav.toc a[aria-current="true"]')?.getAttribute('href')?.slice(1) ?? '') === id,
+      (id) =>
+        decodeURIComponent(
+          document.querySelector('nav.toc a[aria-current="true"]')?.getAttribute('href')?.slice(1) ?? '',
+        ) === id,
       target,
     );
     t.pass('the clicked heading is the active item');
 
     // Scrolling by hand moves the highlight.
     const first = ids[0]!;
-    await page.evaluate((id) => window.scrollTo(0, document.getElementById(id)!.getBoundingClientRect().top + window.scrollY - 10), first);
+    await page.evaluate(
+      (id) => window.scrollTo(0, document.getElementById(id)!.getBoundingClientRect().top + window.scrollY - 10),
+      first,
+    );
     await page.waitForFunction(
-      (id) => decodeURIComponent(document.querySelector('nav.toc a[aria-current="true"]')?.getAttribute('href')?.slice(1) ?? '') === id,
+      (id) =>
+        decodeURIComponent(
+          document.querySelector('nav.toc a[aria-current="true"]')?.getAttribute('href')?.slice(1) ?? '',
+        ) === id,
       first,
     );
     t.equal(await page.locator('nav.toc a.active').count(), 1, 'one active item');
@@ -157,7 +181,7 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
     await settled(page, 1);
   }
   // Done when nothing is in flight and an idle page asks for nothing new.
-  for (let last = -1; last !== seen.length || inFlight > 0; ) {
+  for (let last = -1; last !== seen.length || inFlight > 0;) {
     last = seen.length;
     if (inFlight > 0) await new Promise<void>((done) => page.once('requestfinished', () => done()));
     await settled(page);
@@ -179,7 +203,10 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
 t.test('no prefetch for visitors saving data', async (t) => {
   const { page, context, payloads } = await open('/table-of-content', async (page) => {
     await page.addInitScript(() => {
-      Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' }, configurable: true });
+      Object.defineProperty(navigator, 'connection', {
+        value: { saveData: true, effectiveType: '4g' },
+        configurable: true,
+      });
     });
   });
   await settled(page, 3);

@@ -34,14 +34,21 @@ async function open(path: string, javaScriptEnabled = true) {
 const focused = (page: Page) =>
   page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
-    return { tag: element?.tagName.toLowerCase() ?? '', text: element?.textContent?.trim() ?? '', isMainHeading: element?.matches('#main h1') ?? false, id: element?.id ?? '' };
+    return {
+      tag: element?.tagName.toLowerCase() ?? '',
+      text: element?.textContent?.trim() ?? '',
+      isMainHeading: element?.matches('#main h1') ?? false,
+      id: element?.id ?? '',
+    };
   });
 const announced = (page: Page) => page.locator('[data-testid="route-announcer"]').textContent();
 
 /** Waits for the navigation's end as the visitor perceives it: the new title, announced. */
 async function arrived(page: Page, title: string) {
   await page.waitForFunction(
-    (expected) => document.title === expected && document.querySelector('[data-testid="route-announcer"]')?.textContent === expected,
+    (expected) =>
+      document.title === expected &&
+      document.querySelector('[data-testid="route-announcer"]')?.textContent === expected,
     title,
   );
 }
@@ -59,8 +66,18 @@ t.test('after each client navigation focus is on the new h1 and the new title is
   const steps: [click: string, path: string, title: string, heading: string][] = [
     ['[data-nav="terms_apply"]', '/terms-apply', 'Terms apply · Asdas', 'Terms apply'],
     ['[data-nav="home"]', '/', 'Welcome · Asdas', 'Welcome'],
-    ['.article-card .card-title a >> nth=1', '/asdas/how-to-read-bonus-terms', 'How to read bonus terms · Asdas', 'How to read bonus terms'],
-    ['[data-testid="language-switch"]', '/th/asdas/how-to-read-bonus-terms', 'วิธีอ่านเงื่อนไขโบนัส · Asdas', 'วิธีอ่านเงื่อนไขโบนัส'],
+    [
+      '.article-card .card-title a >> nth=1',
+      '/asdas/how-to-read-bonus-terms',
+      'How to read bonus terms · Asdas',
+      'How to read bonus terms',
+    ],
+    [
+      '[data-testid="language-switch"]',
+      '/th/asdas/how-to-read-bonus-terms',
+      'วิธีอ่านเงื่อนไขโบนัส · Asdas',
+      'วิธีอ่านเงื่อนไขโบนัส',
+    ],
     ['[data-nav="bonus"]', '/th/bonus', 'โบนัสทำงานอย่างไร · Asdas', 'โบนัสทำงานอย่างไร'],
   ];
   for (const [click, path, title, heading] of steps) {
@@ -69,7 +86,7 @@ t.test('after each client navigation focus is on the new h1 and the new title is
     await arrived(page, title);
     const now = await focused(page);
     t.ok(now.isMainHeading, `${path}: focus on the page's h1`);
-    t.equal(now.text, heading, 'the new page\'s own heading');
+    t.equal(now.text, heading, "the new page's own heading");
     t.equal(await announced(page), await page.title(), 'the live region says the new title');
   }
   t.equal(await page.getAttribute('[data-testid="route-announcer"]', 'aria-live'), 'polite');
@@ -91,8 +108,14 @@ t.test('the error summary takes focus, says what to fix, and its links move focu
     await summary.waitFor();
     t.equal(await summary.getAttribute('role'), 'alert', `${javaScript ? 'JS' : 'no JS'}: announced at once`);
     const links = summary.locator('a[data-summary-field]');
-    const fields = await links.evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('data-summary-field')));
-    t.same(fields, ['email', 'displayName', 'password', 'acceptTerms', 'confirmAge'], 'one link per field in error, in form order');
+    const fields = await links.evaluateAll((anchors) =>
+      anchors.map((anchor) => anchor.getAttribute('data-summary-field')),
+    );
+    t.same(
+      fields,
+      ['email', 'displayName', 'password', 'acceptTerms', 'confirmAge'],
+      'one link per field in error, in form order',
+    );
     t.match(await links.first().textContent(), /^อีเมล: /, 'each link names the field by its visible label');
     for (const [index, name] of fields.entries()) {
       t.equal(await links.nth(index).getAttribute('href'), `#field-${name}`);
@@ -116,7 +139,11 @@ t.test('the error summary takes focus, says what to fix, and its links move focu
       await page.fill('input[name="displayName"]', 'Nok');
       await page.locator('#field-password').focus();
       await page.click('.account-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelectorAll('[data-summary-field]').length === 4 && document.activeElement?.getAttribute('data-testid') === 'error-summary');
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('[data-summary-field]').length === 4 &&
+          document.activeElement?.getAttribute('data-testid') === 'error-summary',
+      );
       t.pass('a second submission: four left, and focus back on the summary');
     } else {
       // Without JavaScript the links are in-page anchors: following one scrolls to the field.
@@ -139,7 +166,9 @@ t.test('the sign-in notice: once, after login, with JavaScript', async (t) => {
   await notice.waitFor();
   t.equal(await notice.getAttribute('role'), 'status', 'read out politely');
   t.equal(await notice.locator('.notice-text').textContent(), 'You are signed in.');
-  const inMain = await notice.evaluate((element) => element.closest('#main') !== null && element.closest('header') === null);
+  const inMain = await notice.evaluate(
+    (element) => element.closest('#main') !== null && element.closest('header') === null,
+  );
   t.ok(inMain, 'at the top of the page, not in the header');
 
   await page.click('[data-nav="terms_apply"]');

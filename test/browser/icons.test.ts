@@ -38,7 +38,11 @@ async function scrollDown(page: Page) {
   await page.waitForSelector('[data-testid="back-to-top"]');
 }
 
-const iconBox = (page: Page, name: string) => page.locator(`nav ${iconSelector(name)}, button ${iconSelector(name)}`).first().boundingBox();
+const iconBox = (page: Page, name: string) =>
+  page
+    .locator(`nav ${iconSelector(name)}, button ${iconSelector(name)}`)
+    .first()
+    .boundingBox();
 
 t.test('with JavaScript off, the icons are in the server HTML and take their space', async (t) => {
   const { context, page, iconRequests } = await open('/', { javaScriptEnabled: false });
@@ -47,7 +51,10 @@ t.test('with JavaScript off, the icons are in the server HTML and take their spa
     const svg = page.locator(`[data-nav="${key}"] ${iconSelector(name)}`);
     t.equal(await svg.count(), 1, `${key} has its icon`);
     const box = await svg.boundingBox();
-    t.ok(box && box.width > 10 && box.height > 10 && box.width === box.height, `${name} is drawn at text size (${box?.width}x${box?.height})`);
+    t.ok(
+      box && box.width > 10 && box.height > 10 && box.width === box.height,
+      `${name} is drawn at text size (${box?.width}x${box?.height})`,
+    );
     t.equal(await svg.locator('path').count(), 1, `${name} has its path`);
   }
   const flag = page.locator(`[data-testid="language-switch"] ${iconSelector('circle-flags:th')}`);
@@ -109,7 +116,12 @@ t.test('when the endpoint fails, the public Iconify API is asked once', async (t
       status: 200,
       contentType: 'application/json',
       headers: { 'access-control-allow-origin': '*' },
-      body: JSON.stringify({ prefix: 'mdi', icons: { 'arrow-up': { body: '<path fill="currentColor" d="M1 2h3v4z"/>' } }, width: 24, height: 24 }),
+      body: JSON.stringify({
+        prefix: 'mdi',
+        icons: { 'arrow-up': { body: '<path fill="currentColor" d="M1 2h3v4z"/>' } },
+        width: 24,
+        height: 24,
+      }),
     }),
   );
   await hydrated(page, article);
@@ -117,7 +129,10 @@ t.test('when the endpoint fails, the public Iconify API is asked once', async (t
   const path = page.locator(`[data-testid="back-to-top"] ${iconSelector(backToTopIcon)} path`);
   await path.waitFor();
   t.equal(await path.getAttribute('d'), 'M1 2h3v4z', 'drawn from the public API answer');
-  t.same(iconRequests, ['/api/_nuxt_icon/mdi.json?icons=arrow-up', 'https://api.iconify.design/mdi.json?icons=arrow-up']);
+  t.same(iconRequests, [
+    '/api/_nuxt_icon/mdi.json?icons=arrow-up',
+    'https://api.iconify.design/mdi.json?icons=arrow-up',
+  ]);
   t.same(
     consoleLog.problems(),
     ['error: Failed to load resource: the server responded with a status of 500 (Internal Server Error)'],
@@ -127,11 +142,18 @@ t.test('when the endpoint fails, the public Iconify API is asked once', async (t
 });
 
 t.test('a missing icon is an empty box of the right size, never a crash', async (t) => {
-  for (const scenario of ['the endpoint has no such icon (404)', 'the endpoint and the public API both fail'] as const) {
+  for (const scenario of [
+    'the endpoint has no such icon (404)',
+    'the endpoint and the public API both fail',
+  ] as const) {
     const { context, page, consoleLog, iconRequests } = await open(article, { viewport: shortWindow });
     if (scenario.includes('404')) {
       await page.route('**/api/_nuxt_icon/**', (route) =>
-        route.fulfill({ status: 404, contentType: 'application/json', body: '{"statusCode":404,"code":"ICONS_NOT_FOUND","message":"No such icons"}' }),
+        route.fulfill({
+          status: 404,
+          contentType: 'application/json',
+          body: '{"statusCode":404,"code":"ICONS_NOT_FOUND","message":"No such icons"}',
+        }),
       );
     } else {
       await page.route('**/api/_nuxt_icon/**', (route) => route.abort('connectionrefused'));
@@ -151,7 +173,10 @@ t.test('a missing icon is an empty box of the right size, never a crash', async 
         : ['/api/_nuxt_icon/mdi.json?icons=arrow-up', 'https://api.iconify.design/mdi.json?icons=arrow-up'],
       scenario.includes('404') ? 'a 404 is final: no fallback' : 'each asked once',
     );
-    t.notOk(consoleLog.problems().some((problem) => !problem.startsWith('error: Failed to load resource')), 'no script error');
+    t.notOk(
+      consoleLog.problems().some((problem) => !problem.startsWith('error: Failed to load resource')),
+      'no script error',
+    );
     // The page still works.
     await page.click('[data-testid="back-to-top"]');
     await page.waitForFunction(() => window.scrollY === 0);

@@ -13,15 +13,29 @@ const { app, base, browser } = await startBrowserTest(t);
 const registered = await app.inject({
   method: 'POST',
   url: '/api/auth/register',
-  payload: { email: `layout.${process.pid}@example.com`, password: 'correct horse battery staple', displayName: 'Layout Player', locale: 'en', acceptTerms: true, confirmAge: true },
+  payload: {
+    email: `layout.${process.pid}@example.com`,
+    password: 'correct horse battery staple',
+    displayName: 'Layout Player',
+    locale: 'en',
+    acceptTerms: true,
+    confirmAge: true,
+  },
 });
 const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
 
-async function newContext(viewport: { width: number; height: number }, options: { javaScript?: boolean; user?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ userAgent: browserUserAgent, viewport, javaScriptEnabled: options.javaScript ?? true });
+async function newContext(
+  viewport: { width: number; height: number },
+  options: { javaScript?: boolean; user?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    userAgent: browserUserAgent,
+    viewport,
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   if (options.user) await context.addCookies([{ name: 'token', value: token, url: base }]);
   return context;
 }
@@ -54,7 +68,10 @@ async function boxes(locator: Locator, what: string): Promise<Box[]> {
 }
 
 const style = (locator: Locator, property: string, pseudo?: string) =>
-  locator.evaluate((element, [name, pseudoElement]) => getComputedStyle(element, pseudoElement ?? null).getPropertyValue(name!), [property, pseudo] as const);
+  locator.evaluate(
+    (element, [name, pseudoElement]) => getComputedStyle(element, pseudoElement ?? null).getPropertyValue(name),
+    [property, pseudo] as const,
+  );
 
 /** Items laid out one after another on one line: same top (within a pixel or two), left to right, not touching. */
 function inOneRow(found: Box[], minGap: number): { sameLine: boolean; ordered: boolean; smallestGap: number } {
@@ -78,7 +95,8 @@ async function accessibility(page: Page, selector: string) {
     if (!nodeId) throw new Error(`no element matches ${selector}`);
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
     const node = nodes[0]!;
-    const expanded = node.properties?.find((property) => property.name === 'expanded')?.value.value as boolean | undefined;
+    const expanded = node.properties?.find((property) => property.name === 'expanded')?.value.value as
+      boolean | undefined;
     return { role: node.role?.value as string, name: node.name?.value as string, expanded: expanded ?? false };
   } finally {
     await cdp.detach();
@@ -100,7 +118,10 @@ t.test('desktop: home entry cards in a grid of several columns, no bullets or un
     t.ok(firstRow.length >= 3, `${path}: ${firstRow.length} cards side by side on the first row`);
     const widths = firstRow.map((box) => box.width);
     t.ok(Math.max(...widths) - Math.min(...widths) < 2, 'columns of equal width');
-    t.ok(widths.every((width) => width >= 200), 'each card is a card, not a word');
+    t.ok(
+      widths.every((width) => width >= 200),
+      'each card is a card, not a word',
+    );
     t.equal(await style(page.locator('.entry-grid'), 'display'), 'grid');
     t.equal(await style(page.locator('.entry-grid'), 'list-style-type'), 'none', 'no bullets');
     t.equal(await style(cards.first(), 'text-decoration-line'), 'none', 'cards are not underlined text');
@@ -113,8 +134,14 @@ t.test('desktop: home entry cards in a grid of several columns, no bullets or un
   // On a phone the same cards stack in one column.
   await page.setViewportSize(phone);
   const stacked = await boxes(page.locator('.entry-grid .entry-card'), 'a home entry card');
-  t.ok(stacked.every((box) => Math.abs(box.x - stacked[0]!.x) < 2), 'phone: one column');
-  t.ok(stacked.every((box) => box.x + box.width <= phone.width), 'phone: inside the screen');
+  t.ok(
+    stacked.every((box) => Math.abs(box.x - stacked[0]!.x) < 2),
+    'phone: one column',
+  );
+  t.ok(
+    stacked.every((box) => box.x + box.width <= phone.width),
+    'phone: inside the screen',
+  );
   await context.close();
 });
 
@@ -146,8 +173,14 @@ t.test('desktop: article meta items separated, breadcrumbs inline, back-to-top a
   const button = page.getByRole('button', { name: 'กลับขึ้นด้านบน' });
   await button.waitFor();
   const box = (await boxes(button, 'the back-to-top button'))[0]!;
-  t.ok(box.width <= 56 && box.height <= 56 && box.width >= 40, `a small control (${box.width}x${box.height}), not a full-width bar`);
-  t.ok(box.x + box.width > desktop.width - 40 && box.y + box.height > desktop.height - 40, 'in the bottom right corner');
+  t.ok(
+    box.width <= 56 && box.height <= 56 && box.width >= 40,
+    `a small control (${box.width}x${box.height}), not a full-width bar`,
+  );
+  t.ok(
+    box.x + box.width > desktop.width - 40 && box.y + box.height > desktop.height - 40,
+    'in the bottom right corner',
+  );
   t.equal(await style(button, 'position'), 'fixed', 'it stays there while scrolling');
   t.not(await style(button, 'border-top-left-radius'), '0px', 'round');
   await button.click();
@@ -162,9 +195,18 @@ t.test('the article list: cards one under another, meta separated, pagination in
   await visit(page, '/asdas');
   const cards = await boxes(page.locator('.article-cards > li'), 'an article card');
   t.ok(cards.length >= 2);
-  t.ok(cards.every((box, index) => index === 0 || box.y >= cards[index - 1]!.y + cards[index - 1]!.height), 'one under another');
-  const cardMeta = inOneRow(await boxes(page.locator('.article-card').first().locator('.meta > *'), 'a card meta item'), 8);
-  t.ok(cardMeta.sameLine && cardMeta.ordered, `card meta on one line with space between (${cardMeta.smallestGap.toFixed(1)} px)`);
+  t.ok(
+    cards.every((box, index) => index === 0 || box.y >= cards[index - 1]!.y + cards[index - 1]!.height),
+    'one under another',
+  );
+  const cardMeta = inOneRow(
+    await boxes(page.locator('.article-card').first().locator('.meta > *'), 'a card meta item'),
+    8,
+  );
+  t.ok(
+    cardMeta.sameLine && cardMeta.ordered,
+    `card meta on one line with space between (${cardMeta.smallestGap.toFixed(1)} px)`,
+  );
 
   for (const size of [desktop, phone]) {
     await page.setViewportSize(size);
@@ -172,13 +214,20 @@ t.test('the article list: cards one under another, meta separated, pagination in
     t.ok(pages.sameLine && pages.ordered, `${size.width}px: page numbers side by side`);
     const steps = await boxes(page.locator('.pagination-step'), 'a previous/next step');
     t.equal(steps.length, 2, 'previous and next');
-    const row = inOneRow([steps[0]!, ...(await boxes(page.locator('.pagination-pages'), 'the page list')), steps[1]!], 2);
+    const row = inOneRow(
+      [steps[0]!, ...(await boxes(page.locator('.pagination-pages'), 'the page list')), steps[1]!],
+      2,
+    );
     t.ok(row.sameLine && row.ordered, `${size.width}px: previous, the pages and next in one row`);
     t.equal(await style(page.locator('.pagination-pages'), 'list-style-type'), 'none', 'no list numbers');
   }
   const current = page.locator('.pagination-pages a[aria-current="page"]');
   t.equal(await current.textContent(), '1');
-  t.not(await style(current, 'background-color'), await style(page.locator('.pagination-pages a').nth(1), 'background-color'), 'the current page stands out');
+  t.not(
+    await style(current, 'background-color'),
+    await style(page.locator('.pagination-pages a').nth(1), 'background-color'),
+    'the current page stands out',
+  );
   await context.close();
 });
 
@@ -202,54 +251,81 @@ const layoutPages: { path: string; user?: boolean }[] = [
   { path: '/play?problem=used', user: true },
 ];
 
-t.test('390x844: the banner is at most 120 px on every page type, Play in it, nothing wider than the screen', async (t) => {
-  for (const user of [false, true]) {
-    const context = await newContext(phone, { user });
-    const page = await context.newPage();
-    for (const { path } of layoutPages.filter((entry) => Boolean(entry.user) === user)) {
-      for (const prefix of ['', '/th']) {
-        const url = path === '/' && prefix ? '/th' : `${prefix}${path}`;
-        await visit(page, url);
-        const banner = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
-        t.ok(banner.height <= 120, `${url}: banner ${banner.height} px`);
-        const play = page.locator('header [data-nav="play"]');
-        t.ok(await play.isVisible(), `${url}: Play is visible`);
-        const playBox = (await boxes(play, 'the Play button'))[0]!;
-        t.ok(playBox.y + playBox.height <= banner.y + banner.height && playBox.x + playBox.width <= phone.width, 'inside the banner and the screen');
-        t.notOk(await page.locator('#site-menu').isVisible(), 'the navigation waits behind Menu');
-        t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${url}: no sideways scrolling`);
-      }
-    }
-    await context.close();
-  }
-});
-
-t.test('laptop and tablet: two rows (brand, account, language and Play; then the sections), logged in or out', async (t) => {
-  for (const user of [false, true]) {
-    for (const width of [1280, 768]) {
-      const context = await newContext({ width, height: 800 }, { user });
+t.test(
+  '390x844: the banner is at most 120 px on every page type, Play in it, nothing wider than the screen',
+  async (t) => {
+    for (const user of [false, true]) {
+      const context = await newContext(phone, { user });
       const page = await context.newPage();
-      await visit(page, '/th/bonus');
-      const where = `${width}px, ${user ? 'logged in' : 'logged out'}`;
-      t.notOk(await page.locator('[data-testid="menu-toggle"]').isVisible(), `${where}: no Menu control`);
-      const items = inOneRow(await boxes(page.locator('.main-nav li'), 'a navigation item'), 0);
-      t.ok(items.sameLine && items.ordered, `${where}: the six sections in one row`);
-      const banner = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
-      t.ok(banner.height <= 120, `${where}: two rows (${banner.height} px)`);
-      const brand = (await boxes(page.locator('.brand'), 'the brand'))[0]!;
-      const account = await boxes(page.locator('.account-nav a, .account-nav button'), 'an account link');
-      const play = (await boxes(page.locator('header [data-nav="play"]'), 'Play'))[0]!;
-      t.ok([...account, play].every((box) => box.y < brand.y + brand.height && box.x > brand.x + brand.width), `${where}: account links and Play on the brand's row, to its right`);
-      t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${where}: no sideways scrolling`);
+      for (const { path } of layoutPages.filter((entry) => Boolean(entry.user) === user)) {
+        for (const prefix of ['', '/th']) {
+          const url = path === '/' && prefix ? '/th' : `${prefix}${path}`;
+          await visit(page, url);
+          const banner = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
+          t.ok(banner.height <= 120, `${url}: banner ${banner.height} px`);
+          const play = page.locator('header [data-nav="play"]');
+          t.ok(await play.isVisible(), `${url}: Play is visible`);
+          const playBox = (await boxes(play, 'the Play button'))[0]!;
+          t.ok(
+            playBox.y + playBox.height <= banner.y + banner.height && playBox.x + playBox.width <= phone.width,
+            'inside the banner and the screen',
+          );
+          t.notOk(await page.locator('#site-menu').isVisible(), 'the navigation waits behind Menu');
+          t.ok(
+            await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+            `${url}: no sideways scrolling`,
+          );
+        }
+      }
       await context.close();
     }
-  }
-});
+  },
+);
+
+t.test(
+  'laptop and tablet: two rows (brand, account, language and Play; then the sections), logged in or out',
+  async (t) => {
+    for (const user of [false, true]) {
+      for (const width of [1280, 768]) {
+        const context = await newContext({ width, height: 800 }, { user });
+        const page = await context.newPage();
+        await visit(page, '/th/bonus');
+        const where = `${width}px, ${user ? 'logged in' : 'logged out'}`;
+        t.notOk(await page.locator('[data-testid="menu-toggle"]').isVisible(), `${where}: no Menu control`);
+        const items = inOneRow(await boxes(page.locator('.main-nav li'), 'a navigation item'), 0);
+        t.ok(items.sameLine && items.ordered, `${where}: the six sections in one row`);
+        const banner = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
+        t.ok(banner.height <= 120, `${where}: two rows (${banner.height} px)`);
+        const brand = (await boxes(page.locator('.brand'), 'the brand'))[0]!;
+        const account = await boxes(page.locator('.account-nav a, .account-nav button'), 'an account link');
+        const play = (await boxes(page.locator('header [data-nav="play"]'), 'Play'))[0]!;
+        t.ok(
+          [...account, play].every((box) => box.y < brand.y + brand.height && box.x > brand.x + brand.width),
+          `${where}: account links and Play on the brand's row, to its right`,
+        );
+        t.ok(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          `${where}: no sideways scrolling`,
+        );
+        await context.close();
+      }
+    }
+  },
+);
 
 t.test('390x844: no meta separator is left at the start of a line', async (t) => {
   const context = await newContext(phone);
   const page = await context.newPage();
-  for (const path of ['/', '/asdas', '/asdas/how-to-read-bonus-terms', '/author/daniel-hart', '/th', '/th/asdas', '/th/asdas/how-to-read-bonus-terms', '/th/author/daniel-hart']) {
+  for (const path of [
+    '/',
+    '/asdas',
+    '/asdas/how-to-read-bonus-terms',
+    '/author/daniel-hart',
+    '/th',
+    '/th/asdas',
+    '/th/asdas/how-to-read-bonus-terms',
+    '/th/author/daniel-hart',
+  ]) {
     await visit(page, path);
     const report = await page.locator('.meta').evaluateAll((metas) =>
       metas.map((meta) => {
@@ -262,78 +338,113 @@ t.test('390x844: no meta separator is left at the start of a line', async (t) =>
         return { items: items.length, stranded };
       }),
     );
-    t.ok(report.some((meta) => meta.items > 1), `${path}: meta lines checked (${report.length})`);
-    t.equal(report.reduce((sum, meta) => sum + meta.stranded, 0), 0, `${path}: no line starts with a separator`);
+    t.ok(
+      report.some((meta) => meta.items > 1),
+      `${path}: meta lines checked (${report.length})`,
+    );
+    t.equal(
+      report.reduce((sum, meta) => sum + meta.stranded, 0),
+      0,
+      `${path}: no line starts with a separator`,
+    );
   }
   await context.close();
 });
 
 for (const javaScript of [true, false]) {
-  t.test(`390x844, ${javaScript ? 'with' : 'without'} JavaScript: Menu opens and closes by mouse and keyboard, and says so`, async (t) => {
-    const context = await newContext(phone, { javaScript });
-    const page = await context.newPage();
-    await visit(page, '/th/bonus', javaScript);
-    const summary = page.locator('[data-testid="menu-toggle"]');
-    const menu = page.locator('#site-menu');
+  t.test(
+    `390x844, ${javaScript ? 'with' : 'without'} JavaScript: Menu opens and closes by mouse and keyboard, and says so`,
+    async (t) => {
+      const context = await newContext(phone, { javaScript });
+      const page = await context.newPage();
+      await visit(page, '/th/bonus', javaScript);
+      const summary = page.locator('[data-testid="menu-toggle"]');
+      const menu = page.locator('#site-menu');
 
-    const closed = await accessibility(page, '[data-testid="menu-toggle"]');
-    t.same(closed, { role: 'DisclosureTriangle', name: 'เมนู', expanded: false }, 'a disclosure named by its visible label, collapsed');
-    t.notOk(await menu.isVisible(), 'closed at first');
+      const closed = await accessibility(page, '[data-testid="menu-toggle"]');
+      t.same(
+        closed,
+        { role: 'DisclosureTriangle', name: 'เมนู', expanded: false },
+        'a disclosure named by its visible label, collapsed',
+      );
+      t.notOk(await menu.isVisible(), 'closed at first');
 
-    await summary.click();
-    await menu.waitFor({ state: 'visible' });
-    t.equal((await accessibility(page, '[data-testid="menu-toggle"]')).expanded, true, 'expanded once open');
-    const links = await boxes(page.locator('#site-menu .main-nav a'), 'a menu link');
-    t.equal(links.length, 6, 'the six sections');
-    t.ok(links.every((box) => box.height >= 44), 'each a large target (44 px or more)');
-    t.ok(links.every((box, index) => index === 0 || box.y > links[index - 1]!.y), 'one under another');
-    t.same(await page.locator('#site-menu nav').evaluateAll((navs) => navs.map((nav) => nav.getAttribute('aria-label'))), ['เมนูหลัก', 'บัญชีผู้ใช้'], 'named landmarks');
-    const afterOpen = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
-    t.ok(afterOpen.height > 120, 'the open menu is part of the banner, under the brand row');
+      await summary.click();
+      await menu.waitFor({ state: 'visible' });
+      t.equal((await accessibility(page, '[data-testid="menu-toggle"]')).expanded, true, 'expanded once open');
+      const links = await boxes(page.locator('#site-menu .main-nav a'), 'a menu link');
+      t.equal(links.length, 6, 'the six sections');
+      t.ok(
+        links.every((box) => box.height >= 44),
+        'each a large target (44 px or more)',
+      );
+      t.ok(
+        links.every((box, index) => index === 0 || box.y > links[index - 1]!.y),
+        'one under another',
+      );
+      t.same(
+        await page.locator('#site-menu nav').evaluateAll((navs) => navs.map((nav) => nav.getAttribute('aria-label'))),
+        ['เมนูหลัก', 'บัญชีผู้ใช้'],
+        'named landmarks',
+      );
+      const afterOpen = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
+      t.ok(afterOpen.height > 120, 'the open menu is part of the banner, under the brand row');
 
-    await summary.click();
-    await menu.waitFor({ state: 'hidden' });
-    t.equal((await accessibility(page, '[data-testid="menu-toggle"]')).expanded, false, 'collapsed again');
+      await summary.click();
+      await menu.waitFor({ state: 'hidden' });
+      t.equal((await accessibility(page, '[data-testid="menu-toggle"]')).expanded, false, 'collapsed again');
 
-    // Keyboard, from a fresh page: Tab reaches Menu, Enter and Space toggle it, Tab goes on into its links.
-    await visit(page, '/th/bonus', javaScript);
-    await page.keyboard.press('Tab');
-    t.equal(await page.evaluate(() => document.activeElement?.textContent), 'ข้ามไปยังเนื้อหา', 'the first stop is "skip to content"');
-    let stops = 0;
-    while (!(await summary.evaluate((element) => element === document.activeElement)) && stops < 10) {
+      // Keyboard, from a fresh page: Tab reaches Menu, Enter and Space toggle it, Tab goes on into its links.
+      await visit(page, '/th/bonus', javaScript);
       await page.keyboard.press('Tab');
-      stops += 1;
-    }
-    t.ok(stops < 10, `Menu is reached by Tab (${stops + 1} stops)`);
-    await page.keyboard.press('Enter');
-    await menu.waitFor({ state: 'visible' });
-    await page.keyboard.press('Tab');
-    t.equal(await page.evaluate(() => document.activeElement?.closest('#site-menu') !== null), true, 'the next stop is in the menu');
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Space');
-    await menu.waitFor({ state: 'hidden' });
-    t.pass('Space closes it');
-
-    if (javaScript) {
-      // Escape closes it and leaves focus on Menu; a navigation closes it too.
+      t.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        'ข้ามไปยังเนื้อหา',
+        'the first stop is "skip to content"',
+      );
+      let stops = 0;
+      while (!(await summary.evaluate((element) => element === document.activeElement)) && stops < 10) {
+        await page.keyboard.press('Tab');
+        stops += 1;
+      }
+      t.ok(stops < 10, `Menu is reached by Tab (${stops + 1} stops)`);
       await page.keyboard.press('Enter');
       await menu.waitFor({ state: 'visible' });
-      await page.locator('#site-menu .main-nav a').first().focus();
-      await page.keyboard.press('Escape');
+      await page.keyboard.press('Tab');
+      t.equal(
+        await page.evaluate(() => document.activeElement?.closest('#site-menu') !== null),
+        true,
+        'the next stop is in the menu',
+      );
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Space');
       await menu.waitFor({ state: 'hidden' });
-      t.ok(await summary.evaluate((element) => element === document.activeElement), 'Escape: closed, focus back on Menu');
-      await summary.click();
-      await page.locator('#site-menu [data-nav="terms_apply"]').click();
-      await page.waitForURL(`${base}/th/terms-apply`);
-      await menu.waitFor({ state: 'hidden' });
-      t.pass('following a link closes it');
-    } else {
-      // Without JavaScript a link loads the next page, where Menu starts closed.
-      await summary.click();
-      await page.locator('#site-menu [data-nav="terms_apply"]').click();
-      await page.waitForURL(`${base}/th/terms-apply`);
-      t.notOk(await menu.isVisible(), 'the next page starts with Menu closed');
-    }
-    await context.close();
-  });
+      t.pass('Space closes it');
+
+      if (javaScript) {
+        // Escape closes it and leaves focus on Menu; a navigation closes it too.
+        await page.keyboard.press('Enter');
+        await menu.waitFor({ state: 'visible' });
+        await page.locator('#site-menu .main-nav a').first().focus();
+        await page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'hidden' });
+        t.ok(
+          await summary.evaluate((element) => element === document.activeElement),
+          'Escape: closed, focus back on Menu',
+        );
+        await summary.click();
+        await page.locator('#site-menu [data-nav="terms_apply"]').click();
+        await page.waitForURL(`${base}/th/terms-apply`);
+        await menu.waitFor({ state: 'hidden' });
+        t.pass('following a link closes it');
+      } else {
+        // Without JavaScript a link loads the next page, where Menu starts closed.
+        await summary.click();
+        await page.locator('#site-menu [data-nav="terms_apply"]').click();
+        await page.waitForURL(`${base}/th/terms-apply`);
+        t.notOk(await menu.isVisible(), 'the next page starts with Menu closed');
+      }
+      await context.close();
+    },
+  );
 }

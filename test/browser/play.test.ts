@@ -40,7 +40,11 @@ interface Tab {
 }
 
 async function newTab(options: { token?: string; javaScript?: boolean } = {}): Promise<Tab> {
-  const context = await browser.newContext({ userAgent: browserUserAgent, timezoneId, javaScriptEnabled: options.javaScript ?? true });
+  const context = await browser.newContext({
+    userAgent: browserUserAgent,
+    timezoneId,
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   if (options.token) await context.addCookies([{ name: 'token', value: options.token, url: base }]);
   const page = await context.newPage();
   const consoleLog = collectConsole(page);
@@ -48,7 +52,8 @@ async function newTab(options: { token?: string; javaScript?: boolean } = {}): P
   const api: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (request.resourceType() === 'document' && request.frame() === page.mainFrame()) documents.push(url.pathname + url.search);
+    if (request.resourceType() === 'document' && request.frame() === page.mainFrame())
+      documents.push(url.pathname + url.search);
     if (url.pathname.startsWith('/api/')) api.push(`${request.method()} ${url.pathname}`);
   });
   return { page, context, consoleLog, documents, api };
@@ -75,14 +80,25 @@ t.test('logged out: Play goes to login and, once logged in, on to Play and a ver
   const played = tab.page.waitForResponse((response) => new URL(response.url()).pathname === '/api/play');
   await tab.page.click('.account-form button[type="submit"]');
   const launchUrl = new URL((await (await played).json()).url as string, base);
-  t.match(launchUrl.searchParams.get('launch'), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, 'Play handed over a launch token');
+  t.match(
+    launchUrl.searchParams.get('launch'),
+    /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/,
+    'Play handed over a launch token',
+  );
   await sessionShown(tab.page);
   const url = new URL(tab.page.url());
   t.equal(url.pathname, '/play', 'landed on the own play destination');
   t.same([...url.searchParams.keys()], ['session'], 'the token left the address bar once verified');
-  t.equal(url.searchParams.get('session'), await tab.page.getAttribute('[data-testid="play-session"]', 'data-session-id'));
+  t.equal(
+    url.searchParams.get('session'),
+    await tab.page.getAttribute('[data-testid="play-session"]', 'data-session-id'),
+  );
   t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Ann Player', 'who is playing');
-  t.match(await tab.page.textContent('[data-testid="play-since"]'), /\d{4} at \d{2}:\d{2} GMT\+7/, 'since when, in the browser time zone');
+  t.match(
+    await tab.page.textContent('[data-testid="play-since"]'),
+    /\d{4} at \d{2}:\d{2} GMT\+7/,
+    'since when, in the browser time zone',
+  );
   t.ok(await tab.page.isVisible('[data-testid="responsibility-link"]'), 'the responsible-play reminders');
   t.equal(await tab.page.getAttribute('[data-testid="take-a-break-link"]', 'href'), '/account#take-a-break');
   t.same(
@@ -130,22 +146,38 @@ t.test('without JavaScript: Play is a form; login and back, then the session, wi
   await tab.page.fill('input[name="password"]', password);
   await tab.page.click('.account-form button[type="submit"]');
   await tab.page.waitForURL(`${base}/play`);
-  t.equal(await tab.page.textContent('[data-testid="flash-notice"] .notice-text'), 'You are signed in.', 'the sign-in notice');
-  t.equal(await tab.page.locator('[data-testid="play-status"]').count(), 0, 'nothing waits for a script: the Play button, pressed by the visitor');
+  t.equal(
+    await tab.page.textContent('[data-testid="flash-notice"] .notice-text'),
+    'You are signed in.',
+    'the sign-in notice',
+  );
+  t.equal(
+    await tab.page.locator('[data-testid="play-status"]').count(),
+    0,
+    'nothing waits for a script: the Play button, pressed by the visitor',
+  );
 
   await tab.page.click('[data-testid="play-again"]');
   await sessionShown(tab.page);
   const url = new URL(tab.page.url());
   t.same([...url.searchParams.keys()], ['session'], 'the server spent the token and sent the address without it');
   t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Noscript Player');
-  t.match(await tab.page.textContent('[data-testid="play-since"]'), /\d{4} at \d{2}:\d{2}/, 'since when (server time zone without JavaScript)');
+  t.match(
+    await tab.page.textContent('[data-testid="play-since"]'),
+    /\d{4} at \d{2}:\d{2}/,
+    'since when (server time zone without JavaScript)',
+  );
   const launched = tab.documents.find((document) => document.includes('launch='));
   t.match(launched, /^\/play\?launch=/, 'the launch URL was loaded once, as a document');
   t.equal(tab.documents.filter((document) => document.includes('launch=')).length, 1);
 
   await tab.page.reload();
   await sessionShown(tab.page);
-  t.equal(await tab.page.textContent('[data-testid="play-user"]'), 'Noscript Player', 'a reload shows the same session');
+  t.equal(
+    await tab.page.textContent('[data-testid="play-user"]'),
+    'Noscript Player',
+    'a reload shows the same session',
+  );
   t.same(tab.api, [], 'no API call: all form posts and documents');
   await tab.context.close();
 });
@@ -181,7 +213,11 @@ t.test('a launch URL to an origin that is not allowed: a clear error, and the pa
   const player = await registerPlayer('Ben Player');
   const tab = await open('/bonus', { token: player.token });
   await tab.page.route('**/api/play', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ url: 'https://evil.example/x' }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ url: 'https://evil.example/x' }),
+    }),
   );
   const leaving: string[] = [];
   tab.page.on('request', (request) => {
@@ -225,7 +261,11 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   await message.waitFor();
   t.equal(await tab.page.getAttribute('[data-testid="play-excluded-until"]', 'datetime'), until);
   const localUntil = formatDateTime(until, 'th', timezoneId);
-  t.equal(await tab.page.evaluate('window.firstShownUntil'), localUntil, 'the date, in Thai and the local zone, from the moment it appears');
+  t.equal(
+    await tab.page.evaluate('window.firstShownUntil'),
+    localUntil,
+    'the date, in Thai and the local zone, from the moment it appears',
+  );
   t.equal(await tab.page.textContent('[data-testid="play-excluded-until"]'), localUntil, 'and it stays so');
   t.match(await message.textContent(), /คุณกำลังพักการเล่นอยู่/);
   t.equal(tab.page.url(), `${base}/th/asdas`, 'went nowhere');
@@ -240,7 +280,10 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   await tab.page.waitForSelector('html[data-hydrated="true"]');
   t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), until);
   // The server wrote UTC (the hydrating render must match it); then the reader's zone.
-  await tab.page.waitForFunction((expected) => document.querySelector('[data-testid="break-until"]')?.textContent === expected, localUntil);
+  await tab.page.waitForFunction(
+    (expected) => document.querySelector('[data-testid="break-until"]')?.textContent === expected,
+    localUntil,
+  );
   t.pass(`the server-rendered date shows in the local zone once hydrated (${localUntil})`);
   await tab.page.check('input[name="period"][value="24h"]');
   await tab.page.click('[data-testid="break-continue"]');
@@ -248,15 +291,24 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   await tab.page.waitForSelector('[data-testid="form-message"]');
   t.match(await tab.page.textContent('[data-testid="form-message"]'), /ขยายเวลาให้นานขึ้นเท่านั้น/);
   t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), until, 'unchanged');
-  t.same(tab.consoleLog.problems().filter((line) => !/status of (403|409)/.test(line)), [], 'only the refusals the page expects');
+  t.same(
+    tab.consoleLog.problems().filter((line) => !/status of (403|409)/.test(line)),
+    [],
+    'only the refusals the page expects',
+  );
   await tab.context.close();
 });
 
 t.test('the account page with JavaScript: play sessions, then a break in two steps', async (t) => {
   const player = await registerPlayer('Dao Player');
-  const androidChrome = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
+  const androidChrome =
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
   for (const userAgent of [androidChrome, 'Bench/1']) {
-    await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${player.token}`, 'user-agent': userAgent } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/play',
+      headers: { authorization: `Bearer ${player.token}`, 'user-agent': userAgent },
+    });
   }
   const tab = await open('/', { token: player.token });
   await tab.page.click('[data-nav="account"]');
@@ -273,24 +325,44 @@ t.test('the account page with JavaScript: play sessions, then a break in two ste
   await tab.page.check('input[name="period"][value="30d"]');
   await tab.page.click('[data-testid="break-continue"]');
   await tab.page.waitForSelector('[data-testid="break-confirm"]');
-  t.match(await tab.page.textContent('[data-testid="break-confirm"]'), /30 days.*cannot be undone/s, 'explains it cannot be undone');
+  t.match(
+    await tab.page.textContent('[data-testid="break-confirm"]'),
+    /30 days.*cannot be undone/s,
+    'explains it cannot be undone',
+  );
   await tab.page.click('[data-testid="break-cancel"]');
   await tab.page.waitForSelector('[data-testid="break-form"]');
-  t.equal((await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json().selfExclusion, null, 'cancel takes nothing');
+  t.equal(
+    (
+      await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })
+    ).json().selfExclusion,
+    null,
+    'cancel takes nothing',
+  );
 
   await tab.page.check('input[name="period"][value="30d"]');
   await tab.page.click('[data-testid="break-continue"]');
   await tab.page.click('[data-testid="break-confirm-submit"]');
   await tab.page.waitForSelector('[data-testid="break-status"]');
-  const { selfExclusion } = (await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json();
+  const { selfExclusion } = (
+    await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })
+  ).json();
   t.equal(selfExclusion.period, '30d');
-  t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), selfExclusion.until, 'the page shows the new break at once');
+  t.equal(
+    await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'),
+    selfExclusion.until,
+    'the page shows the new break at once',
+  );
   t.same(tab.documents, ['/'], 'without reloading');
 
   await tab.page.click('[data-nav="play"]');
   await tab.page.waitForSelector('[data-testid="play-message"][data-kind="self-excluded"]');
   t.pass('and Play is refused');
-  t.same(tab.consoleLog.problems().filter((line) => !/status of 403/.test(line)), [], 'only the refusal the page expects');
+  t.same(
+    tab.consoleLog.problems().filter((line) => !/status of 403/.test(line)),
+    [],
+    'only the refusal the page expects',
+  );
   await tab.context.close();
 });
 
@@ -304,9 +376,15 @@ t.test('the account page without JavaScript: the same two steps as form posts', 
   await tab.page.click('[data-testid="break-confirm-submit"]');
   await tab.page.waitForSelector('[data-testid="break-status"]');
   t.equal(new URL(tab.page.url()).pathname, '/account', 'back on the account page (303)');
-  const { selfExclusion } = (await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json();
+  const { selfExclusion } = (
+    await app.inject({ method: 'GET', url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })
+  ).json();
   t.equal(selfExclusion.period, '24h');
   t.equal(await tab.page.getAttribute('[data-testid="break-until"]', 'datetime'), selfExclusion.until);
-  t.same(tab.documents, ['/account', '/account', '/account', '/account'], 'page, period (POST), confirmation (POST), result (GET after 303)');
+  t.same(
+    tab.documents,
+    ['/account', '/account', '/account', '/account'],
+    'page, period (POST), confirmation (POST), result (GET after 303)',
+  );
   await tab.context.close();
 });

@@ -1,5 +1,16 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,16 +32,34 @@ import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
 const root = resolve(import.meta.dirname, '../..');
 const playOrigin = 'https://play.example';
 // A UUID like real user ids: the account page's data (prefetched from the header) queries by it.
-const testUser: PublicUser = { id: '00000000-0000-4000-8000-000000000001', email: 'ann@example.com', displayName: 'Ann Tester', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
+const testUser: PublicUser = {
+  id: '00000000-0000-4000-8000-000000000001',
+  email: 'ann@example.com',
+  displayName: 'Ann Tester',
+  locale: 'en',
+  createdAt: '2026-01-01T00:00:00Z',
+  emailVerified: true,
+};
 
 /** The service on the build in dist/, where a request with `x-test-user` is logged in. */
 async function startApp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-runtime-'));
   // The page cache off: a request logged in by `x-test-user` carries no session cookie, so the
   // cache would take it for a visitor and answer with an anonymous render of the page.
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ALLOWED_EXTERNAL_ORIGINS: playOrigin, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', PAGE_CACHE_TTL_MS: '0' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    ALLOWED_EXTERNAL_ORIGINS: playOrigin,
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    PAGE_CACHE_TTL_MS: '0',
+  });
   const database = await createTestDatabase('pglite');
-  const app = await buildApp({ config, logger: createLogger('warn', { write: () => undefined }), database: { db: database.db } });
+  const app = await buildApp({
+    config,
+    logger: createLogger('warn', { write: () => undefined }),
+    database: { db: database.db },
+  });
   // After the accounts plugin's own preHandler, which resolves the real (absent) session.
   app.addHook('preHandler', async (request) => {
     if (request.headers['x-test-user']) request.user = testUser;
@@ -103,8 +132,10 @@ async function open(path: string, options: Parameters<typeof newPage>[0] = {}, o
 }
 
 const heading = (page: Page) => page.locator('main h1').first().textContent();
-const markWindow = (page: Page) => page.evaluate(() => ((window as unknown as { sameWindow: boolean }).sameWindow = true));
-const sameWindow = (page: Page) => page.evaluate(() => (window as unknown as { sameWindow?: boolean }).sameWindow === true);
+const markWindow = (page: Page) =>
+  page.evaluate(() => ((window as unknown as { sameWindow: boolean }).sameWindow = true));
+const sameWindow = (page: Page) =>
+  page.evaluate(() => (window as unknown as { sameWindow?: boolean }).sameWindow === true);
 
 // ---------------------------------------------------------------------------------------------
 // New build
@@ -163,7 +194,10 @@ async function startServer(dir: string, port: number): Promise<{ child: ChildPro
   // A start takes seconds on a loaded machine: wait up to a minute, and never leave the child behind.
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (attempt > 600) {
       child.kill('SIGKILL');
@@ -205,7 +239,10 @@ t.test('a new build: the next navigation is a full load that lands on the new bu
 
   // Deploy B: a real second build, while the tabs stay open.
   const buildB = `runtime-test-${Date.now()}`;
-  const built = await promisify(execFile)(process.execPath, ['scripts/build.mjs'], { cwd: dir, env: { ...process.env, BUILD_ID: buildB } });
+  const built = await promisify(execFile)(process.execPath, ['scripts/build.mjs'], {
+    cwd: dir,
+    env: { ...process.env, BUILD_ID: buildB },
+  });
   t.match(built.stdout, `built ${buildB}`);
   const latest = (await (await fetch(`${origin}/builds/latest.json`)).json()) as { id: string };
   t.equal(latest.id, buildB, 'the running server serves the new latest.json from disk');
@@ -216,7 +253,10 @@ t.test('a new build: the next navigation is a full load that lands on the new bu
     await tab.page.waitForSelector(`html[data-outdated-build="${buildB}"]`, { timeout: 120_000 });
   }
   t.pass('every tab noticed the new build (polling every second here)');
-  t.ok(polls.length > 0 && polls.every((url) => /\/builds\/latest\.json\?\d{13}$/.test(url)), 'latest.json is polled with a cache-busting query');
+  t.ok(
+    polls.length > 0 && polls.every((url) => /\/builds\/latest\.json\?\d{13}$/.test(url)),
+    'latest.json is polled with a cache-busting query',
+  );
   // That polling stops once the new build is seen is test/unit/build-check.test.ts's, with a clock
   // the test moves: here it would take a wait for real seconds.
   t.same(viaLink.documents, [`${origin}/`], 'no reload until the visitor navigates');
@@ -235,7 +275,11 @@ t.test('a new build: the next navigation is a full load that lands on the new bu
 
   await viaPlay.page.click('[data-nav="play"]');
   await viaPlay.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
-  t.same(viaPlay.documents, [`${origin}/bonus`, `${origin}/login?redirect=%2Fplay`], 'navigateTo: the whole target, query included');
+  t.same(
+    viaPlay.documents,
+    [`${origin}/bonus`, `${origin}/login?redirect=%2Fplay`],
+    'navigateTo: the whole target, query included',
+  );
 
   await viaBack.page.goBack();
   await viaBack.page.waitForSelector(`html[data-build-id="${buildB}"][data-hydrated="true"]`);
@@ -256,7 +300,10 @@ const contentChunk = '**/assets/content-*.js';
 async function readMarker(page: Page) {
   return page.evaluate(() => {
     try {
-      return JSON.parse(window.sessionStorage.getItem('asdas:reload') ?? 'null') as { path: string; expires: number } | null;
+      return JSON.parse(window.sessionStorage.getItem('asdas:reload') ?? 'null') as {
+        path: string;
+        expires: number;
+      } | null;
     } catch {
       return 'storage unavailable';
     }
@@ -284,7 +331,9 @@ t.test('a page chunk that cannot load: exactly one reload of the target, then th
   if (marker && typeof marker === 'object') t.equal(marker.expires, clickedAt + 10_000, 'and lasts 10 s');
   t.match(await tab.page.textContent('[data-testid="error-screen"]'), /Error 500/);
   t.ok(
-    tab.consoleLog.messages.some((m) => m.type() === 'error' && m.text().startsWith('error caught during app initialization')),
+    tab.consoleLog.messages.some(
+      (m) => m.type() === 'error' && m.text().startsWith('error caught during app initialization'),
+    ),
     'the failed start is logged',
   );
 
@@ -298,7 +347,10 @@ t.test('a page chunk that cannot load: exactly one reload of the target, then th
   await settled(tab.page);
   t.same(tab.documents, [`${base}/`, `${base}/bonus`, `${base}/`], 'no reload the second time');
   t.equal(tab.page.url(), `${base}/bonus`);
-  t.ok(tab.consoleLog.messages.some((m) => m.text().startsWith('Произошла ошибка')), 'logged as a render error');
+  t.ok(
+    tab.consoleLog.messages.some((m) => m.text().startsWith('Произошла ошибка')),
+    'logged as a render error',
+  );
 
   // Another page's code is fine: the app still navigates.
   await tab.page.click('text=Clear errors');
@@ -389,12 +441,18 @@ t.test('navigateTo in Chromium: external and script-protocol targets are refused
   const attempt = (to: string, options: Record<string, unknown>) =>
     tab.page.evaluate(
       ([target, opts]) => {
-        const { navigateTo } = (window as unknown as { __guardUnderTest: { navigateTo: (to: string, o: unknown) => Promise<void> } }).__guardUnderTest;
+        const { navigateTo } = (
+          window as unknown as { __guardUnderTest: { navigateTo: (to: string, o: unknown) => Promise<void> } }
+        ).__guardUnderTest;
         try {
-          void navigateTo(target as string, opts);
+          void navigateTo(target, opts);
           return { navigated: true };
         } catch (error) {
-          return { name: (error as Error).name, reason: (error as { reason?: string }).reason, message: (error as Error).message };
+          return {
+            name: (error as Error).name,
+            reason: (error as { reason?: string }).reason,
+            message: (error as Error).message,
+          };
         }
       },
       [to, options] as const,
@@ -414,14 +472,36 @@ t.test('navigateTo in Chromium: external and script-protocol targets are refused
   ];
   for (const to of scripts) {
     for (const options of [{}, { external: true }]) {
-      t.match(await attempt(to, options), { name: 'NavigationRefusedError', reason: 'script-protocol', message: /^Cannot navigate to a URL with '\w+:' protocol\.$/ }, `${JSON.stringify(to)} ${JSON.stringify(options)}`);
+      t.match(
+        await attempt(to, options),
+        {
+          name: 'NavigationRefusedError',
+          reason: 'script-protocol',
+          message: /^Cannot navigate to a URL with '\w+:' protocol\.$/,
+        },
+        `${JSON.stringify(to)} ${JSON.stringify(options)}`,
+      );
     }
   }
-  for (const to of ['https://evil.example/', '//evil.example', '/\\evil.example', '\\\\evil.example', `${playOrigin}/launch`]) {
-    t.match(await attempt(to, {}), { reason: 'external-not-allowed', message: /external: true/ }, `${to} without external`);
+  for (const to of [
+    'https://evil.example/',
+    '//evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    `${playOrigin}/launch`,
+  ]) {
+    t.match(
+      await attempt(to, {}),
+      { reason: 'external-not-allowed', message: /external: true/ },
+      `${to} without external`,
+    );
   }
   for (const to of ['https://evil.example/', '//evil.example/x', 'https://play.example.evil.example/']) {
-    t.match(await attempt(to, { external: true }), { reason: 'origin-not-allowed', message: /not on the list of allowed origins/ }, `${to} with external: true`);
+    t.match(
+      await attempt(to, { external: true }),
+      { reason: 'origin-not-allowed', message: /not on the list of allowed origins/ },
+      `${to} with external: true`,
+    );
   }
   await settled(tab.page);
   t.equal(tab.page.url(), `${base}/bonus`, 'still on the page');
@@ -429,7 +509,9 @@ t.test('navigateTo in Chromium: external and script-protocol targets are refused
   t.same(dialogs, [], 'no script ran');
 
   // The allowed origin (ALLOWED_EXTERNAL_ORIGINS) with external: true does leave the site.
-  await tab.context.route(`${playOrigin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>play</h1>' }));
+  await tab.context.route(`${playOrigin}/**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<h1>play</h1>' }),
+  );
   t.same(await attempt(`${playOrigin}/launch?t=1`, { external: true }), { navigated: true });
   await tab.page.waitForURL(`${playOrigin}/launch?t=1`);
   t.pass('an allowed origin is reached');
@@ -439,50 +521,63 @@ t.test('navigateTo in Chromium: external and script-protocol targets are refused
 // ---------------------------------------------------------------------------------------------
 // Route middleware, with the way back
 
-t.test('Play when logged out: login with the way back to Play; once logged in, guest sends the visitor on', async (t) => {
-  const tab = await open('/asdas?page=1');
-  await markWindow(tab.page);
-  await tab.page.click('[data-nav="play"]');
-  await tab.page.waitForURL(`${base}/login?redirect=%2Fplay`);
-  t.ok(await sameWindow(tab.page), 'a client navigation (navigateTo in the router)');
+t.test(
+  'Play when logged out: login with the way back to Play; once logged in, guest sends the visitor on',
+  async (t) => {
+    const tab = await open('/asdas?page=1');
+    await markWindow(tab.page);
+    await tab.page.click('[data-nav="play"]');
+    await tab.page.waitForURL(`${base}/login?redirect=%2Fplay`);
+    t.ok(await sameWindow(tab.page), 'a client navigation (navigateTo in the router)');
 
-  // Logged in now (what a successful login does): the login page sends the visitor on to Play.
-  // The stand-in user has no account row, so Play itself is answered here (test/browser/play.test.ts plays for real).
-  await tab.context.route('**/api/play', (route) =>
-    route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, code: 'UNAVAILABLE', message: 'stub' }) }),
-  );
-  await tab.context.setExtraHTTPHeaders({ 'x-test-user': '1' });
-  // The stand-in user exists only for the server (the browser has no token), so the hydrated page
-  // soon shows nobody logged in. What this checks is the server's answer to the reload itself:
-  // the login document redirected (guest middleware) to /play, read from the request chain
-  // (headers only: a document's body may already be gone from the browser's buffer).
-  const response = await tab.page.reload();
-  const login = response!.request().redirectedFrom();
-  t.equal(login?.url(), `${base}/login?redirect=%2Fplay`, 'the reload asked for the login page');
-  t.equal((await login!.response())?.status(), 302, 'which the server answered with a redirect');
-  t.equal(response!.url(), `${base}/play`, 'to Play');
-  t.equal(response!.status(), 200);
-  await tab.context.close();
-});
+    // Logged in now (what a successful login does): the login page sends the visitor on to Play.
+    // The stand-in user has no account row, so Play itself is answered here (test/browser/play.test.ts plays for real).
+    await tab.context.route('**/api/play', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 503, code: 'UNAVAILABLE', message: 'stub' }),
+      }),
+    );
+    await tab.context.setExtraHTTPHeaders({ 'x-test-user': '1' });
+    // The stand-in user exists only for the server (the browser has no token), so the hydrated page
+    // soon shows nobody logged in. What this checks is the server's answer to the reload itself:
+    // the login document redirected (guest middleware) to /play, read from the request chain
+    // (headers only: a document's body may already be gone from the browser's buffer).
+    const response = await tab.page.reload();
+    const login = response!.request().redirectedFrom();
+    t.equal(login?.url(), `${base}/login?redirect=%2Fplay`, 'the reload asked for the login page');
+    t.equal((await login!.response())?.status(), 302, 'which the server answered with a redirect');
+    t.equal(response!.url(), `${base}/play`, 'to Play');
+    t.equal(response!.status(), 200);
+    await tab.context.close();
+  },
+);
 
-t.test('guest in the browser router: a logged-in user following a link to registration stays where they are', async (t) => {
-  const tab = await open('/', { loggedIn: true });
-  await markWindow(tab.page);
-  const requested: string[] = [];
-  tab.page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-  const backHome = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/_payload.json');
-  await tab.page.click('[data-entry="registration"]');
-  await backHome;
-  // The payload request comes before the router puts the address back: wait for the address.
-  await tab.page.waitForURL(`${base}/`);
-  await settled(tab.page);
-  t.equal(tab.page.url(), `${base}/`, 'back on the page');
-  t.ok(await sameWindow(tab.page), 'all in the client router');
-  t.notOk(requested.includes('/registration/_payload.json'), 'the client middleware decided without asking the server');
-  t.same(tab.documents, [`${base}/`]);
-  t.same(tab.consoleLog.problems(), []);
-  await tab.context.close();
-});
+t.test(
+  'guest in the browser router: a logged-in user following a link to registration stays where they are',
+  async (t) => {
+    const tab = await open('/', { loggedIn: true });
+    await markWindow(tab.page);
+    const requested: string[] = [];
+    tab.page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    const backHome = tab.page.waitForRequest((request) => new URL(request.url()).pathname === '/_payload.json');
+    await tab.page.click('[data-entry="registration"]');
+    await backHome;
+    // The payload request comes before the router puts the address back: wait for the address.
+    await tab.page.waitForURL(`${base}/`);
+    await settled(tab.page);
+    t.equal(tab.page.url(), `${base}/`, 'back on the page');
+    t.ok(await sameWindow(tab.page), 'all in the client router');
+    t.notOk(
+      requested.includes('/registration/_payload.json'),
+      'the client middleware decided without asking the server',
+    );
+    t.same(tab.documents, [`${base}/`]);
+    t.same(tab.consoleLog.problems(), []);
+    await tab.context.close();
+  },
+);
 
 t.test('guest on the server: the way back is only ever a path on this site', async (t) => {
   const cases: [path: string, lands: string][] = [
@@ -511,7 +606,10 @@ t.test('a start-up failure is logged as "error caught during app initialization"
     const html = (await response.text()).replace('id="asdas-state"', 'id="not-asdas-state"');
     await route.fulfill({ response, body: html });
   });
-  const startFailure = tab.page.waitForEvent('console', (message) => message.type() === 'error' && message.text().startsWith('error caught during app initialization'));
+  const startFailure = tab.page.waitForEvent(
+    'console',
+    (message) => message.type() === 'error' && message.text().startsWith('error caught during app initialization'),
+  );
   await tab.page.goto(`${base}/bonus`);
   await startFailure;
   await settled(tab.page);

@@ -51,7 +51,11 @@ t.test('navigates on the client without reloading the document', async (t) => {
   );
   await page.click('nav.main-nav a[data-nav="author"]');
   await page.waitForURL(`${base}/author`);
-  t.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 42, 'same window: no full reload');
+  t.equal(
+    await page.evaluate(() => (window as unknown as { marker?: number }).marker),
+    42,
+    'same window: no full reload',
+  );
   t.same(documents, [`${base}/`], 'only the first page was a document request');
   await page.goBack();
   await page.waitForURL(`${base}/bonus`);
@@ -104,7 +108,11 @@ t.test('a page that does not exist renders inside the layout after client naviga
 t.test('a client-side error: people get the error screen, a bot keeps the server HTML', async (t) => {
   const failPayload = async (page: Page) =>
     page.route('**/_payload.json', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"message":"boom","fatal":true}' }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"statusCode":500,"message":"boom","fatal":true}',
+      }),
     );
 
   // Before the page loads: links prefetch their payloads once in view, and a click uses the prefetched one.
@@ -118,7 +126,9 @@ t.test('a client-side error: people get the error screen, a bot keeps the server
   const homeHeading = await heading(bot.page);
   await failPayload(bot.page);
   // The failed payload's answer arrives when it arrives: wait for the log line it leads to.
-  const logged = bot.page.waitForEvent('console', { predicate: (message) => message.text().includes('Not rendering error page for bot') });
+  const logged = bot.page.waitForEvent('console', {
+    predicate: (message) => message.text().includes('Not rendering error page for bot'),
+  });
   await bot.page.click('nav.main-nav a[data-nav="bonus"]');
   t.ok(await logged, 'the error is logged instead');
   await settled(bot.page);

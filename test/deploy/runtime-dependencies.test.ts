@@ -28,7 +28,12 @@ function importedPackages(source: string): string[] {
   ].map((match) => match[1]!);
   return specifiers
     .filter((specifier) => !specifier.startsWith('node:') && !builtinModules.includes(specifier.split('/')[0]!))
-    .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
 }
 
 t.test('every package the built server imports is a dependency, not a devDependency', async (t) => {
@@ -39,6 +44,9 @@ t.test('every package the built server imports is a dependency, not a devDepende
   t.ok(imported.has('fastify') && imported.has('react'), 'the scan finds the server and the SSR bundle imports');
   for (const [name, file] of [...imported].sort(([a], [b]) => a.localeCompare(b))) {
     const where = file.slice(root.length + 1);
-    t.ok(manifest.dependencies[name], `${name} (imported by ${where}) is in dependencies${manifest.devDependencies[name] ? ', not devDependencies' : ''}`);
+    t.ok(
+      manifest.dependencies[name],
+      `${name} (imported by ${where}) is in dependencies${manifest.devDependencies[name] ? ', not devDependencies' : ''}`,
+    );
   }
 });

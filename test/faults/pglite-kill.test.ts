@@ -45,7 +45,14 @@ t.test('SIGKILL during registrations, restart on the same folder: every answered
         const response = await fetch(`${first.base}/api/auth/register`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password, displayName: `Kill ${name}`, locale: 'en', acceptTerms: true, confirmAge: true }),
+          body: JSON.stringify({
+            email,
+            password,
+            displayName: `Kill ${name}`,
+            locale: 'en',
+            acceptTerms: true,
+            confirmAge: true,
+          }),
         });
         if (response.status === 201) answered.push(email);
         else if (!killed) t.fail(`${email}: ${response.status} ${await response.text()}`);
@@ -83,7 +90,14 @@ t.test('SIGKILL during registrations, restart on the same folder: every answered
   const another = await fetch(`${second.base}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'after-restart@example.com', password, displayName: 'After', locale: 'en', acceptTerms: true, confirmAge: true }),
+    body: JSON.stringify({
+      email: 'after-restart@example.com',
+      password,
+      displayName: 'After',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    }),
   });
   t.equal(another.status, 201, 'and it keeps writing');
   second.child.kill('SIGTERM');

@@ -37,7 +37,12 @@ if (typeof binaries === 'string') {
   /** Waits until `count` more requests (of one kind, if given) have been answered (or given up on) in `wanted` phase. */
   async function answered(wanted: Phase, count: number, ok?: boolean, what?: 'login' | 'me') {
     const matches = () =>
-      outcomes.filter((o) => o.phase === wanted && (ok === undefined || (o.status === 200) === ok) && (what === undefined || o.what === what)).length;
+      outcomes.filter(
+        (o) =>
+          o.phase === wanted &&
+          (ok === undefined || (o.status === 200) === ok) &&
+          (what === undefined || o.what === what),
+      ).length;
     const target = matches() + count;
     while (matches() < target) await newOutcome();
   }
@@ -53,8 +58,16 @@ if (typeof binaries === 'string') {
       try {
         const response =
           what === 'login'
-            ? await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account), signal: AbortSignal.timeout(15_000) })
-            : await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(15_000) });
+            ? await fetch(`${base}/api/auth/login`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(account),
+                signal: AbortSignal.timeout(15_000),
+              })
+            : await fetch(`${base}/api/auth/me`, {
+                headers: { authorization: `Bearer ${token}` },
+                signal: AbortSignal.timeout(15_000),
+              });
         status = response.status;
         code = ((await response.json()) as { code?: string }).code;
       } catch {
@@ -96,19 +109,35 @@ if (typeof binaries === 'string') {
     phase = 'starting';
     await postgres.start();
     // Until /readyz sees the database again (the pool replaces its dead connections by itself).
-    while ((await app.inject({ url: '/readyz' })).statusCode !== 200) await new Promise((done) => setTimeout(done, 100));
+    while ((await app.inject({ url: '/readyz' })).statusCode !== 200)
+      await new Promise((done) => setTimeout(done, 100));
     phase = 'after';
     await Promise.all([answered('after', 3, true, 'me'), answered('after', 3, true, 'login')]);
     const after = outcomes.filter((o) => o.phase === 'after');
-    t.ok(after.filter((o) => o.what === 'me' && o.status === 200).length >= 3, 'the session made before the restart still works');
+    t.ok(
+      after.filter((o) => o.what === 'me' && o.status === 200).length >= 3,
+      'the session made before the restart still works',
+    );
     t.ok(after.filter((o) => o.what === 'login' && o.status === 200).length >= 3, 'and new logins');
-    t.same(after.filter((o) => o.status !== 200), [], 'nothing fails once it is back');
+    t.same(
+      after.filter((o) => o.status !== 200),
+      [],
+      'nothing fails once it is back',
+    );
   });
 
   t.test('no request hung past its timeout', async (t) => {
     loading = false;
     await clients;
-    t.same(outcomes.filter((o) => o.status === 'no answer'), [], `${outcomes.length} requests, every one answered`);
-    t.same(outcomes.filter((o) => typeof o.status === 'number' && o.status >= 500 && o.status !== 503), [], 'no 500: the outage is a 503');
+    t.same(
+      outcomes.filter((o) => o.status === 'no answer'),
+      [],
+      `${outcomes.length} requests, every one answered`,
+    );
+    t.same(
+      outcomes.filter((o) => typeof o.status === 'number' && o.status >= 500 && o.status !== 503),
+      [],
+      'no 500: the outage is a 503',
+    );
   });
 }

@@ -12,14 +12,21 @@ import { findRedis, startPrivateRedis } from '../helpers/private-servers.ts';
 
 const binary = findRedis();
 if (!binary) {
-  t.test('Redis lost while rate limits use it', { skip: 'redis-server is not installed (Debian package redis-server)' }, async () => {});
+  t.test(
+    'Redis lost while rate limits use it',
+    { skip: 'redis-server is not installed (Debian package redis-server)' },
+    async () => {},
+  );
 } else {
   const redis = await startPrivateRedis(binary);
   t.teardown(() => redis.destroy());
   const namespace = `fault-${randomBytes(3).toString('hex')}:`;
   const { app, logs, close } = await startTestApp(
     { REDIS_URL: redis.url, LOG_LEVEL: 'info' },
-    { accounts: { passwordHashing: testHashing }, rateLimits: { namespace, limits: { loginPerIp: { max: 3, windowMs: 60_000 } } } },
+    {
+      accounts: { passwordHashing: testHashing },
+      rateLimits: { namespace, limits: { loginPerIp: { max: 3, windowMs: 60_000 } } },
+    },
   );
   t.teardown(close);
   // The test's own view of the private Redis (reconnects by itself after the restart).
@@ -30,7 +37,12 @@ if (!binary) {
   // Another unknown address each time, so only the per-address limit is met (not the per-account one).
   let attempts = 0;
   const login = (ip: string) =>
-    app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email: `nobody${(attempts += 1)}@example.com`, password: 'not the password' } });
+    app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: ip,
+      payload: { email: `nobody${(attempts += 1)}@example.com`, password: 'not the password' },
+    });
   /** Four logins from one address: the limit (3 a minute) must refuse the fourth. */
   const fourLogins = async (ip: string) => {
     const statuses: number[] = [];
@@ -50,14 +62,25 @@ if (!binary) {
   t.test('Redis killed: still limited, per process, never a 5xx', async (t) => {
     await redis.kill();
     t.same(await fourLogins('10.20.0.2'), [401, 401, 401, 429], 'fail open to memory: the limit still holds');
-    t.same(await fourLogins('10.20.0.1'), [401, 401, 401, 429], 'the count in Redis is not known here: it starts again in memory');
+    t.same(
+      await fourLogins('10.20.0.1'),
+      [401, 401, 401, 429],
+      'the count in Redis is not known here: it starts again in memory',
+    );
     t.ok(app.rateLimitStoreDegraded(), 'the store says so');
     t.equal(await degradedGauge(), '1', 'and the metric');
     const register = await app.inject({
       method: 'POST',
       url: '/api/auth/register',
       remoteAddress: '10.20.0.3',
-      payload: { email: `redis-down-${randomBytes(3).toString('hex')}@example.com`, password: 'correct horse battery staple', displayName: 'R', locale: 'en', acceptTerms: true, confirmAge: true },
+      payload: {
+        email: `redis-down-${randomBytes(3).toString('hex')}@example.com`,
+        password: 'correct horse battery staple',
+        displayName: 'R',
+        locale: 'en',
+        acceptTerms: true,
+        confirmAge: true,
+      },
     });
     t.equal(register.statusCode, 201, 'registration works during the outage');
     const lost = redisLines().filter((line) => line.level === 50);
@@ -82,7 +105,10 @@ if (!binary) {
     t.equal(await degradedGauge(), '0');
     t.same(await fourLogins('10.20.0.9'), [401, 401, 401, 429]);
     t.equal(await keysFor('10.20.0.9'), 1, 'counted in Redis again');
-    t.ok(redisLines().some((line) => line.level === 30 && /answers again/.test(String(line.msg))), 'the recovery is logged');
+    t.ok(
+      redisLines().some((line) => line.level === 30 && /answers again/.test(String(line.msg))),
+      'the recovery is logged',
+    );
     t.equal(redisLines().filter((line) => line.level === 50).length, 1, 'still one error line for the whole outage');
   });
 }

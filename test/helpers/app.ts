@@ -33,7 +33,8 @@ export function testConfig(env: Record<string, string> = {}, overrides: { dev?: 
 export function collectingLogger(logs: Record<string, unknown>[], level = 'info'): Logger {
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -53,7 +54,10 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  { extraRoutes, ...options }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> & Pick<TestAppOptions, 'extraRoutes'> = {},
+  {
+    extraRoutes,
+    ...options
+  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> & Pick<TestAppOptions, 'extraRoutes'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
@@ -126,7 +130,12 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
     database: { ...(shared ? { db: shared } : {}), ...options.databaseOptions },
     accounts: { passwordHasher: new PasswordHasher(testHashing), sweepIntervalMs: 0, ...options.accounts },
     rateLimits: { ...options.rateLimits, limits: { ...relaxedRateLimits, ...options.rateLimits?.limits } },
-    play: { secret: testPlaySecret, sweepIntervalMs: 0, now: options.accounts?.clock ?? (() => new Date()), ...options.play },
+    play: {
+      secret: testPlaySecret,
+      sweepIntervalMs: 0,
+      now: options.accounts?.clock ?? (() => new Date()),
+      ...options.play,
+    },
   };
   let app: FastifyInstance;
   try {

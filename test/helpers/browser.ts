@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+  Boolean,
+) as string[];
 
 export function chromiumPath(): string | undefined {
   return candidates.find((path) => existsSync(path));
@@ -10,7 +12,7 @@ export function chromiumPath(): string | undefined {
 /** Debian's Chromium, headless; never a downloaded browser. One per test file. */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = chromiumPath();
-  if (!executablePath) throw new Error('Chromium not found: install Debian\'s `chromium` package (see .ci/run).');
+  if (!executablePath) throw new Error("Chromium not found: install Debian's `chromium` package (see .ci/run).");
   return chromium.launch({
     executablePath,
     headless: true,
@@ -35,7 +37,9 @@ export async function launchBrowser(): Promise<Browser> {
  */
 export async function settled(page: Page, rounds = 2): Promise<void> {
   for (let round = 0; round < rounds; round += 1) {
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done(), { timeout: 5000 })))');
+    await page.evaluate(
+      'new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done(), { timeout: 5000 })))',
+    );
   }
 }
 
@@ -58,7 +62,10 @@ export function collectConsole(page: Page): { messages: ConsoleMessage[]; proble
  * The usual browser test file: the whole app on a real port and one Chromium, both closed when
  * the file's tests end. Use `app` for anything beyond pages (inject, decorators).
  */
-export async function startBrowserTest(t: { teardown: (fn: () => Promise<void>) => void }, env: Record<string, string> = {}) {
+export async function startBrowserTest(
+  t: { teardown: (fn: () => Promise<void>) => void },
+  env: Record<string, string> = {},
+) {
   const { startTestApp } = await import('./app.ts');
   const { app, close } = await startTestApp({ LOG_LEVEL: 'warn', ...env });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -92,7 +92,8 @@ export function checkWellFormedXml(xml: string): string[] {
     } else if ((match = text.exec(rest))) {
       const chunk = match[0];
       if (stack.length === 0 && chunk.trim()) throw new Error(`text outside the root element: ${chunk.slice(0, 40)}`);
-      if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(chunk)) throw new Error(`bare & in ${chunk.slice(0, 40)}`);
+      if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(chunk))
+        throw new Error(`bare & in ${chunk.slice(0, 40)}`);
       rest = rest.slice(chunk.length);
     } else {
       throw new Error(`not well-formed near: ${rest.slice(0, 60)}`);

@@ -57,9 +57,14 @@ export function postgresUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || undefined;
 }
 
-export async function createTestDatabase(backend: TestBackend, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  backend: TestBackend,
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
   const { database, migrated } =
-    backend === 'pglite' ? await createPGliteDatabase(options) : { database: await createPostgresDatabase(), migrated: false };
+    backend === 'pglite'
+      ? await createPGliteDatabase(options)
+      : { database: await createPostgresDatabase(), migrated: false };
   if (options.migrate !== false && !migrated) {
     try {
       await migrateToLatest(database.db, options.migrations ? { migrations: options.migrations } : {});
@@ -77,7 +82,9 @@ const tmpDir = fileURLToPath(new URL('../.tmp/', import.meta.url));
 // Templates are keyed by PGlite's version (a new one may change the data folder format) and, for
 // the migrated one, by the migrations' source, so changing a migration rebuilds it.
 const pgliteVersion = (
-  JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as {
+  JSON.parse(
+    readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
+  ) as {
     version: string;
   }
 ).version;
@@ -118,7 +125,10 @@ function template(name: string, build: () => Promise<PGlite>): Promise<Uint8Arra
           lock = await open(lockPath, 'wx');
         } catch {
           // Another process is building it; a lock older than a minute was left by a crashed run.
-          const age = await stat(lockPath).then((info) => Date.now() - info.mtimeMs, () => 0);
+          const age = await stat(lockPath).then(
+            (info) => Date.now() - info.mtimeMs,
+            () => 0,
+          );
           if (age > 60_000) await rm(lockPath, { force: true });
           if (Date.now() > deadline) throw new Error(`Timed out waiting for ${path}`);
           await new Promise((resolve) => setTimeout(resolve, 200));
@@ -164,7 +174,9 @@ function blob(bytes: Uint8Array): Blob {
   return new Blob([bytes as Uint8Array<ArrayBuffer>]);
 }
 
-async function createPGliteDatabase(options: TestDatabaseOptions): Promise<{ database: TestDatabase; migrated: boolean }> {
+async function createPGliteDatabase(
+  options: TestDatabaseOptions,
+): Promise<{ database: TestDatabase; migrated: boolean }> {
   const ready = options.migrate !== false && !options.migrations;
   const pglite = await PGlite.create({ loadDataDir: blob(await (ready ? migratedTemplate() : emptyTemplate())) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
@@ -218,7 +230,9 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = urlWithSchema(base, schema);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 5 }) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 5 }) }),
+  });
   let closed = false;
   return {
     backend: 'postgres',
@@ -241,7 +255,9 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
 }
 
 /** Row counts of the account tables, to prove a request changed nothing. */
-export async function countRows(db: Kysely<Database>): Promise<{ users: number; sessions: number; liveSessions: number }> {
+export async function countRows(
+  db: Kysely<Database>,
+): Promise<{ users: number; sessions: number; liveSessions: number }> {
   const result = await sql<{ users: number; sessions: number; live: number }>`
     select (select count(*)::int from users) as users,
            (select count(*)::int from sessions) as sessions,

@@ -22,7 +22,12 @@ export interface PlayTestApp {
 /** The service without its pages, on `database`, with Play's and the sessions' clock in the test's hand. */
 export async function buildPlayApp(
   database: TestDatabase,
-  options: { env?: Record<string, string>; play?: PlayPluginOptions; rateLimits?: Partial<RateLimitSettings>; clock?: TestClock } = {},
+  options: {
+    env?: Record<string, string>;
+    play?: PlayPluginOptions;
+    rateLimits?: Partial<RateLimitSettings>;
+    clock?: TestClock;
+  } = {},
 ): Promise<PlayTestApp> {
   const clock = options.clock ?? new TestClock(Date.parse('2026-03-01T10:00:00Z'));
   const app = await buildTestApp({
@@ -40,7 +45,11 @@ export async function registerPlayer(
   app: FastifyInstance,
   overrides: Record<string, unknown> = {},
 ): Promise<{ token: string; user: { id: string; displayName: string; locale: string } }> {
-  const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: validRegistration(overrides) });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: validRegistration(overrides),
+  });
   if (response.statusCode !== 201) throw new Error(`register answered ${response.statusCode}: ${response.body}`);
   const setCookie = [response.headers['set-cookie']].flat().find((line) => line?.startsWith('token='));
   const token = setCookie?.split(';')[0]?.slice('token='.length);

@@ -36,8 +36,14 @@ export interface PostgresBinaries {
 /** The newest PostgreSQL under /usr/lib/postgresql/*, or why there is none to use. */
 export function findPostgres(): PostgresBinaries | string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
-  const bin = versions.map((version) => join(root, version, 'bin')).find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const bin = versions
+    .map((version) => join(root, version, 'bin'))
+    .find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
   if (!bin) return 'no initdb/pg_ctl under /usr/lib/postgresql/*/bin (Debian package postgresql)';
   let user: PostgresBinaries['user'];
   if (userInfo().uid === 0) {
@@ -72,11 +78,23 @@ export async function startPrivatePostgres(binaries: PostgresBinaries): Promise<
   const port = await freePort();
   const options = binaries.user ? { uid: binaries.user.uid, gid: binaries.user.gid } : {};
   if (binaries.user) chownSync(dir, binaries.user.uid, binaries.user.gid);
-  await run(binaries.initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], { ...options, cwd: dir });
+  await run(binaries.initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], {
+    ...options,
+    cwd: dir,
+  });
   const pgCtl = (...args: string[]) => run(binaries.pgCtl, ['-D', data, ...args], { ...options, cwd: dir });
   const start = async () => {
     // -w: returns once the server accepts connections. Socket in the folder: no shared /var/run.
-    await pgCtl('-w', '-t', '60', '-l', join(dir, 'log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c full_page_writes=off`, 'start');
+    await pgCtl(
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c full_page_writes=off`,
+      'start',
+    );
   };
   await start();
   return {
@@ -118,13 +136,17 @@ export async function startPrivateRedis(binary: string): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const process = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const process = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child = process;
     await new Promise<void>((resolve, reject) => {
       let output = '';
-      process.stdout!.on('data', (chunk) => {
+      process.stdout.on('data', (chunk) => {
         output += chunk;
         if (/Ready to accept connections/.test(output)) resolve();
       });

@@ -20,7 +20,7 @@ export const serverProcessEnv: Record<string, string> = {
 export interface ServerProcess {
   child: ChildProcess;
   /** Everything it wrote to stdout and stderr so far. */
-  output(): string;
+  output: () => string;
   /** Resolves with the first match of `pattern` in its output; rejects if it exits first. */
   waitFor(pattern: RegExp): Promise<RegExpExecArray>;
   /** Resolves with `http://127.0.0.1:<port>` once it listens; rejects if it exits first. */
@@ -30,18 +30,26 @@ export interface ServerProcess {
 }
 
 /** Starts the server with `env` over serverProcessEnv; `command` runs it through another program (unshare). */
-export function startServerProcess(env: Record<string, string>, command?: { file: string; args: string[] }): ServerProcess {
+export function startServerProcess(
+  env: Record<string, string>,
+  command?: { file: string; args: string[] },
+): ServerProcess {
   const [file, args] = command ? [command.file, command.args] : [process.execPath, [serverJs]];
-  const child = spawn(file, args, { env: { ...process.env, ...serverProcessEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, {
+    env: { ...process.env, ...serverProcessEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const readers = new Set<() => void>();
   const read = (chunk: Buffer) => {
     output += String(chunk);
     for (const reader of readers) reader();
   };
-  child.stdout!.on('data', read);
-  child.stderr!.on('data', read);
-  const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  const exited = new Promise<NodeJS.Signals | number | null>((done) =>
+    child.on('exit', (code, signal) => done(signal ?? code)),
+  );
   const waitFor = (pattern: RegExp) =>
     new Promise<RegExpExecArray>((done, fail) => {
       const check = () => {

@@ -27,18 +27,39 @@ for (const backend of testBackends()) {
     t.teardown(() => app.close());
 
     const warning = logs.find((line) => line.level === 40 && line.variable === 'TRUST_PROXY');
-    t.match(warning?.msg, /PUBLIC_URL is https:\/\/site\.example but TRUST_PROXY is false/, 'the start warns that the proxy is not believed');
+    t.match(
+      warning?.msg,
+      /PUBLIC_URL is https:\/\/site\.example but TRUST_PROXY is false/,
+      'the start warns that the proxy is not believed',
+    );
 
     for (const headers of [{}, { 'x-forwarded-proto': 'https' }]) {
-      const registered = await app.inject({ method: 'POST', url: '/api/auth/register', payload: validRegistration(), headers });
+      const registered = await app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: validRegistration(),
+        headers,
+      });
       t.equal(registered.statusCode, 201);
-      t.equal(tokenCookie(registered)?.attributes.secure, true, `Secure (${Object.keys(headers).length ? 'with' : 'without'} X-Forwarded-Proto)`);
+      t.equal(
+        tokenCookie(registered)?.attributes.secure,
+        true,
+        `Secure (${Object.keys(headers).length ? 'with' : 'without'} X-Forwarded-Proto)`,
+      );
     }
     const body = validRegistration();
     await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: body.email, password: body.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: body.email, password: body.password },
+    });
     t.equal(tokenCookie(login)?.attributes.secure, true, 'a login too');
-    const logout = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${tokenCookie(login)!.value}` } });
+    const logout = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${tokenCookie(login)!.value}` },
+    });
     t.match(String(logout.headers['set-cookie']), /token=;.*Secure/, 'and the cookie that clears it');
   });
 }
@@ -48,10 +69,19 @@ t.test('plain HTTP sites keep a cookie browsers send back over HTTP', async (t) 
   t.teardown(() => database.close());
   const app = await buildTestApp({ database, env: { PUBLIC_URL: 'http://intranet.example' } });
   t.teardown(() => app.close());
-  const registered = await app.inject({ method: 'POST', url: '/api/auth/register', payload: validRegistration(), headers: { 'user-agent': browserUserAgent } });
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: validRegistration(),
+    headers: { 'user-agent': browserUserAgent },
+  });
   t.notOk(tokenCookie(registered)?.attributes.secure);
   t.same(
-    loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://intranet.example', SMTP_URL: 'smtp://mail.example' }).warnings.map((w) => w.variable),
+    loadConfig({
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'http://intranet.example',
+      SMTP_URL: 'smtp://mail.example',
+    }).warnings.map((w) => w.variable),
     [],
     'no warning when the site is plain HTTP',
   );
@@ -78,27 +108,41 @@ t.test('the metrics listener: loopback by default, GET /metrics only', async (t)
 });
 
 const redisUrl = process.env.TEST_REDIS_URL || undefined;
-t.test('Redis keys are named after their limit; keys under the old names do nothing', { skip: redisUrl ? false : 'TEST_REDIS_URL is not set' }, async (t) => {
-  const database = await createTestDatabase('pglite');
-  t.teardown(() => database.close());
-  const namespace = `test-keys-${process.pid}-${randomBytes(4).toString('hex')}:`;
-  const redis = new Redis(redisUrl!);
-  t.teardown(async () => {
-    const keys = await redis.keys(`${namespace}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  });
-  // What the old naming left behind: a full counter for this address's logins.
-  await redis.set(`${namespace}undefinedundefined-login-ip:127.0.0.1`, '1000000', 'PX', 60_000);
-  const app = await buildTestApp({ database, env: { REDIS_URL: redisUrl! }, rateLimits: { namespace, limits: { loginPerIp: { max: 5, windowMs: 60_000 } } } });
-  t.teardown(() => app.close());
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'someone@example.com', password: 'not the password' } });
-  t.equal(login.statusCode, 401, 'the old counter is not read');
-  const keys = (await redis.keys(`${namespace}*`)).filter((key) => !key.includes('undefinedundefined'));
-  t.ok(keys.length > 0);
-  t.same(
-    keys.filter((key) => !/^test-keys-[^:]+:(login-ip|login-account|login-account-ip|login-failures-ip):[0-9a-f:.]+$/.test(key)),
-    [],
-    `every key is <namespace><limit>:<value> (${keys.join(', ')})`,
-  );
-});
+t.test(
+  'Redis keys are named after their limit; keys under the old names do nothing',
+  { skip: redisUrl ? false : 'TEST_REDIS_URL is not set' },
+  async (t) => {
+    const database = await createTestDatabase('pglite');
+    t.teardown(() => database.close());
+    const namespace = `test-keys-${process.pid}-${randomBytes(4).toString('hex')}:`;
+    const redis = new Redis(redisUrl!);
+    t.teardown(async () => {
+      const keys = await redis.keys(`${namespace}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    });
+    // What the old naming left behind: a full counter for this address's logins.
+    await redis.set(`${namespace}undefinedundefined-login-ip:127.0.0.1`, '1000000', 'PX', 60_000);
+    const app = await buildTestApp({
+      database,
+      env: { REDIS_URL: redisUrl! },
+      rateLimits: { namespace, limits: { loginPerIp: { max: 5, windowMs: 60_000 } } },
+    });
+    t.teardown(() => app.close());
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'someone@example.com', password: 'not the password' },
+    });
+    t.equal(login.statusCode, 401, 'the old counter is not read');
+    const keys = (await redis.keys(`${namespace}*`)).filter((key) => !key.includes('undefinedundefined'));
+    t.ok(keys.length > 0);
+    t.same(
+      keys.filter(
+        (key) => !/^test-keys-[^:]+:(login-ip|login-account|login-account-ip|login-failures-ip):[0-9a-f:.]+$/.test(key),
+      ),
+      [],
+      `every key is <namespace><limit>:<value> (${keys.join(', ')})`,
+    );
+  },
+);

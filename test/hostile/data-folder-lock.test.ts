@@ -43,7 +43,21 @@ function startServer(dataDir: string, container?: string): Server {
   const server = startServerProcess(
     env,
     container
-      ? { file: 'unshare', args: ['--pid', '--fork', '--uts', '--kill-child', 'sh', '-c', 'hostname "$0" && exec "$@"', container, process.execPath, serverJs] }
+      ? {
+          file: 'unshare',
+          args: [
+            '--pid',
+            '--fork',
+            '--uts',
+            '--kill-child',
+            'sh',
+            '-c',
+            'hostname "$0" && exec "$@"',
+            container,
+            process.execPath,
+            serverJs,
+          ],
+        }
       : undefined,
   );
   let base = '';
@@ -89,7 +103,14 @@ async function register(server: Server, email: string): Promise<number> {
   const response = await fetch(`${server.base()}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, displayName: 'Lock Test', locale: 'en', acceptTerms: true, confirmAge: true }),
+    body: JSON.stringify({
+      email,
+      password,
+      displayName: 'Lock Test',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    }),
   });
   return response.status;
 }
@@ -116,7 +137,12 @@ function refusal(server: Server): string | undefined {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The refusal's message; as the server logs it, after the start-up failure's prefix. */
-function refusalPattern(dataDir: string, pid: number, host: string, prefix = 'error caught during app initialization: '): RegExp {
+function refusalPattern(
+  dataDir: string,
+  pid: number,
+  host: string,
+  prefix = 'error caught during app initialization: ',
+): RegExp {
   return new RegExp(
     `^${escape(prefix)}The data folder ${escape(dataDir)} is in use by another process ` +
       `\\(pid ${pid} on host ${escape(host)} since [0-9T:.Z-]+\\).*Stop the other process.*DATABASE_URL`,
@@ -132,7 +158,11 @@ t.test('the lock module: one holder at a time, let go on release, details of a d
 
   const first = await lockDataFolder(dir);
   t.equal(first.path, path);
-  t.match(JSON.parse(readFileSync(path, 'utf8')), { pid: process.pid, hostname: hostname() }, 'the dead holder\'s details are replaced');
+  t.match(
+    JSON.parse(readFileSync(path, 'utf8')),
+    { pid: process.pid, hostname: hostname() },
+    "the dead holder's details are replaced",
+  );
 
   // The lock belongs to an open file, not to the process: a second open in this process is refused too.
   const refused = await lockDataFolder(dir).then(
@@ -140,8 +170,16 @@ t.test('the lock module: one holder at a time, let go on release, details of a d
     (error: unknown) => error,
   );
   t.type(refused, DataFolderInUseError);
-  t.match((refused as Error).message, refusalPattern(dir, process.pid, hostname(), ''), 'the message names the folder and the holder');
-  t.match(JSON.parse(readFileSync(path, 'utf8')), { pid: process.pid }, 'a refused attempt leaves the holder\'s details as they were');
+  t.match(
+    (refused as Error).message,
+    refusalPattern(dir, process.pid, hostname(), ''),
+    'the message names the folder and the holder',
+  );
+  t.match(
+    JSON.parse(readFileSync(path, 'utf8')),
+    { pid: process.pid },
+    "a refused attempt leaves the holder's details as they were",
+  );
 
   first.release();
   first.release();
@@ -165,10 +203,18 @@ t.test('servers on one DATA_DIR', async (t) => {
   const second = startServer(dataDir);
   cleanUp(t, second);
   // (Before the lock it started, and both answered 201 to registrations that the next start lost.)
-  if (t.equal(await second.outcome, 'exited', 'a second server on the same folder does not start', { output: second.output().slice(-1500) })) {
+  if (
+    t.equal(await second.outcome, 'exited', 'a second server on the same folder does not start', {
+      output: second.output().slice(-1500),
+    })
+  ) {
     t.equal(await second.exited, 1, 'it exits 1');
   }
-  t.match(refusal(second), refusalPattern(dataDir, first.pid, hostname()), 'its log names the folder, the holder\'s pid and host, and what to do');
+  t.match(
+    refusal(second),
+    refusalPattern(dataDir, first.pid, hostname()),
+    "its log names the folder, the holder's pid and host, and what to do",
+  );
   t.notMatch(second.output(), /database opened/, 'it never opened the database');
 
   t.equal(await register(first, 'bob@example.com'), 201, 'the first keeps writing');
@@ -178,10 +224,16 @@ t.test('servers on one DATA_DIR', async (t) => {
   // dead process, which must not matter.
   first.kill('SIGKILL');
   t.equal(await first.exited, 'SIGKILL');
-  t.match(JSON.parse(readFileSync(join(dataDir, lockFileName), 'utf8')), { pid: first.pid }, 'the dead holder\'s details are left behind');
+  t.match(
+    JSON.parse(readFileSync(join(dataDir, lockFileName), 'utf8')),
+    { pid: first.pid },
+    "the dead holder's details are left behind",
+  );
   const third = startServer(dataDir);
   cleanUp(t, third);
-  t.equal(await third.outcome, 'listening', 'after a SIGKILL the next server starts', { output: third.output().slice(-1500) });
+  t.equal(await third.outcome, 'listening', 'after a SIGKILL the next server starts', {
+    output: third.output().slice(-1500),
+  });
   t.equal(await login(third, 'alice@example.com'), 200, 'the accounts made before the kill log in');
   t.equal(await login(third, 'bob@example.com'), 200);
 
@@ -221,7 +273,11 @@ t.test('servers on one DATA_DIR', async (t) => {
     // Same pid (1), another host: still a live holder, so it is refused.
     const two = startServer(dataDir, 'container-two');
     cleanUp(t, two);
-    if (t.equal(await two.outcome, 'exited', 'a second container on the volume does not start', { output: two.output().slice(-1500) })) {
+    if (
+      t.equal(await two.outcome, 'exited', 'a second container on the volume does not start', {
+        output: two.output().slice(-1500),
+      })
+    ) {
       t.equal(await two.exited, 1, 'it exits 1');
     }
     t.match(refusal(two), refusalPattern(dataDir, 1, 'container-one'), 'it names the holder: pid 1 on container-one');
@@ -232,7 +288,9 @@ t.test('servers on one DATA_DIR', async (t) => {
     await one.exited;
     const three = startServer(dataDir, 'container-three');
     cleanUp(t, three);
-    t.equal(await three.outcome, 'listening', 'the replacement container starts', { output: three.output().slice(-1500) });
+    t.equal(await three.outcome, 'listening', 'the replacement container starts', {
+      output: three.output().slice(-1500),
+    });
     for (const email of ['alice@example.com', 'bob@example.com', 'carol@example.com']) {
       t.equal(await login(three, email), 200, `${email} logs in`);
     }

@@ -107,7 +107,14 @@ function answerSet(prefix: string, table: Record<string, string>, url: URL, resp
     if (Object.hasOwn(table, name)) icons[name] = { body: table[name]! };
     else notFound.push(name);
   }
-  const body = { prefix, lastModified: 1700000000, width: 24, height: 24, icons, ...(notFound.length ? { not_found: notFound } : {}) };
+  const body = {
+    prefix,
+    lastModified: 1700000000,
+    width: 24,
+    height: 24,
+    icons,
+    ...(notFound.length ? { not_found: notFound } : {}),
+  };
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
@@ -117,7 +124,12 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
   const collection = url.pathname.replace(/^\//, '').replace(/\.json$/, '');
   if (collection === 'real') return answerSet('real', realIcons, url, response);
   if (collection === 'hostile') {
-    return answerSet('hostile', Object.fromEntries(Object.entries(hostileIcons).map(([name, icon]) => [name, icon.body])), url, response);
+    return answerSet(
+      'hostile',
+      Object.fromEntries(Object.entries(hostileIcons).map(([name, icon]) => [name, icon.body])),
+      url,
+      response,
+    );
   }
   if (collection.startsWith('held-')) {
     held.push(() => answerSet(collection, { dot: '<circle r="1"/>' }, url, response));
@@ -143,7 +155,10 @@ t.beforeEach(() => {
 /** The process's clock for the per-minute upstream allowance, held still: the counts below never depend on how fast the machine is. */
 const stillClock = () => 1_000_000;
 
-async function buildIconsApp(icons: IconsPluginOptions = {}, limits: Partial<RateLimitSettings> = {}): Promise<FastifyInstance> {
+async function buildIconsApp(
+  icons: IconsPluginOptions = {},
+  limits: Partial<RateLimitSettings> = {},
+): Promise<FastifyInstance> {
   const app = await buildApp({
     config: testConfig({ ICON_UPSTREAM_URL: upstreamUrl }),
     without: ['accounts', 'content', 'builds', 'pages'],
@@ -170,17 +185,25 @@ t.test('300 distinct unknown collections from one client: a few upstream calls, 
   const app = await buildIconsApp();
   t.teardown(() => app.close());
   const answers: LightMyRequestResponse[] = [];
-  for (let index = 0; index < 300; index++) answers.push(await get(app, `/api/_nuxt_icon/unknown-${index}.json?icons=home`));
+  for (let index = 0; index < 300; index++)
+    answers.push(await get(app, `/api/_nuxt_icon/unknown-${index}.json?icons=home`));
 
   const counts = countBy(answers);
   // The per-address window is a minute long; should this loop straddle the end of one, a second
   // window's allowance is spent too. Either way far below one call per request.
-  t.ok(calls.length >= 1 && calls.length <= 2 * perIp, `${calls.length} upstream calls for 300 requests (allowance ${perIp} a minute)`);
+  t.ok(
+    calls.length >= 1 && calls.length <= 2 * perIp,
+    `${calls.length} upstream calls for 300 requests (allowance ${perIp} a minute)`,
+  );
   t.equal(counts[404], calls.length, 'every upstream call answered its request: no such collection');
   t.equal((counts[404] ?? 0) + (counts[429] ?? 0), 300, 'the others are refused with 429');
 
   const refused = answers.find((res) => res.statusCode === 429)!;
-  t.match(refused.json(), { statusCode: 429, code: 'RATE_LIMITED', message: /^Too many icon requests for the icon service\. Try again in \d+ seconds\.$/ });
+  t.match(refused.json(), {
+    statusCode: 429,
+    code: 'RATE_LIMITED',
+    message: /^Too many icon requests for the icon service\. Try again in \d+ seconds\.$/,
+  });
   t.match(refused.headers['retry-after'], /^[1-9]\d*$/, 'with Retry-After');
   t.equal(refused.headers['cache-control'], 'no-store');
   t.same(Object.keys(refused.json()).sort(), ['code', 'message', 'statusCode']);
@@ -204,7 +227,11 @@ t.test('the whole process has an allowance too: upstream calls a minute, whateve
   t.equal(calls.length, 30, 'no more upstream calls than the process allows in a minute');
   t.same(countBy(answers), { 404: 30, 503: 20 });
   const busy = answers.find((res) => res.statusCode === 503)!;
-  t.match(busy.json(), { statusCode: 503, code: 'ICON_UPSTREAM_BUSY', message: /^The icon service is busy\. Try again in \d+ seconds\.$/ });
+  t.match(busy.json(), {
+    statusCode: 503,
+    code: 'ICON_UPSTREAM_BUSY',
+    message: /^The icon service is busy\. Try again in \d+ seconds\.$/,
+  });
   t.match(busy.headers['retry-after'], /^[1-9]\d*$/);
   t.equal(busy.headers['cache-control'], 'no-store');
 });
@@ -237,10 +264,19 @@ t.test('the same unknown collection asked 50 times, for 50 different icons: one 
   const app = await buildIconsApp();
   t.teardown(() => app.close());
   const answers: LightMyRequestResponse[] = [];
-  for (let index = 0; index < 50; index++) answers.push(await get(app, `/api/_nuxt_icon/no-such-set.json?icons=icon-${index},other-${index}`));
-  t.same(calls, ['/no-such-set.json?icons=icon-0,other-0'], 'one call: the first; the answer is remembered for the collection');
+  for (let index = 0; index < 50; index++)
+    answers.push(await get(app, `/api/_nuxt_icon/no-such-set.json?icons=icon-${index},other-${index}`));
+  t.same(
+    calls,
+    ['/no-such-set.json?icons=icon-0,other-0'],
+    'one call: the first; the answer is remembered for the collection',
+  );
   for (const res of answers) {
-    t.same(res.json(), { statusCode: 404, code: 'ICON_COLLECTION_NOT_FOUND', message: 'No icon collection named no-such-set' });
+    t.same(res.json(), {
+      statusCode: 404,
+      code: 'ICON_COLLECTION_NOT_FOUND',
+      message: 'No icon collection named no-such-set',
+    });
   }
   t.equal(answers[49]!.headers['cache-control'], 'no-store');
 });
@@ -248,10 +284,16 @@ t.test('the same unknown collection asked 50 times, for 50 different icons: one 
 t.test('the same unknown collection asked 50 times at once: no more calls than the process runs at once', async (t) => {
   const app = await buildIconsApp();
   t.teardown(() => app.close());
-  const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => get(app, `/api/_nuxt_icon/no-such-set.json?icons=icon-${index}`)));
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, index) => get(app, `/api/_nuxt_icon/no-such-set.json?icons=icon-${index}`)),
+  );
   t.ok(calls.length >= 1 && calls.length <= 4, `${calls.length} upstream calls (at most 4 run at once)`);
   const counts = countBy(answers);
-  t.equal((counts[404] ?? 0) + (counts[429] ?? 0) + (counts[503] ?? 0), 50, 'each is the answer (404), over its address allowance (429) or busy (503)');
+  t.equal(
+    (counts[404] ?? 0) + (counts[429] ?? 0) + (counts[503] ?? 0),
+    50,
+    'each is the answer (404), over its address allowance (429) or busy (503)',
+  );
   t.ok((counts[404] ?? 0) >= calls.length);
   t.equal((await get(app, '/api/_nuxt_icon/no-such-set.json?icons=icon-x')).statusCode, 404);
   t.ok(calls.length <= 4, 'and then it is remembered');
@@ -264,15 +306,46 @@ t.test('icons the upstream has none of are remembered too, in any combination', 
   t.equal((await get(app, '/api/_nuxt_icon/real.json?icons=nope-2')).statusCode, 404);
   t.equal((await get(app, '/api/_nuxt_icon/real.json?icons=nope-1')).json().code, 'ICONS_NOT_FOUND');
   t.same(calls, ['/real.json?icons=nope-1,nope-2']);
-  t.equal((await get(app, '/api/_nuxt_icon/real.json?icons=mdi-home,nope-1')).statusCode, 200, 'a request with a real icon still asks');
+  t.equal(
+    (await get(app, '/api/_nuxt_icon/real.json?icons=mdi-home,nope-1')).statusCode,
+    200,
+    'a request with a real icon still asks',
+  );
   t.equal(calls.length, 2);
 });
 
 t.test('bad collection or icon names are 400 with a code, and never reach the upstream', async (t) => {
   const app = await buildIconsApp();
   t.teardown(() => app.close());
-  const collections = ['Mdi', 'MDI', 'a_b', '-abc', 'abc-', 'a--b', 'a.b', 'a%20b', 'x'.repeat(65), 'constructor', '__proto__', 'caf%C3%A9', 'a%00b', 'a%2Cb'];
-  const icons = ['Home', 'home_alt', '-home', 'home-', 'home--alt', 'home.alt', '%3Cscript%3E', 'javascript%3Aalert(1)', 'a,,b', 'x'.repeat(65), Array.from({ length: 101 }, (_, i) => `i${i}`).join(',')];
+  const collections = [
+    'Mdi',
+    'MDI',
+    'a_b',
+    '-abc',
+    'abc-',
+    'a--b',
+    'a.b',
+    'a%20b',
+    'x'.repeat(65),
+    'constructor',
+    '__proto__',
+    'caf%C3%A9',
+    'a%00b',
+    'a%2Cb',
+  ];
+  const icons = [
+    'Home',
+    'home_alt',
+    '-home',
+    'home-',
+    'home--alt',
+    'home.alt',
+    '%3Cscript%3E',
+    'javascript%3Aalert(1)',
+    'a,,b',
+    'x'.repeat(65),
+    Array.from({ length: 101 }, (_, i) => `i${i}`).join(','),
+  ];
   const urls = [
     ...collections.map((collection) => `/api/_nuxt_icon/${collection}.json?icons=home`),
     ...icons.map((names) => `/api/_nuxt_icon/not-installed.json?icons=${names}`),
@@ -283,10 +356,18 @@ t.test('bad collection or icon names are 400 with a code, and never reach the up
   for (const url of urls) {
     const res = await get(app, url);
     t.equal(res.statusCode, 400, `${url.slice(0, 80)}: 400`);
-    t.match(res.json(), { statusCode: 400, code: 'INVALID_ICON_REQUEST', message: String }, `${url.slice(0, 80)}: the error`);
+    t.match(
+      res.json(),
+      { statusCode: 400, code: 'INVALID_ICON_REQUEST', message: String },
+      `${url.slice(0, 80)}: the error`,
+    );
   }
   t.same(calls, [], 'no upstream call for any of them');
-  t.equal((await get(app, '/api/_nuxt_icon/not-installed.json?icons=home')).statusCode, 404, 'a good name does go upstream');
+  t.equal(
+    (await get(app, '/api/_nuxt_icon/not-installed.json?icons=home')).statusCode,
+    404,
+    'a good name does go upstream',
+  );
   t.equal(calls.length, 1);
 });
 
@@ -296,16 +377,39 @@ t.test('upstream SVG comes out without script, handlers, foreign content or refe
   const names = Object.keys(hostileIcons).sort();
   const res = await get(app, `/api/_nuxt_icon/hostile.json?icons=${names.join(',')}`);
   t.equal(res.statusCode, 200);
-  const set = res.json() as IconifyJSON;
-  for (const name of names) t.equal(set.icons[name]?.body, hostileIcons[name]!.clean, `${name}: what is left is the drawing`);
+  const set = res.json<IconifyJSON>();
+  for (const name of names)
+    t.equal(set.icons[name]?.body, hostileIcons[name]!.clean, `${name}: what is left is the drawing`);
   // Only parser-breakout keeps a text that reads like markup, escaped, as the text it is.
-  const bodies = names.filter((name) => name !== 'parser-breakout').map((name) => set.icons[name]!.body).join('');
-  for (const bad of ['<script', 'SCRIPT', 'foreignObject', 'onerror', 'onload', 'onbegin', 'ONCLICK', 'javascript', 'evil.example', '<a ', '<image', 'feImage', '<style', '<set', '<title', 'expression', '<img']) {
+  const bodies = names
+    .filter((name) => name !== 'parser-breakout')
+    .map((name) => set.icons[name]!.body)
+    .join('');
+  for (const bad of [
+    '<script',
+    'SCRIPT',
+    'foreignObject',
+    'onerror',
+    'onload',
+    'onbegin',
+    'ONCLICK',
+    'javascript',
+    'evil.example',
+    '<a ',
+    '<image',
+    'feImage',
+    '<style',
+    '<set',
+    '<title',
+    'expression',
+    '<img',
+  ]) {
     t.notOk(bodies.includes(bad), `nothing of ${bad} in the bodies`);
   }
   // What the browser then draws (client/lib/icon-draw.ts, which also refuses any body whose text
   // merely mentions an event handler, as parser-breakout's does).
-  for (const name of names) if (name !== 'parser-breakout') t.ok(iconFromSet(set, name), `${name}: the browser draws it`);
+  for (const name of names)
+    if (name !== 'parser-breakout') t.ok(iconFromSet(set, name), `${name}: the browser draws it`);
 });
 
 t.test('real icons come out unchanged: strokes, use, animations, filters, gradients, masks', async (t) => {
@@ -314,7 +418,7 @@ t.test('real icons come out unchanged: strokes, use, animations, filters, gradie
   const names = Object.keys(realIcons).sort();
   const res = await get(app, `/api/_nuxt_icon/real.json?icons=${names.join(',')}`);
   t.equal(res.statusCode, 200);
-  const set = res.json() as IconifyJSON;
+  const set = res.json<IconifyJSON>();
   t.same(Object.keys(set.icons).sort(), names);
   for (const name of names) {
     t.equal(set.icons[name]!.body, realIcons[name], `${name}: byte for byte`);
@@ -323,20 +427,37 @@ t.test('real icons come out unchanged: strokes, use, animations, filters, gradie
 });
 
 t.test('installed sets and remembered answers are never limited', async (t) => {
-  const app = await buildIconsApp({ upstreamPerMinute: 1, upstreamConcurrency: 1 }, { iconUpstreamPerIp: { max: 1, windowMs: 60_000 } });
+  const app = await buildIconsApp(
+    { upstreamPerMinute: 1, upstreamConcurrency: 1 },
+    { iconUpstreamPerIp: { max: 1, windowMs: 60_000 } },
+  );
   t.teardown(() => app.close());
   t.equal((await get(app, '/api/_nuxt_icon/gone-a.json?icons=home')).statusCode, 404, 'the one allowed upstream call');
-  t.equal((await get(app, '/api/_nuxt_icon/gone-b.json?icons=home')).statusCode, 429, 'this address has used its allowance');
-  t.equal((await get(app, '/api/_nuxt_icon/gone-c.json?icons=home', '198.51.100.20')).statusCode, 503, 'and the process its own');
+  t.equal(
+    (await get(app, '/api/_nuxt_icon/gone-b.json?icons=home')).statusCode,
+    429,
+    'this address has used its allowance',
+  );
+  t.equal(
+    (await get(app, '/api/_nuxt_icon/gone-c.json?icons=home', '198.51.100.20')).statusCode,
+    503,
+    'and the process its own',
+  );
   t.equal(calls.length, 1);
 
-  const mdi = Object.keys(JSON.parse(readFileSync(new URL('../../node_modules/@iconify-json/mdi/icons.json', import.meta.url), 'utf8')).icons).slice(0, 150);
+  const mdi = Object.keys(
+    JSON.parse(readFileSync(new URL('../../node_modules/@iconify-json/mdi/icons.json', import.meta.url), 'utf8')).icons,
+  ).slice(0, 150);
   const answers: LightMyRequestResponse[] = [];
   for (const name of mdi) answers.push(await get(app, `/api/_nuxt_icon/mdi.json?icons=${name}`));
   answers.push(await get(app, '/api/_nuxt_icon/circle-flags.json?icons=th,gb'));
   answers.push(await get(app, '/api/_nuxt_icon/mdi.json?icons=no-such-icon-here'));
   t.same(countBy(answers), { 200: 151, 404: 1 }, '151 different installed icons and a missing one, none refused');
-  t.equal((await get(app, '/api/_nuxt_icon/gone-a.json?icons=other')).statusCode, 404, 'a remembered unknown collection is answered, not refused');
+  t.equal(
+    (await get(app, '/api/_nuxt_icon/gone-a.json?icons=other')).statusCode,
+    404,
+    'a remembered unknown collection is answered, not refused',
+  );
   t.equal(calls.length, 1, 'and none of it asked the upstream');
 });
 
@@ -346,12 +467,22 @@ t.test('the browser asks the public service when our endpoint refuses (429) or i
     const fetch = (async (input: string | URL | Request) => {
       const url = new URL(String(input), 'http://site.test');
       asked.push(url.origin);
-      if (url.origin === 'http://site.test') return Response.json({ statusCode: status, code: 'X', message: 'x' }, { status });
-      return Response.json({ prefix: 'real', icons: { 'mdi-home': { body: realIcons['mdi-home'] } }, width: 24, height: 24 });
+      if (url.origin === 'http://site.test')
+        return Response.json({ statusCode: status, code: 'X', message: 'x' }, { status });
+      return Response.json({
+        prefix: 'real',
+        icons: { 'mdi-home': { body: realIcons['mdi-home'] } },
+        width: 24,
+        height: 24,
+      });
     }) as typeof globalThis.fetch;
     const loader = createIconLoader({ fetch, fallbackUrl: 'https://icons.example.test' });
     const icon = await loader.load('real:mdi-home');
     t.equal(icon?.body, realIcons['mdi-home'], `${status}: drawn from the fallback`);
-    t.same(asked, ['http://site.test', 'https://icons.example.test'], `${status}: our endpoint, then the fallback once`);
+    t.same(
+      asked,
+      ['http://site.test', 'https://icons.example.test'],
+      `${status}: our endpoint, then the fallback once`,
+    );
   }
 });

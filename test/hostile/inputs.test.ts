@@ -53,32 +53,141 @@ const acceptableName = new Set(['SQL fragment', 'SQL in an address', 'script tag
 
 function apiBodies(): Hostile[] {
   const list: Hostile[] = [];
-  const base = { email: 'hostile@example.com', password: 'correct horse battery staple', displayName: 'Hostile', locale: 'en', acceptTerms: true, confirmAge: true };
+  const base = {
+    email: 'hostile@example.com',
+    password: 'correct horse battery staple',
+    displayName: 'Hostile',
+    locale: 'en',
+    acceptTerms: true,
+    confirmAge: true,
+  };
   // Every nasty string in every field of register and login.
   for (const [label, value] of Object.entries(nasty)) {
     for (const field of ['email', 'password', 'displayName'] as const) {
       // Refused either way: the nasty value, or terms not accepted when the value is acceptable.
-      list.push({ name: `register ${field}: ${label}`, request: { method: 'POST', url: '/api/auth/register', headers: json, payload: JSON.stringify({ ...base, acceptTerms: false, [field]: value }) } });
+      list.push({
+        name: `register ${field}: ${label}`,
+        request: {
+          method: 'POST',
+          url: '/api/auth/register',
+          headers: json,
+          payload: JSON.stringify({ ...base, acceptTerms: false, [field]: value }),
+        },
+      });
     }
     // Alone in an otherwise valid registration: must be refused by validation, never by the database.
     if (!acceptableName.has(label)) {
-      list.push({ name: `register email only: ${label}`, request: { method: 'POST', url: '/api/auth/register', headers: json, payload: JSON.stringify({ ...base, email: value }) } });
-      list.push({ name: `register displayName only: ${label}`, request: { method: 'POST', url: '/api/auth/register', headers: json, payload: JSON.stringify({ ...base, email: `n${Object.keys(nasty).indexOf(label)}@example.com`, displayName: value }) } });
+      list.push({
+        name: `register email only: ${label}`,
+        request: {
+          method: 'POST',
+          url: '/api/auth/register',
+          headers: json,
+          payload: JSON.stringify({ ...base, email: value }),
+        },
+      });
+      list.push({
+        name: `register displayName only: ${label}`,
+        request: {
+          method: 'POST',
+          url: '/api/auth/register',
+          headers: json,
+          payload: JSON.stringify({
+            ...base,
+            email: `n${Object.keys(nasty).indexOf(label)}@example.com`,
+            displayName: value,
+          }),
+        },
+      });
     }
-    list.push({ name: `login email: ${label}`, request: { method: 'POST', url: '/api/auth/login', headers: json, payload: JSON.stringify({ email: value, password: 'x' }) } });
-    list.push({ name: `login password: ${label}`, request: { method: 'POST', url: '/api/auth/login', headers: json, payload: JSON.stringify({ email: 'existing@example.com', password: value }) } });
-    list.push({ name: `verify token: ${label}`, request: { method: 'POST', url: '/api/play/verify', headers: json, payload: JSON.stringify({ token: value }) } });
-    list.push({ name: `password reset email: ${label}`, request: { method: 'POST', url: '/api/auth/password-reset', headers: json, payload: JSON.stringify({ email: value }) } });
-    list.push({ name: `password reset token: ${label}`, request: { method: 'POST', url: '/api/auth/password-reset/confirm', headers: json, payload: JSON.stringify({ token: value, password: 'another long passphrase' }) } });
-    list.push({ name: `password reset password: ${label}`, request: { method: 'POST', url: '/api/auth/password-reset/confirm', headers: json, payload: JSON.stringify({ token: 'A'.repeat(43), password: value }) } });
-    list.push({ name: `self-exclusion period: ${label}`, request: { method: 'POST', url: '/api/account/self-exclusion', headers: json, payload: JSON.stringify({ period: value }) } });
+    list.push({
+      name: `login email: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: json,
+        payload: JSON.stringify({ email: value, password: 'x' }),
+      },
+    });
+    list.push({
+      name: `login password: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: json,
+        payload: JSON.stringify({ email: 'existing@example.com', password: value }),
+      },
+    });
+    list.push({
+      name: `verify token: ${label}`,
+      request: { method: 'POST', url: '/api/play/verify', headers: json, payload: JSON.stringify({ token: value }) },
+    });
+    list.push({
+      name: `password reset email: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        headers: json,
+        payload: JSON.stringify({ email: value }),
+      },
+    });
+    list.push({
+      name: `password reset token: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        headers: json,
+        payload: JSON.stringify({ token: value, password: 'another long passphrase' }),
+      },
+    });
+    list.push({
+      name: `password reset password: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        headers: json,
+        payload: JSON.stringify({ token: 'A'.repeat(43), password: value }),
+      },
+    });
+    list.push({
+      name: `self-exclusion period: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/api/account/self-exclusion',
+        headers: json,
+        payload: JSON.stringify({ period: value }),
+      },
+    });
   }
   // The issue's exact reproduction.
-  list.push({ name: 'login with a NUL email (escaped in JSON)', request: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":"a\\u0000b","password":"x"}' } });
-  list.push({ name: 'register with a NUL in a JSON key', request: { method: 'POST', url: '/api/auth/register', headers: json, payload: '{"em\\u0000ail":"a@b.co"}' } });
-  list.push({ name: 'lone surrogate escape', request: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":"\\ud800@example.com","password":"\\udc00"}' } });
+  list.push({
+    name: 'login with a NUL email (escaped in JSON)',
+    request: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":"a\\u0000b","password":"x"}' },
+  });
+  list.push({
+    name: 'register with a NUL in a JSON key',
+    request: { method: 'POST', url: '/api/auth/register', headers: json, payload: '{"em\\u0000ail":"a@b.co"}' },
+  });
+  list.push({
+    name: 'lone surrogate escape',
+    request: {
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: json,
+      payload: '{"email":"\\ud800@example.com","password":"\\udc00"}',
+    },
+  });
 
-  const targets = ['/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/play', '/api/play/verify', '/api/account/self-exclusion'];
+  const targets = [
+    '/api/auth/register',
+    '/api/auth/login',
+    '/api/auth/logout',
+    '/api/auth/password-reset',
+    '/api/auth/password-reset/confirm',
+    '/api/play',
+    '/api/play/verify',
+    '/api/account/self-exclusion',
+  ];
   const malformed: Record<string, string> = {
     'unclosed object': '{',
     'half a pair': '{"email":',
@@ -89,7 +198,7 @@ function apiBodies(): Hostile[] {
     'raw NUL': '{"email":"a\u0000"}',
     'BOM in front': '\ufeff{"email":"a@b.co"}',
     'a number': '42',
-    'null': 'null',
+    null: 'null',
     'an array': '[]',
     'deep array (10000)': nested(10_000),
     'deep object (5000)': nestedObject(5_000),
@@ -118,20 +227,60 @@ function apiBodies(): Hostile[] {
   ];
   for (const target of ['/api/auth/register', '/api/auth/login', '/api/play/verify']) {
     for (const type of contentTypes) {
-      list.push({ name: `${target}: content-type ${JSON.stringify(type)}`, request: { method: 'POST', url: target, headers: { 'content-type': type }, payload: '{"email":"a@b.co","password":"x","token":"x"}' } });
+      list.push({
+        name: `${target}: content-type ${JSON.stringify(type)}`,
+        request: {
+          method: 'POST',
+          url: target,
+          headers: { 'content-type': type },
+          payload: '{"email":"a@b.co","password":"x","token":"x"}',
+        },
+      });
     }
     // A whole valid registration or login: the charset alone must make it refused.
     for (const charset of ['utf-16', 'utf-16le', 'iso-8859-1']) {
-      const valid = target.endsWith('register') ? { ...base, email: `charset-${charset}@example.com` } : { email: 'existing@example.com', password: 'correct horse battery staple' };
-      list.push({ name: `${target}: a valid body declared ${charset}`, request: { method: 'POST', url: target, headers: { 'content-type': `application/json; charset=${charset}` }, payload: JSON.stringify(valid) } });
+      const valid = target.endsWith('register')
+        ? { ...base, email: `charset-${charset}@example.com` }
+        : { email: 'existing@example.com', password: 'correct horse battery staple' };
+      list.push({
+        name: `${target}: a valid body declared ${charset}`,
+        request: {
+          method: 'POST',
+          url: target,
+          headers: { 'content-type': `application/json; charset=${charset}` },
+          payload: JSON.stringify(valid),
+        },
+      });
     }
-    list.push({ name: `${target}: 70 KB body`, request: { method: 'POST', url: target, headers: json, payload: JSON.stringify({ email: 'x'.repeat(70_000) }) } });
-    list.push({ name: `${target}: 2 MB body`, request: { method: 'POST', url: target, headers: json, payload: 'x'.repeat(2_000_000) } });
+    list.push({
+      name: `${target}: 70 KB body`,
+      request: { method: 'POST', url: target, headers: json, payload: JSON.stringify({ email: 'x'.repeat(70_000) }) },
+    });
+    list.push({
+      name: `${target}: 2 MB body`,
+      request: { method: 'POST', url: target, headers: json, payload: 'x'.repeat(2_000_000) },
+    });
   }
   // Type confusion in every field.
   for (const value of [null, 0, -1, 1e308, true, [], ['a@b.co'], { $ne: '' }, { toString: 'x' }]) {
-    list.push({ name: `login email as ${JSON.stringify(value)}`, request: { method: 'POST', url: '/api/auth/login', headers: json, payload: JSON.stringify({ email: value, password: 'x' }) } });
-    list.push({ name: `register locale as ${JSON.stringify(value)}`, request: { method: 'POST', url: '/api/auth/register', headers: json, payload: JSON.stringify({ ...base, locale: value }) } });
+    list.push({
+      name: `login email as ${JSON.stringify(value)}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: json,
+        payload: JSON.stringify({ email: value, password: 'x' }),
+      },
+    });
+    list.push({
+      name: `register locale as ${JSON.stringify(value)}`,
+      request: {
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: json,
+        payload: JSON.stringify({ ...base, locale: value }),
+      },
+    });
   }
   return list;
 }
@@ -163,26 +312,85 @@ function credentials(): Hostile[] {
     'token=../../etc/passwd',
   ];
   for (const url of ['/api/auth/me', '/api/account', '/', '/th/account']) {
-    for (const authorization of bearers) list.push({ name: `${url} with Authorization ${JSON.stringify(authorization.slice(0, 30))}`, request: { method: 'GET', url, headers: { authorization } } });
-    for (const cookie of cookies) list.push({ name: `${url} with Cookie ${JSON.stringify(cookie.slice(0, 30))}`, request: { method: 'GET', url, headers: { cookie } } });
+    for (const authorization of bearers)
+      list.push({
+        name: `${url} with Authorization ${JSON.stringify(authorization.slice(0, 30))}`,
+        request: { method: 'GET', url, headers: { authorization } },
+      });
+    for (const cookie of cookies)
+      list.push({
+        name: `${url} with Cookie ${JSON.stringify(cookie.slice(0, 30))}`,
+        request: { method: 'GET', url, headers: { cookie } },
+      });
   }
-  list.push({ name: 'logout with a cookie only (another site)', request: { method: 'POST', url: '/api/auth/logout', headers: { cookie: 'token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', origin: 'https://evil.example' } } });
-  list.push({ name: 'request id with odd characters', request: { method: 'GET', url: '/', headers: { 'x-request-id': '<script>' } } });
-  list.push({ name: 'accept-language garbage', request: { method: 'GET', url: '/', headers: { 'accept-language': 'th;q=abc,,,;;;*;q=-1,' + 'x'.repeat(4000) } } });
-  list.push({ name: 'if-none-match garbage', request: { method: 'GET', url: '/asdas/_payload.json', headers: { 'if-none-match': '"\u00ff", W/, *, ' + 'x'.repeat(4000) } } });
-  list.push({ name: 'forwarded headers without trust', request: { method: 'GET', url: '/', headers: { 'x-forwarded-for': '1.2.3.4, <script>', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'gopher' } } });
+  list.push({
+    name: 'logout with a cookie only (another site)',
+    request: {
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: 'token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', origin: 'https://evil.example' },
+    },
+  });
+  list.push({
+    name: 'request id with odd characters',
+    request: { method: 'GET', url: '/', headers: { 'x-request-id': '<script>' } },
+  });
+  list.push({
+    name: 'accept-language garbage',
+    request: { method: 'GET', url: '/', headers: { 'accept-language': 'th;q=abc,,,;;;*;q=-1,' + 'x'.repeat(4000) } },
+  });
+  list.push({
+    name: 'if-none-match garbage',
+    request: {
+      method: 'GET',
+      url: '/asdas/_payload.json',
+      headers: { 'if-none-match': '"\u00ff", W/, *, ' + 'x'.repeat(4000) },
+    },
+  });
+  list.push({
+    name: 'forwarded headers without trust',
+    request: {
+      method: 'GET',
+      url: '/',
+      headers: {
+        'x-forwarded-for': '1.2.3.4, <script>',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'gopher',
+      },
+    },
+  });
   return list;
 }
 
 function paths(): Hostile[] {
   const list: Hostile[] = [];
-  const traversal = ['..%2f..%2fpackage.json', '%2e%2e%2f%2e%2e%2fpackage.json', '..%5c..%5cpackage.json', '%00', '%00.json', '..', '%2e%2e', '%252e%252e%252fpackage.json', '%ff%fe', '%E0%A4%A', 'a'.repeat(600), '%0d%0aSet-Cookie:%20x=1', '..;/package.json'];
+  const traversal = [
+    '..%2f..%2fpackage.json',
+    '%2e%2e%2f%2e%2e%2fpackage.json',
+    '..%5c..%5cpackage.json',
+    '%00',
+    '%00.json',
+    '..',
+    '%2e%2e',
+    '%252e%252e%252fpackage.json',
+    '%ff%fe',
+    '%E0%A4%A',
+    'a'.repeat(600),
+    '%0d%0aSet-Cookie:%20x=1',
+    '..;/package.json',
+  ];
   for (const part of traversal) {
     list.push({ name: `article slug ${part.slice(0, 20)}`, request: { method: 'GET', url: `/asdas/${part}` } });
     list.push({ name: `Thai article slug ${part.slice(0, 20)}`, request: { method: 'GET', url: `/th/asdas/${part}` } });
     list.push({ name: `catch-all ${part.slice(0, 20)}`, request: { method: 'GET', url: `/${part}/x` } });
-    list.push({ name: `payload ${part.slice(0, 20)}`, request: { method: 'GET', url: `/asdas/${part}/_payload.json` } });
-    list.push({ name: `icon collection ${part.slice(0, 20)}`, request: { method: 'GET', url: `/api/_nuxt_icon/${part}.json?icons=home` } });
+    list.push({
+      name: `payload ${part.slice(0, 20)}`,
+      request: { method: 'GET', url: `/asdas/${part}/_payload.json` },
+    });
+    list.push({
+      name: `icon collection ${part.slice(0, 20)}`,
+      request: { method: 'GET', url: `/api/_nuxt_icon/${part}.json?icons=home` },
+    });
     list.push({ name: `build meta ${part.slice(0, 20)}`, request: { method: 'GET', url: `/builds/meta/${part}` } });
     list.push({ name: `asset ${part.slice(0, 20)}`, request: { method: 'GET', url: `/assets/${part}` } });
   }
@@ -227,7 +435,10 @@ function paths(): Hostile[] {
 function forms(): Hostile[] {
   const list: Hostile[] = [];
   // The issue's reproduction, then every page form with hostile fields.
-  list.push({ name: 'form login with NUL email and password', request: { method: 'POST', url: '/login', headers: form, payload: 'email=%00&password=%00' } });
+  list.push({
+    name: 'form login with NUL email and password',
+    request: { method: 'POST', url: '/login', headers: form, payload: 'email=%00&password=%00' },
+  });
   // A lone surrogate has no UTF-8 form: a browser would not send one, a hostile client sends the
   // bytes of one (ED A0 80), which are not valid UTF-8.
   const formEncode = (value: string) =>
@@ -238,13 +449,41 @@ function forms(): Hostile[] {
       .replace(/%20/g, '+');
   const encoded = Object.entries(nasty).map(([label, value]) => [label, formEncode(value)] as const);
   for (const [label, value] of encoded) {
-    list.push({ name: `form login: ${label}`, request: { method: 'POST', url: '/login', headers: form, payload: `email=${value}&password=${value}` } });
-    list.push({ name: `form registration: ${label}`, request: { method: 'POST', url: '/registration', headers: form, payload: `email=${value}&password=${value}&displayName=${value}` } });
-    list.push({ name: `form Thai registration: ${label}`, request: { method: 'POST', url: '/th/registration', headers: form, payload: `email=${value}&password=correct+horse+battery&displayName=${value}&acceptTerms=on` } });
-    list.push({ name: `form forgotten password: ${label}`, request: { method: 'POST', url: '/forgot-password', headers: form, payload: `email=${value}` } });
-    list.push({ name: `form new password: ${label}`, request: { method: 'POST', url: '/reset-password', headers: form, payload: `token=${value}&password=${value}` } });
+    list.push({
+      name: `form login: ${label}`,
+      request: { method: 'POST', url: '/login', headers: form, payload: `email=${value}&password=${value}` },
+    });
+    list.push({
+      name: `form registration: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/registration',
+        headers: form,
+        payload: `email=${value}&password=${value}&displayName=${value}`,
+      },
+    });
+    list.push({
+      name: `form Thai registration: ${label}`,
+      request: {
+        method: 'POST',
+        url: '/th/registration',
+        headers: form,
+        payload: `email=${value}&password=correct+horse+battery&displayName=${value}&acceptTerms=on`,
+      },
+    });
+    list.push({
+      name: `form forgotten password: ${label}`,
+      request: { method: 'POST', url: '/forgot-password', headers: form, payload: `email=${value}` },
+    });
+    list.push({
+      name: `form new password: ${label}`,
+      request: { method: 'POST', url: '/reset-password', headers: form, payload: `token=${value}&password=${value}` },
+    });
     list.push({ name: `reset link: ${label}`, request: { method: 'GET', url: `/reset-password?token=${value}` } });
-    list.push({ name: `form take a break: ${label}`, request: { method: 'POST', url: '/account', headers: form, payload: `period=${value}&step=confirm` } });
+    list.push({
+      name: `form take a break: ${label}`,
+      request: { method: 'POST', url: '/account', headers: form, payload: `period=${value}&step=confirm` },
+    });
   }
   const bodies = [
     'a=%',
@@ -256,15 +495,41 @@ function forms(): Hostile[] {
     `email=${'x'.repeat(70_000)}`,
     '\u0000\u0001',
   ];
-  for (const body of bodies) list.push({ name: `form login body ${JSON.stringify(body.slice(0, 30))}`, request: { method: 'POST', url: '/login', headers: form, payload: body } });
-  for (const type of ['application/x-www-form-urlencoded; charset=utf-16', 'text/plain', 'application/json', 'multipart/form-data; boundary=x']) {
-    list.push({ name: `form login as ${type}`, request: { method: 'POST', url: '/login', headers: { ...form, 'content-type': type }, payload: 'email=a%40b.co&password=x' } });
+  for (const body of bodies)
+    list.push({
+      name: `form login body ${JSON.stringify(body.slice(0, 30))}`,
+      request: { method: 'POST', url: '/login', headers: form, payload: body },
+    });
+  for (const type of [
+    'application/x-www-form-urlencoded; charset=utf-16',
+    'text/plain',
+    'application/json',
+    'multipart/form-data; boundary=x',
+  ]) {
+    list.push({
+      name: `form login as ${type}`,
+      request: {
+        method: 'POST',
+        url: '/login',
+        headers: { ...form, 'content-type': type },
+        payload: 'email=a%40b.co&password=x',
+      },
+    });
   }
   for (const claimed of ['null', 'https://evil.example', 'http://localhost:3000.evil.example', '']) {
-    list.push({ name: `form logout from origin ${JSON.stringify(claimed)}`, request: { method: 'POST', url: '/logout', headers: { ...form, origin: claimed }, payload: '' } });
+    list.push({
+      name: `form logout from origin ${JSON.stringify(claimed)}`,
+      request: { method: 'POST', url: '/logout', headers: { ...form, origin: claimed }, payload: '' },
+    });
   }
-  list.push({ name: 'form post to a page without a form', request: { method: 'POST', url: '/asdas', headers: form, payload: 'a=1' } });
-  list.push({ name: 'form post to a missing page', request: { method: 'POST', url: '/no/such/page', headers: form, payload: 'a=1' } });
+  list.push({
+    name: 'form post to a page without a form',
+    request: { method: 'POST', url: '/asdas', headers: form, payload: 'a=1' },
+  });
+  list.push({
+    name: 'form post to a missing page',
+    request: { method: 'POST', url: '/no/such/page', headers: form, payload: 'a=1' },
+  });
   return list;
 }
 
@@ -321,7 +586,14 @@ for (const backend of testBackends()) {
     const existing = await app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { email: 'existing@example.com', password: 'correct horse battery staple', displayName: 'Existing', locale: 'en', acceptTerms: true, confirmAge: true },
+      payload: {
+        email: 'existing@example.com',
+        password: 'correct horse battery staple',
+        displayName: 'Existing',
+        locale: 'en',
+        acceptTerms: true,
+        confirmAge: true,
+      },
     });
     t.equal(existing.statusCode, 201);
     const token = /token=([^;]+)/.exec(String(existing.headers['set-cookie']))![1]!;
@@ -333,10 +605,12 @@ for (const backend of testBackends()) {
       const failures: string[] = [];
       for (const hostile of requests) {
         const response = await app.inject(hostile.request);
-        if (response.statusCode >= 500) failures.push(`${hostile.name}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+        if (response.statusCode >= 500)
+          failures.push(`${hostile.name}: ${response.statusCode} ${response.body.slice(0, 200)}`);
         const leaked = stackPatterns.find((pattern) => pattern.test(response.body));
         if (leaked) failures.push(`${hostile.name}: stack in the body (${leaked})`);
-        if (/set-cookie: x=1/i.test(JSON.stringify(response.headers))) failures.push(`${hostile.name}: a header was injected`);
+        if (/set-cookie: x=1/i.test(JSON.stringify(response.headers)))
+          failures.push(`${hostile.name}: a header was injected`);
       }
       t.same(failures, [], `${requests.length} requests`);
     });
@@ -354,8 +628,10 @@ for (const backend of testBackends()) {
       for (const hostile of authenticated) {
         const headers = { ...(hostile.request.headers as Record<string, string>), authorization: `Bearer ${token}` };
         const response = await app.inject({ ...hostile.request, headers });
-        if (response.statusCode >= 500) failures.push(`${hostile.name}: ${response.statusCode} ${response.body.slice(0, 200)}`);
-        if (stackPatterns.some((pattern) => pattern.test(response.body))) failures.push(`${hostile.name}: stack in the body`);
+        if (response.statusCode >= 500)
+          failures.push(`${hostile.name}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+        if (stackPatterns.some((pattern) => pattern.test(response.body)))
+          failures.push(`${hostile.name}: stack in the body`);
       }
       t.ok(authenticated.length > 20, `${authenticated.length} requests`);
       t.same(failures, []);
@@ -382,26 +658,50 @@ for (const backend of testBackends()) {
         ['CR inside a header value', 'GET / HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\rb\r\n\r\n'],
         ['LF inside a header value', 'GET / HTTP/1.1\r\nHost: x\r\nX-Test: a\nInjected: b\r\n\r\n'],
         ['header of 20 KB', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
-        ['1000 headers', `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 1000 }, (_, index) => `X-H${index}: v`).join('\r\n')}\r\n\r\n`],
+        [
+          '1000 headers',
+          `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 1000 }, (_, index) => `X-H${index}: v`).join('\r\n')}\r\n\r\n`,
+        ],
         ['NUL in the path', 'GET /\u0000 HTTP/1.1\r\nHost: x\r\n\r\n'],
         ['space in the path', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n'],
         ['HTTP/0.9 style', 'GET /\r\n\r\n'],
         ['unknown version', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n'],
-        ['both Content-Length and chunked', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
-        ['negative Content-Length', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n'],
+        [
+          'both Content-Length and chunked',
+          'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        ],
+        [
+          'negative Content-Length',
+          'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n',
+        ],
 
-        ['bad chunk size', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
-        ['bad chunk to register', 'POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\nqq\r\n'],
-        ['bad chunk to a form', 'POST /login HTTP/1.1\r\nHost: x\r\nOrigin: http://localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n3\r\na=1\r\n-5\r\n'],
+        [
+          'bad chunk size',
+          'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+        ],
+        [
+          'bad chunk to register',
+          'POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\nqq\r\n',
+        ],
+        [
+          'bad chunk to a form',
+          'POST /login HTTP/1.1\r\nHost: x\r\nOrigin: http://localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n3\r\na=1\r\n-5\r\n',
+        ],
       ];
       for (const [name, bytes] of cases) {
         const answer = await raw(bytes);
         const status = statusOf(answer);
         t.ok(status === 0 || status < 500, `${name}: ${status || 'connection closed'}`);
-        t.notOk(stackPatterns.some((pattern) => pattern.test(answer)), `${name}: no stack`);
+        t.notOk(
+          stackPatterns.some((pattern) => pattern.test(answer)),
+          `${name}: no stack`,
+        );
       }
       // A body that never finishes arriving is cut off by REQUEST_TIMEOUT_MS.
-      const unfinished = await raw('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}', { keepOpen: true });
+      const unfinished = await raw(
+        'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}',
+        { keepOpen: true },
+      );
       t.equal(statusOf(unfinished), 408, 'a body shorter than its Content-Length: 408 once the request timeout passes');
       // The server is fine afterwards.
       t.equal(statusOf(await raw('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')), 200);
@@ -448,7 +748,11 @@ for (const backend of testBackends()) {
 
     t.test('nothing was logged at error level', async (t) => {
       const errors = logs.filter((line) => line.level >= 50);
-      t.same(errors.map((line) => line.msg), [], 'no error lines a client could cause at will');
+      t.same(
+        errors.map((line) => line.msg),
+        [],
+        'no error lines a client could cause at will',
+      );
     });
   });
 }

@@ -28,16 +28,28 @@ for (const backend of testBackends()) {
       app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip });
     const register = async (ip: string) => {
       const body = validRegistration();
-      t.equal((await app.inject({ method: 'POST', url: '/api/auth/register', payload: body, remoteAddress: ip })).statusCode, 201);
+      t.equal(
+        (await app.inject({ method: 'POST', url: '/api/auth/register', payload: body, remoteAddress: ip })).statusCode,
+        201,
+      );
       await app.jobs.settled();
       return { email: String(body.email), password: String(body.password) };
     };
 
     t.test('five wrong passwords from one address: that address waits, the owner elsewhere logs in', async (t) => {
       const owner = await register('10.20.0.1');
-      for (let i = 0; i < 5; i += 1) t.equal((await login('203.0.113.5', owner.email, `wrong guess ${i}`)).statusCode, 401);
-      t.equal((await login('203.0.113.5', owner.email, owner.password)).statusCode, 429, 'the stranger waits, even with the right password');
-      t.equal((await login('198.51.100.7', owner.email, owner.password)).statusCode, 200, 'the owner from a fresh address logs in');
+      for (let i = 0; i < 5; i += 1)
+        t.equal((await login('203.0.113.5', owner.email, `wrong guess ${i}`)).statusCode, 401);
+      t.equal(
+        (await login('203.0.113.5', owner.email, owner.password)).statusCode,
+        429,
+        'the stranger waits, even with the right password',
+      );
+      t.equal(
+        (await login('198.51.100.7', owner.email, owner.password)).statusCode,
+        200,
+        'the owner from a fresh address logs in',
+      );
     });
 
     t.test('many addresses guessing: the account stops new addresses, not the ones its owner used', async (t) => {
@@ -52,14 +64,34 @@ for (const backend of testBackends()) {
       t.equal((await login('10.21.0.2', owner.email, owner.password)).statusCode, 200, 'home still logs in');
 
       t.test('a completed password reset starts every count afresh', async (t) => {
-        t.equal((await app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email: owner.email }, remoteAddress: '172.17.0.1' })).statusCode, 202);
+        t.equal(
+          (
+            await app.inject({
+              method: 'POST',
+              url: '/api/auth/password-reset',
+              payload: { email: owner.email },
+              remoteAddress: '172.17.0.1',
+            })
+          ).statusCode,
+          202,
+        );
         await app.jobs.settled();
-        const [message] = (await messagesTo(outbox, owner.email)).filter((mail) => mail.links.some((link) => link.includes('/reset-password?')));
+        const [message] = (await messagesTo(outbox, owner.email)).filter((mail) =>
+          mail.links.some((link) => link.includes('/reset-password?')),
+        );
         const token = tokenOf(message!, '/reset-password');
         const newPassword = 'a brand new passphrase';
-        const reset = await app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token, password: newPassword } });
+        const reset = await app.inject({
+          method: 'POST',
+          url: '/api/auth/password-reset/confirm',
+          payload: { token, password: newPassword },
+        });
         t.equal(reset.statusCode, 200);
-        t.equal((await login('172.17.0.1', owner.email, newPassword)).statusCode, 200, 'a new address logs in with the new password');
+        t.equal(
+          (await login('172.17.0.1', owner.email, newPassword)).statusCode,
+          200,
+          'a new address logs in with the new password',
+        );
       });
     });
 
@@ -67,24 +99,66 @@ for (const backend of testBackends()) {
       const owner = await register('10.22.0.1');
       for (let i = 0; i < 5; i += 1) await login('10.22.0.9', owner.email, `typo ${i}`);
       t.equal((await login('10.22.0.9', owner.email, owner.password)).statusCode, 429);
-      t.equal((await app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email: owner.email }, remoteAddress: '10.22.0.9' })).statusCode, 202);
+      t.equal(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/password-reset',
+            payload: { email: owner.email },
+            remoteAddress: '10.22.0.9',
+          })
+        ).statusCode,
+        202,
+      );
       await app.jobs.settled();
-      const [message] = (await messagesTo(outbox, owner.email)).filter((mail) => mail.links.some((link) => link.includes('/reset-password?')));
+      const [message] = (await messagesTo(outbox, owner.email)).filter((mail) =>
+        mail.links.some((link) => link.includes('/reset-password?')),
+      );
       const newPassword = 'the mailbox proves it';
-      t.equal((await app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token: tokenOf(message!, '/reset-password'), password: newPassword } })).statusCode, 200);
-      t.equal((await login('10.22.0.9', owner.email, newPassword)).statusCode, 200, 'the mailbox proven, the same address logs in');
+      t.equal(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/password-reset/confirm',
+            payload: { token: tokenOf(message!, '/reset-password'), password: newPassword },
+          })
+        ).statusCode,
+        200,
+      );
+      t.equal(
+        (await login('10.22.0.9', owner.email, newPassword)).statusCode,
+        200,
+        'the mailbox proven, the same address logs in',
+      );
     });
 
     t.test("strangers' reset requests never refuse the owner's own", async (t) => {
       const owner = await register('10.23.0.1');
-      const ask = (ip: string) => app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email: owner.email }, remoteAddress: ip });
-      for (const ip of ['198.18.0.1', '198.18.0.2', '198.18.0.3']) t.equal((await ask(ip)).statusCode, 202, `a stranger at ${ip}`);
+      const ask = (ip: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/password-reset',
+          payload: { email: owner.email },
+          remoteAddress: ip,
+        });
+      for (const ip of ['198.18.0.1', '198.18.0.2', '198.18.0.3'])
+        t.equal((await ask(ip)).statusCode, 202, `a stranger at ${ip}`);
       const own = await ask('10.23.0.1');
       t.equal(own.statusCode, 202, "the owner's request is answered as always");
       await app.jobs.settled();
-      const resets = (await messagesTo(outbox, owner.email)).filter((mail) => mail.links.some((link) => link.includes('/reset-password?')));
-      t.equal(resets.length, production.passwordResetEmailsPerAddress.max, `the mailbox got ${production.passwordResetEmailsPerAddress.max} emails, not 4`);
-      const confirmed = await app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token: tokenOf(resets.at(-1)!, '/reset-password'), password: 'owner chose this one' } });
+      const resets = (await messagesTo(outbox, owner.email)).filter((mail) =>
+        mail.links.some((link) => link.includes('/reset-password?')),
+      );
+      t.equal(
+        resets.length,
+        production.passwordResetEmailsPerAddress.max,
+        `the mailbox got ${production.passwordResetEmailsPerAddress.max} emails, not 4`,
+      );
+      const confirmed = await app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: tokenOf(resets.at(-1)!, '/reset-password'), password: 'owner chose this one' },
+      });
       t.equal(confirmed.statusCode, 200, 'and any of their links sets a new password');
     });
   });

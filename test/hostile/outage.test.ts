@@ -17,17 +17,41 @@ import { seedPGliteDataDir } from '../helpers/database.ts';
 import { findPostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-servers.ts';
 
 const origin = 'http://localhost:3000';
-const css = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets')).find((name) => name.endsWith('.css'))!;
-const form = { 'content-type': 'application/x-www-form-urlencoded', origin, host: 'localhost:3000', accept: 'text/html' };
-const account = { email: 'outage@example.com', password: 'correct horse battery staple', displayName: 'Outage', locale: 'en', acceptTerms: true, confirmAge: true };
+const css = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets')).find((name) =>
+  name.endsWith('.css'),
+)!;
+const form = {
+  'content-type': 'application/x-www-form-urlencoded',
+  origin,
+  host: 'localhost:3000',
+  accept: 'text/html',
+};
+const account = {
+  email: 'outage@example.com',
+  password: 'correct horse battery staple',
+  displayName: 'Outage',
+  locale: 'en',
+  acceptTerms: true,
+  confirmAge: true,
+};
 
 /** The whole service (pages included) opening its database from the configuration, as in production. */
-async function startApp(t: Test, env: Record<string, string>): Promise<{ app: FastifyInstance; logs: Record<string, unknown>[] }> {
+async function startApp(
+  t: Test,
+  env: Record<string, string>,
+): Promise<{ app: FastifyInstance; logs: Record<string, unknown>[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-outage-'));
   if (!env.DATABASE_URL) await seedPGliteDataDir(dataDir);
   const logs: Record<string, unknown>[] = [];
   const app = await buildApp({
-    config: testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, PUBLIC_URL: origin, PLAY_SECRET: 'a-test-secret-of-at-least-32-characters', ...env }),
+    config: testConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: origin,
+      PLAY_SECRET: 'a-test-secret-of-at-least-32-characters',
+      ...env,
+    }),
     logger: collectingLogger(logs),
     accounts: { passwordHashing: testHashing },
   });
@@ -42,7 +66,10 @@ async function startApp(t: Test, env: Record<string, string>): Promise<{ app: Fa
 /** Queries the app has run so far (the database plugin times each one). */
 async function queries(app: FastifyInstance): Promise<number> {
   const text = await app.metrics.registry.getSingleMetricAsString('db_query_duration_seconds');
-  return [...text.matchAll(/^db_query_duration_seconds_count\{[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  return [...text.matchAll(/^db_query_duration_seconds_count\{[^}]*\} (\d+)$/gm)].reduce(
+    (sum, match) => sum + Number(match[1]),
+    0,
+  );
 }
 
 async function sessionOf(app: FastifyInstance): Promise<string> {
@@ -52,7 +79,15 @@ async function sessionOf(app: FastifyInstance): Promise<string> {
   return /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
 }
 
-const needNoUser = ['/healthz', `/assets/${css}`, '/sitemap.xml', '/robots.txt', '/builds/latest.json', '/api/_nuxt_icon/mdi.json?icons=home', '/api/no-such-endpoint'];
+const needNoUser = [
+  '/healthz',
+  `/assets/${css}`,
+  '/sitemap.xml',
+  '/robots.txt',
+  '/builds/latest.json',
+  '/api/_nuxt_icon/mdi.json?icons=home',
+  '/api/no-such-endpoint',
+];
 
 const binaries = findPostgres();
 const backends: Array<'pglite' | 'postgres'> = typeof binaries === 'string' ? ['pglite'] : ['pglite', 'postgres'];
@@ -81,63 +116,77 @@ for (const backend of backends) {
   });
 }
 
-t.test('PostgreSQL stopped: pages, forms, payloads, the API and /readyz', { skip: typeof binaries === 'string' ? binaries : false }, async (t) => {
-  const postgres = await startPrivatePostgres(binaries as Exclude<typeof binaries, string>);
-  t.teardown(() => postgres.destroy());
-  const { app, logs } = await startApp(t, { DATABASE_URL: postgres.url });
-  const token = await sessionOf(app);
-  const cookie = `token=${token}`;
-  await postgres.stop();
+t.test(
+  'PostgreSQL stopped: pages, forms, payloads, the API and /readyz',
+  { skip: typeof binaries === 'string' ? binaries : false },
+  async (t) => {
+    const postgres = await startPrivatePostgres(binaries as Exclude<typeof binaries, string>);
+    t.teardown(() => postgres.destroy());
+    const { app, logs } = await startApp(t, { DATABASE_URL: postgres.url });
+    const token = await sessionOf(app);
+    const cookie = `token=${token}`;
+    await postgres.stop();
 
-  const login = new URLSearchParams({ email: account.email, password: account.password }).toString();
-  for (const [path, language, text] of [
-    ['/login', 'en', /We cannot reach our data for a moment/],
-    ['/th/login', 'th', /ระบบไม่สามารถเข้าถึงข้อมูลได้ชั่วคราว/],
-  ] as const) {
-    const response = await app.inject({ method: 'POST', url: path, headers: form, payload: login });
-    t.equal(response.statusCode, 503, `POST ${path} (no JavaScript): 503`);
-    t.equal(response.headers['retry-after'], '5');
-    t.match(response.headers['content-type'], /^text\/html/);
-    t.match(response.body, new RegExp(`<html lang="${language}"`), `in ${language}`);
-    t.match(response.body, text);
-  }
-  const registration = new URLSearchParams({ email: 'second@example.com', password: account.password, displayName: 'Second', acceptTerms: 'on', confirmAge: 'on' }).toString();
-  const registered = await app.inject({ method: 'POST', url: '/registration', headers: form, payload: registration });
-  t.equal(registered.statusCode, 503, 'POST /registration (no JavaScript): 503');
-  t.match(registered.headers['content-type'], /^text\/html/);
+    const login = new URLSearchParams({ email: account.email, password: account.password }).toString();
+    for (const [path, language, text] of [
+      ['/login', 'en', /We cannot reach our data for a moment/],
+      ['/th/login', 'th', /ระบบไม่สามารถเข้าถึงข้อมูลได้ชั่วคราว/],
+    ] as const) {
+      const response = await app.inject({ method: 'POST', url: path, headers: form, payload: login });
+      t.equal(response.statusCode, 503, `POST ${path} (no JavaScript): 503`);
+      t.equal(response.headers['retry-after'], '5');
+      t.match(response.headers['content-type'], /^text\/html/);
+      t.match(response.body, new RegExp(`<html lang="${language}"`), `in ${language}`);
+      t.match(response.body, text);
+    }
+    const registration = new URLSearchParams({
+      email: 'second@example.com',
+      password: account.password,
+      displayName: 'Second',
+      acceptTerms: 'on',
+      confirmAge: 'on',
+    }).toString();
+    const registered = await app.inject({ method: 'POST', url: '/registration', headers: form, payload: registration });
+    t.equal(registered.statusCode, 503, 'POST /registration (no JavaScript): 503');
+    t.match(registered.headers['content-type'], /^text\/html/);
 
-  const page = await app.inject({ url: '/account', headers: { cookie, accept: 'text/html' } });
-  t.equal(page.statusCode, 503, 'a signed-in page: 503');
-  t.match(page.headers['content-type'], /^text\/html/, 'as a page, not JSON');
-  t.equal(page.headers['retry-after'], '5');
+    const page = await app.inject({ url: '/account', headers: { cookie, accept: 'text/html' } });
+    t.equal(page.statusCode, 503, 'a signed-in page: 503');
+    t.match(page.headers['content-type'], /^text\/html/, 'as a page, not JSON');
+    t.equal(page.headers['retry-after'], '5');
 
-  const payload = await app.inject({ url: '/account/_payload.json', headers: { cookie } });
-  t.equal(payload.statusCode, 503, 'its payload: 503');
-  t.equal(payload.json().code, 'DATABASE_UNAVAILABLE');
-  const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
-  t.equal(me.statusCode, 503);
-  t.equal(me.json().code, 'DATABASE_UNAVAILABLE');
+    const payload = await app.inject({ url: '/account/_payload.json', headers: { cookie } });
+    t.equal(payload.statusCode, 503, 'its payload: 503');
+    t.equal(payload.json().code, 'DATABASE_UNAVAILABLE');
+    const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+    t.equal(me.statusCode, 503);
+    t.equal(me.json().code, 'DATABASE_UNAVAILABLE');
 
-  const ready = await app.inject({ url: '/readyz', headers: { cookie } });
-  t.equal(ready.statusCode, 503, '/readyz with a cookie: 503, not 500');
-  t.same(ready.json(), { status: 'unavailable', checks: { overload: 'ok', database: 'failing' } });
+    const ready = await app.inject({ url: '/readyz', headers: { cookie } });
+    t.equal(ready.statusCode, 503, '/readyz with a cookie: 503, not 500');
+    t.same(ready.json(), { status: 'unavailable', checks: { overload: 'ok', database: 'failing' } });
 
-  for (const path of needNoUser) {
-    const response = await app.inject({ url: path, headers: { cookie } });
-    t.ok(response.statusCode < 500, `${path} with a cookie: ${response.statusCode}`);
-  }
-  t.equal((await app.inject({ url: '/asdas', headers: { accept: 'text/html' } })).statusCode, 200, 'anonymous content pages are still served');
-  t.notOk(
-    logs.some((line) => line.level === 50 && line.msg !== 'database unavailable'),
-    'every error line is the outage itself',
-  );
+    for (const path of needNoUser) {
+      const response = await app.inject({ url: path, headers: { cookie } });
+      t.ok(response.statusCode < 500, `${path} with a cookie: ${response.statusCode}`);
+    }
+    t.equal(
+      (await app.inject({ url: '/asdas', headers: { accept: 'text/html' } })).statusCode,
+      200,
+      'anonymous content pages are still served',
+    );
+    t.notOk(
+      logs.some((line) => line.level === 50 && line.msg !== 'database unavailable'),
+      'every error line is the outage itself',
+    );
 
-  await postgres.start();
-  let again = await app.inject({ url: '/readyz' });
-  while (again.statusCode !== 200) {
-    await new Promise((done) => setTimeout(done, 100));
-    again = await app.inject({ url: '/readyz' });
-  }
-  const back = await app.inject({ method: 'POST', url: '/login', headers: form, payload: login });
-  t.equal(back.statusCode, 303, 'logs in again once the database is back');
-});
+    await postgres.start();
+    let again = await app.inject({ url: '/readyz' });
+    while (again.statusCode !== 200) {
+      await new Promise((done) => setTimeout(done, 100));
+      again = await app.inject({ url: '/readyz' });
+    }
+    const back = await app.inject({ method: 'POST', url: '/login', headers: form, payload: login });
+    t.equal(back.statusCode, 303, 'logs in again once the database is back');
+  },
+);

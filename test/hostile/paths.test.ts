@@ -27,9 +27,21 @@ interface Answer {
 }
 
 /** Sends `path` exactly as written (no dot-segment resolution, no re-encoding). */
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   return new Promise((done, fail) => {
-    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } });
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+    });
     request.on('response', (response) => {
       let text = '';
       response.setEncoding('utf8');
@@ -42,7 +54,9 @@ function send(port: number, method: string, path: string, headers: Record<string
 }
 
 const origin = 'http://localhost:3000';
-const css = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets')).find((name) => name.endsWith('.css'))!;
+const css = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets')).find((name) =>
+  name.endsWith('.css'),
+)!;
 
 t.test('normal forms (lib/canonical-path.ts)', async (t) => {
   const other = (target: string) => {
@@ -84,7 +98,9 @@ for (const backend of testBackends()) {
     const upstream = createServer((_request, response) => {
       held.push(() => {
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ prefix: 'heldset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));
+        response.end(
+          JSON.stringify({ prefix: 'heldset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }),
+        );
       });
     });
     await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
@@ -103,7 +119,11 @@ for (const backend of testBackends()) {
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
       REGISTER_RATE_LIMIT_PER_MINUTE: '1000000',
     });
-    const app: FastifyInstance = await buildApp({ config, database: { db: database.db }, accounts: { passwordHashing: testHashing } });
+    const app: FastifyInstance = await buildApp({
+      config,
+      database: { db: database.db },
+      accounts: { passwordHashing: testHashing },
+    });
     t.teardown(async () => {
       await app.close();
       await database.close();
@@ -111,7 +131,14 @@ for (const backend of testBackends()) {
     });
     const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
 
-    const account = { email: 'owner@example.com', password: 'correct horse battery staple', displayName: 'Owner', locale: 'en', acceptTerms: true, confirmAge: true };
+    const account = {
+      email: 'owner@example.com',
+      password: 'correct horse battery staple',
+      displayName: 'Owner',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    };
     const registered = await app.inject({ method: 'POST', url: '/api/auth/register', payload: account });
     t.equal(registered.statusCode, 201);
     const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
@@ -119,39 +146,58 @@ for (const backend of testBackends()) {
     const json = { ...cookie, 'content-type': 'application/json', origin };
     await app.jobs.settled();
 
-    t.test('the API with the cookie alone, through another spelling: refused or redirected, never served', async (t) => {
-      const before = await snapshotDatabase(database.db);
-      for (const path of ['/%61pi/auth/me', '/ap%69/auth/me', '/api/auth/%6De', '/x/../api/auth/me', '//api/auth/me', '/api//auth/me', '/api/auth/me/']) {
-        const answer = await send(port, 'GET', path, cookie);
-        t.equal(answer.status, 301, `GET ${path}: redirected`);
-        t.equal(answer.headers.location, '/api/auth/me', `GET ${path}: to the normal form`);
-        t.notMatch(answer.body, /owner@example\.com/, `GET ${path}: no user`);
-      }
-      const absolute = await send(port, 'GET', `http://127.0.0.1:${port}/api/auth/me`, cookie);
-      t.equal(absolute.status, 301, 'the absolute form: redirected too');
-      t.equal(absolute.headers.location, '/api/auth/me');
-      t.equal((await send(port, 'GET', '/api/auth/me', cookie)).status, 401, 'where it leads, the cookie alone is no login');
+    t.test(
+      'the API with the cookie alone, through another spelling: refused or redirected, never served',
+      async (t) => {
+        const before = await snapshotDatabase(database.db);
+        for (const path of [
+          '/%61pi/auth/me',
+          '/ap%69/auth/me',
+          '/api/auth/%6De',
+          '/x/../api/auth/me',
+          '//api/auth/me',
+          '/api//auth/me',
+          '/api/auth/me/',
+        ]) {
+          const answer = await send(port, 'GET', path, cookie);
+          t.equal(answer.status, 301, `GET ${path}: redirected`);
+          t.equal(answer.headers.location, '/api/auth/me', `GET ${path}: to the normal form`);
+          t.notMatch(answer.body, /owner@example\.com/, `GET ${path}: no user`);
+        }
+        const absolute = await send(port, 'GET', `http://127.0.0.1:${port}/api/auth/me`, cookie);
+        t.equal(absolute.status, 301, 'the absolute form: redirected too');
+        t.equal(absolute.headers.location, '/api/auth/me');
+        t.equal(
+          (await send(port, 'GET', '/api/auth/me', cookie)).status,
+          401,
+          'where it leads, the cookie alone is no login',
+        );
 
-      const mutations: Array<[string, string, string?]> = [
-        ['POST', '/%61pi/play', '{}'],
-        ['POST', '/%61pi/account/self-exclusion', '{"period":"1d"}'],
-        ['PATCH', '/%61pi/account/profile', '{"displayName":"Changed"}'],
-        ['DELETE', '/%61pi/account', '{"password":"correct horse battery staple"}'],
-        ['POST', '/%61pi/auth/logout', '{}'],
-        ['POST', '/%61pi/account/verification', '{}'],
-        ['POST', '/api/x/../play', '{}'],
-        ['POST', '/api/play/', '{}'],
-        ['DELETE', `http://127.0.0.1:${port}/api/account`, '{"password":"correct horse battery staple"}'],
-      ];
-      for (const [method, path, body] of mutations) {
-        const answer = await send(port, method, path, json, body);
-        t.equal(answer.status, 400, `${method} ${path}: refused`);
-        t.equal(JSON.parse(answer.body).code, 'NON_CANONICAL_PATH', `${method} ${path}: says why`);
-      }
-      t.equal(await snapshotDatabase(database.db), before, 'nothing changed: no play session, no break, no new name, no deletion, no logout');
-      const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
-      t.equal(me.statusCode, 200, 'the session still works');
-    });
+        const mutations: Array<[string, string, string?]> = [
+          ['POST', '/%61pi/play', '{}'],
+          ['POST', '/%61pi/account/self-exclusion', '{"period":"1d"}'],
+          ['PATCH', '/%61pi/account/profile', '{"displayName":"Changed"}'],
+          ['DELETE', '/%61pi/account', '{"password":"correct horse battery staple"}'],
+          ['POST', '/%61pi/auth/logout', '{}'],
+          ['POST', '/%61pi/account/verification', '{}'],
+          ['POST', '/api/x/../play', '{}'],
+          ['POST', '/api/play/', '{}'],
+          ['DELETE', `http://127.0.0.1:${port}/api/account`, '{"password":"correct horse battery staple"}'],
+        ];
+        for (const [method, path, body] of mutations) {
+          const answer = await send(port, method, path, json, body);
+          t.equal(answer.status, 400, `${method} ${path}: refused`);
+          t.equal(JSON.parse(answer.body).code, 'NON_CANONICAL_PATH', `${method} ${path}: says why`);
+        }
+        t.equal(
+          await snapshotDatabase(database.db),
+          before,
+          'nothing changed: no play session, no break, no new name, no deletion, no logout',
+        );
+        const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+        t.equal(me.statusCode, 200, 'the session still works');
+      },
+    );
 
     t.test('form posts through another spelling are refused, never logged in', async (t) => {
       const form = { 'content-type': 'application/x-www-form-urlencoded', origin, host: 'localhost:3000' };
@@ -196,8 +242,16 @@ for (const backend of testBackends()) {
       const holder = send(port, 'GET', '/api/_nuxt_icon/heldset.json?icons=dot');
       while (held.length < 1) await new Promise((done) => setTimeout(done, 20));
       t.equal((await send(port, 'GET', '/asdas', { accept: 'text/html' })).status, 503, 'a page is shed');
-      t.equal((await send(port, 'GET', '/assets/not-a-file.js')).status, 503, 'an address under /assets/ that is no asset is a page: shed');
-      t.equal((await send(port, 'GET', '/readyz%2F..%2Fasdas', { accept: 'text/html' })).status, 503, 'an escaped slash is no way around');
+      t.equal(
+        (await send(port, 'GET', '/assets/not-a-file.js')).status,
+        503,
+        'an address under /assets/ that is no asset is a page: shed',
+      );
+      t.equal(
+        (await send(port, 'GET', '/readyz%2F..%2Fasdas', { accept: 'text/html' })).status,
+        503,
+        'an escaped slash is no way around',
+      );
       t.equal((await send(port, 'GET', '/healthz/../asdas')).status, 301, 'a dot segment: only a redirect, no render');
       t.equal((await send(port, 'GET', '/healthz')).status, 200, 'the probe is served');
       t.equal((await send(port, 'GET', `/assets/${css}`)).status, 200, 'a real asset is served');

@@ -34,10 +34,16 @@ function open(port: number, bytes: string): { socket: Socket; answer: Promise<st
   return { socket, answer, connected };
 }
 
-const stalledForm = 'POST /login HTTP/1.1\r\nHost: localhost:3000\r\nOrigin: http://localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=a';
-const stalledJson = 'POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":';
+const stalledForm =
+  'POST /login HTTP/1.1\r\nHost: localhost:3000\r\nOrigin: http://localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=a';
+const stalledJson =
+  'POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":';
 
-async function startApp(t: Test, env: Record<string, string>, options: { reportAfterMs?: number } = {}): Promise<{ app: FastifyInstance; port: number; base: string }> {
+async function startApp(
+  t: Test,
+  env: Record<string, string>,
+  options: { reportAfterMs?: number } = {},
+): Promise<{ app: FastifyInstance; port: number; base: string }> {
   const database = await createTestDatabase('pglite');
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-stalled-'));
   const app = await buildApp({
@@ -97,7 +103,10 @@ t.test('one address holds at most MAX_CONNECTIONS_PER_ADDRESS connections', asyn
 });
 
 t.test('the bound skips RATE_LIMIT_ALLOW_LIST (load generators) and trusted proxies', async (t) => {
-  for (const env of [{ RATE_LIMIT_ALLOW_LIST: '127.0.0.1' }, { TRUST_PROXY: '127.0.0.1' }] as Record<string, string>[]) {
+  for (const env of [{ RATE_LIMIT_ALLOW_LIST: '127.0.0.1' }, { TRUST_PROXY: '127.0.0.1' }] as Record<
+    string,
+    string
+  >[]) {
     const { app, port, base } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '2', ...env });
     const held = Array.from({ length: 4 }, () => open(port, stalledForm));
     t.teardown(() => held.forEach(({ socket }) => socket.destroy()));

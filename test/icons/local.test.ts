@@ -33,7 +33,10 @@ const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port
 
 /** The service with its icons only (no database, content, builds or pages). */
 async function buildIconsApp(): Promise<FastifyInstance> {
-  const app = await buildApp({ config: testConfig({ ICON_UPSTREAM_URL: upstreamUrl }), without: ['accounts', 'content', 'builds', 'pages'] });
+  const app = await buildApp({
+    config: testConfig({ ICON_UPSTREAM_URL: upstreamUrl }),
+    without: ['accounts', 'content', 'builds', 'pages'],
+  });
   await app.ready();
   return app;
 }

@@ -19,13 +19,16 @@ function svgFor(html: string, name: string) {
 }
 
 function snapshotOf(html: string): { icons?: Record<string, unknown>; iconFallbackUrl?: string } {
-  return pageStateOf(html).runtime as never;
+  return pageStateOf(html).runtime;
 }
 
 t.test('every icon of contract/app-icons.ts is in the installed sets', async (t) => {
   const icons = await loadIcons(appIcons);
   t.same(Object.keys(icons).sort(), [...appIcons].sort());
-  t.notOk(logs.some((line) => String(line.msg).includes('not in the installed sets')), 'no start-up warning');
+  t.notOk(
+    logs.some((line) => String(line.msg).includes('not in the installed sets')),
+    'no start-up warning',
+  );
 });
 
 for (const url of ['/', '/th/asdas', '/no/such/page']) {

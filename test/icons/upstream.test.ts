@@ -41,7 +41,15 @@ function answerIcons(prefix: string, url: URL, response: ServerResponse): void {
     } else if (fakeIcons[name]) iconsOut[name] = fakeIcons[name];
     else notFound.push(name);
   }
-  const body = { prefix, lastModified: 1700000000, aliases, width: 16, height: 16, icons: iconsOut, not_found: notFound };
+  const body = {
+    prefix,
+    lastModified: 1700000000,
+    aliases,
+    width: 16,
+    height: 16,
+    icons: iconsOut,
+    not_found: notFound,
+  };
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
@@ -94,7 +102,11 @@ t.teardown(async () => {
 
 /** The service with its icons only (no database, content, builds or pages). */
 async function buildIconsApp(url = upstreamUrl, icons: IconsPluginOptions = {}): Promise<FastifyInstance> {
-  const app = await buildApp({ config: testConfig({ ICON_UPSTREAM_URL: url }), without: ['accounts', 'content', 'builds', 'pages'], icons });
+  const app = await buildApp({
+    config: testConfig({ ICON_UPSTREAM_URL: url }),
+    without: ['accounts', 'content', 'builds', 'pages'],
+    icons,
+  });
   await app.ready();
   return app;
 }
@@ -207,7 +219,11 @@ t.test('an upstream 500 is a 502, and is not cached', async (t) => {
   for (let attempt = 1; attempt <= 2; attempt++) {
     const res = await app.inject('/api/_nuxt_icon/broken.json?icons=star');
     t.equal(res.statusCode, 502);
-    t.same(res.json(), { statusCode: 502, code: 'ICON_UPSTREAM_FAILED', message: 'The icon service failed to answer.' });
+    t.same(res.json(), {
+      statusCode: 502,
+      code: 'ICON_UPSTREAM_FAILED',
+      message: 'The icon service failed to answer.',
+    });
     t.equal(res.headers['cache-control'], 'no-store');
     t.equal(res.headers.etag, undefined);
     t.equal(calls.length, attempt, 'each request asks the upstream again');
@@ -236,7 +252,11 @@ t.test('an upstream that refuses connections is a 502', async (t) => {
   t.teardown(() => app.close());
   const res = await app.inject('/api/_nuxt_icon/fake.json?icons=star');
   t.equal(res.statusCode, 502);
-  t.equal(res.json().code, 'ICON_UPSTREAM_FAILED', 'the refusal itself, not the 1500 ms timeout (that would be 504 ICON_UPSTREAM_TIMEOUT)');
+  t.equal(
+    res.json().code,
+    'ICON_UPSTREAM_FAILED',
+    'the refusal itself, not the 1500 ms timeout (that would be 504 ICON_UPSTREAM_TIMEOUT)',
+  );
   t.equal((await app.inject('/api/_nuxt_icon/mdi.json?icons=home')).statusCode, 200, 'local sets still work');
 });
 

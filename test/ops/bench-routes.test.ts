@@ -17,7 +17,8 @@ t.test('without BENCH_BASELINE the bench routes do not exist', async (t) => {
 t.test('with BENCH_BASELINE=1', async (t) => {
   const { app, close } = await startTestApp({ BENCH_BASELINE: '1', PAGE_CACHE_TTL_MS: '0' });
   t.teardown(close);
-  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers: { ...page, ...headers } });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ url, headers: { ...page, ...headers } });
 
   t.test('the baseline is the home page, compressed as asked', async (t) => {
     const home = await get('/');
@@ -29,7 +30,7 @@ t.test('with BENCH_BASELINE=1', async (t) => {
     t.equal(brotliDecompressSync(compressed.rawPayload).toString(), home.body);
   });
 
-  t.test('the React floor of a page sends that page\'s bytes, rendered per request', async (t) => {
+  t.test("the React floor of a page sends that page's bytes, rendered per request", async (t) => {
     for (const path of ['/', '/th', '/asdas/rtp-explained', '/th/asdas']) {
       const floor = await get(`/__bench/react-floor?path=${encodeURIComponent(path)}`);
       t.equal(floor.statusCode, 200, path);

@@ -59,23 +59,54 @@ t.test('request, SSR, rate-limit and process metrics after real traffic', async 
   t.equal((await app.inject({ url: '/api/auth/me' })).statusCode, 401);
   const logins = [];
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    logins.push((await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.0.1', payload: { email: 'a@example.com', password: 'wrong password' } })).statusCode);
+    logins.push(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: '10.9.0.1',
+          payload: { email: 'a@example.com', password: 'wrong password' },
+        })
+      ).statusCode,
+    );
   }
   t.same(logins, [401, 401, 429]);
 
   const { text, all, type } = await scrape(url);
   t.match(type, /^text\/plain; version=0\.0\.4/, 'the Prometheus text format');
-  t.equal(value(all, 'http_requests_total', { route: 'page:article', method: 'GET', status_class: '2xx' }), 2, 'pages by page, not by URL');
+  t.equal(
+    value(all, 'http_requests_total', { route: 'page:article', method: 'GET', status_class: '2xx' }),
+    2,
+    'pages by page, not by URL',
+  );
   t.equal(value(all, 'http_requests_total', { route: '/*/_payload.json', method: 'GET', status_class: '2xx' }), 1);
-  t.equal(value(all, 'http_requests_total', { route: '/api/auth/me', method: 'GET', status_class: '4xx' }), 1, 'API routes by pattern');
+  t.equal(
+    value(all, 'http_requests_total', { route: '/api/auth/me', method: 'GET', status_class: '4xx' }),
+    1,
+    'API routes by pattern',
+  );
   t.equal(value(all, 'http_requests_total', { route: '/api/auth/login', method: 'POST', status_class: '4xx' }), 3);
-  t.equal(value(all, 'http_requests_total', { route: 'page:content', method: 'GET', status_class: '4xx' }), 1, 'a missing page: its page and status class, whatever its path');
+  t.equal(
+    value(all, 'http_requests_total', { route: 'page:content', method: 'GET', status_class: '4xx' }),
+    1,
+    'a missing page: its page and status class, whatever its path',
+  );
   t.notMatch(text, unique, 'never a raw URL');
   t.notMatch(text, /rtp-explained/, 'never a slug');
-  t.equal(value(all, 'http_request_duration_seconds_count', { route: 'page:article', method: 'GET', status_class: '2xx' }), 2);
-  t.ok(value(all, 'http_request_duration_seconds_bucket', { route: 'page:article', le: '+Inf' }), 'a histogram with buckets');
+  t.equal(
+    value(all, 'http_request_duration_seconds_count', { route: 'page:article', method: 'GET', status_class: '2xx' }),
+    2,
+  );
+  t.ok(
+    value(all, 'http_request_duration_seconds_bucket', { route: 'page:article', le: '+Inf' }),
+    'a histogram with buckets',
+  );
   // The second visit came from the page cache: counted as a request of its page, not rendered.
-  t.equal(value(all, 'ssr_render_duration_seconds_count', { kind: 'document', page: 'article' }), 1, 'SSR render time per page');
+  t.equal(
+    value(all, 'ssr_render_duration_seconds_count', { kind: 'document', page: 'article' }),
+    1,
+    'SSR render time per page',
+  );
   t.equal(value(all, 'ssr_render_duration_seconds_count', { kind: 'payload' }), 1);
   // Anonymous page requests: the article twice (a miss, then a hit), the payload and the 404 page (misses).
   t.equal(value(all, 'page_cache_requests_total', { result: 'hit' }), 1, 'page-cache hits');
@@ -116,7 +147,11 @@ for (const backend of testBackends()) {
       ...(database ? { DATABASE_URL: database.url! } : {}),
     });
     // The database plugin opens the database itself, as in production, so its queries are timed.
-    const app: FastifyInstance = await buildApp({ config, logger: createLogger('silent'), accounts: { passwordHashing: testHashing } });
+    const app: FastifyInstance = await buildApp({
+      config,
+      logger: createLogger('silent'),
+      accounts: { passwordHashing: testHashing },
+    });
     t.teardown(async () => {
       await app.close();
       await database?.close();
@@ -126,7 +161,14 @@ for (const backend of testBackends()) {
     const registered = await app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { email: 'metrics@example.com', password: 'correct horse battery staple', displayName: 'M', locale: 'en', acceptTerms: true, confirmAge: true },
+      payload: {
+        email: 'metrics@example.com',
+        password: 'correct horse battery staple',
+        displayName: 'M',
+        locale: 'en',
+        acceptTerms: true,
+        confirmAge: true,
+      },
     });
     t.equal(registered.statusCode, 201);
     const { all } = await scrape(url);
@@ -145,10 +187,20 @@ for (const backend of testBackends()) {
 t.test('METRICS_PORT: checked, never the public port', async (t) => {
   t.throws(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' }), { message: /METRICS_PORT must differ from PORT/ });
   t.throws(() => loadConfig({ METRICS_PORT: 'ninety' }), ConfigError);
-  t.throws(() => loadConfig({ METRICS_PORT: 'ninety' }), { message: /METRICS_PORT must be an integer from 0 to 65535/ });
+  t.throws(() => loadConfig({ METRICS_PORT: 'ninety' }), {
+    message: /METRICS_PORT must be an integer from 0 to 65535/,
+  });
   t.equal(loadConfig({}).metricsPort, 9464, 'on by default');
-  t.equal(loadConfig({ HOST: '10.1.2.3' }).metricsHost, '127.0.0.1', 'on the loopback interface unless METRICS_HOST says otherwise');
-  t.equal(loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost, '0.0.0.0', 'a scraper on another host needs METRICS_HOST');
+  t.equal(
+    loadConfig({ HOST: '10.1.2.3' }).metricsHost,
+    '127.0.0.1',
+    'on the loopback interface unless METRICS_HOST says otherwise',
+  );
+  t.equal(
+    loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost,
+    '0.0.0.0',
+    'a scraper on another host needs METRICS_HOST',
+  );
 });
 
 function freePort(): Promise<number> {
@@ -167,7 +219,16 @@ t.test('the compiled server serves them on METRICS_PORT', async (t) => {
   await seedPGliteDataDir(dataDir);
   const metricsPort = await freePort();
   const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../dist/node/server.js')], {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', METRICS_PORT: String(metricsPort), OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', SHUTDOWN_DRAIN_MS: '0', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: String(metricsPort),
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      SHUTDOWN_DRAIN_MS: '0',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));

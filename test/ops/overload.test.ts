@@ -14,7 +14,9 @@ import t from 'tap';
 import { loadConfig } from '../../lib/config.ts';
 import { startTestApp } from '../helpers/app.ts';
 
-const asset = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets')).find((name) => name.endsWith('.css'))!;
+const asset = readdirSync(resolve(import.meta.dirname, '../../dist/client/assets')).find((name) =>
+  name.endsWith('.css'),
+)!;
 const tick = () => new Promise<void>((done) => setImmediate(done));
 
 /** Keeps the event loop busy in 300 ms slices (a render storm, compressed) until stopped. */
@@ -47,61 +49,87 @@ async function shedCount(url: string, reason: string): Promise<number> {
   return Number(new RegExp(`^http_requests_shed_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 }
 
-t.test('event-loop delay: 503 with Retry-After, translated pages, JSON for the API; probes and metrics answer', async (t) => {
-  // Half the blocker's 300 ms slices: what a loaded test machine lags by itself stays well under it.
-  const { app, close } = await startTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '150' });
-  t.teardown(close);
-  const metricsUrl = await app.metrics.listen('127.0.0.1', 0);
-  t.equal((await app.inject({ url: '/asdas', headers: { accept: 'text/html' } })).statusCode, 200, 'served while calm');
-  // The start's own lag is not counted: the check begins with the first sample after ready.
-  while (!app.overloadState().watchingEventLoop) await new Promise((done) => setTimeout(done, 20));
+t.test(
+  'event-loop delay: 503 with Retry-After, translated pages, JSON for the API; probes and metrics answer',
+  async (t) => {
+    // Half the blocker's 300 ms slices: what a loaded test machine lags by itself stays well under it.
+    const { app, close } = await startTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '150' });
+    t.teardown(close);
+    const metricsUrl = await app.metrics.listen('127.0.0.1', 0);
+    t.equal(
+      (await app.inject({ url: '/asdas', headers: { accept: 'text/html' } })).statusCode,
+      200,
+      'served while calm',
+    );
+    // The start's own lag is not counted: the check begins with the first sample after ready.
+    while (!app.overloadState().watchingEventLoop) await new Promise((done) => setTimeout(done, 20));
 
-  const blocker = blockEventLoop();
-  await pressure(app, true);
-  const english = await app.inject({ url: '/asdas', headers: { accept: 'text/html' } });
-  const thai = await app.inject({ url: '/th/asdas/rtp-explained', headers: { accept: 'text/html' } });
-  const api = await app.inject({ url: '/api/auth/me' });
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@example.com', password: 'whatever1' } });
-  const payload = await app.inject({ url: '/asdas/_payload.json' });
-  const form = await app.inject({
-    method: 'POST',
-    url: '/th/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000' },
-    payload: 'email=a%40example.com&password=x',
-  });
-  const healthz = await app.inject({ url: '/healthz' });
-  const readyz = await app.inject({ url: '/readyz' });
-  const css = await app.inject({ url: `/assets/${asset}` });
-  const latest = await app.inject({ url: '/builds/latest.json' });
-  const shedWhileBlocked = await shedCount(metricsUrl, 'eventLoopDelay');
-  await blocker.stop();
+    const blocker = blockEventLoop();
+    await pressure(app, true);
+    const english = await app.inject({ url: '/asdas', headers: { accept: 'text/html' } });
+    const thai = await app.inject({ url: '/th/asdas/rtp-explained', headers: { accept: 'text/html' } });
+    const api = await app.inject({ url: '/api/auth/me' });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a@example.com', password: 'whatever1' },
+    });
+    const payload = await app.inject({ url: '/asdas/_payload.json' });
+    const form = await app.inject({
+      method: 'POST',
+      url: '/th/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000' },
+      payload: 'email=a%40example.com&password=x',
+    });
+    const healthz = await app.inject({ url: '/healthz' });
+    const readyz = await app.inject({ url: '/readyz' });
+    const css = await app.inject({ url: `/assets/${asset}` });
+    const latest = await app.inject({ url: '/builds/latest.json' });
+    const shedWhileBlocked = await shedCount(metricsUrl, 'eventLoopDelay');
+    await blocker.stop();
 
-  for (const [name, response] of [['English page', english], ['Thai page', thai], ['API', api], ['login', login], ['payload', payload], ['Thai form post', form]] as const) {
-    t.equal(response.statusCode, 503, `${name}: 503`);
-    t.equal(response.headers['retry-after'], '5', `${name}: Retry-After`);
-    t.equal(response.headers['cache-control'], 'no-store', `${name}: not cached`);
-  }
-  t.match(english.headers['content-type'], /^text\/html/);
-  t.match(english.body, /<html lang="en">/);
-  t.match(english.body, /The site is busy/);
-  t.match(english.body, /Please try again in a few seconds/);
-  t.notMatch(english.body, /<script/, 'no page code: it renders nothing');
-  t.match(english.headers['content-security-policy'], /default-src 'self'/, 'security headers still set');
-  t.match(thai.body, /<html lang="th">/);
-  t.match(thai.body, /เว็บไซต์มีผู้ใช้งานจำนวนมาก/);
-  t.match(form.body, /<html lang="th">/, 'a Thai form post gets the Thai page');
-  for (const response of [api, login, payload]) {
-    t.same(response.json(), { statusCode: 503, code: 'OVERLOADED', message: 'The service is busy. Try again in 5 seconds.' });
-  }
-  t.equal(healthz.statusCode, 200, '/healthz answers');
-  t.equal(readyz.statusCode, 200, '/readyz answers (overload is not a reason to leave the load balancer)');
-  t.equal(css.statusCode, 200, 'hashed assets are still served');
-  t.equal(latest.statusCode, 200, 'the build manifest is still served');
-  t.equal(shedWhileBlocked, 6, 'the metrics listener answered during the overload and counted every shed request');
+    for (const [name, response] of [
+      ['English page', english],
+      ['Thai page', thai],
+      ['API', api],
+      ['login', login],
+      ['payload', payload],
+      ['Thai form post', form],
+    ] as const) {
+      t.equal(response.statusCode, 503, `${name}: 503`);
+      t.equal(response.headers['retry-after'], '5', `${name}: Retry-After`);
+      t.equal(response.headers['cache-control'], 'no-store', `${name}: not cached`);
+    }
+    t.match(english.headers['content-type'], /^text\/html/);
+    t.match(english.body, /<html lang="en">/);
+    t.match(english.body, /The site is busy/);
+    t.match(english.body, /Please try again in a few seconds/);
+    t.notMatch(english.body, /<script/, 'no page code: it renders nothing');
+    t.match(english.headers['content-security-policy'], /default-src 'self'/, 'security headers still set');
+    t.match(thai.body, /<html lang="th">/);
+    t.match(thai.body, /เว็บไซต์มีผู้ใช้งานจำนวนมาก/);
+    t.match(form.body, /<html lang="th">/, 'a Thai form post gets the Thai page');
+    for (const response of [api, login, payload]) {
+      t.same(response.json(), {
+        statusCode: 503,
+        code: 'OVERLOADED',
+        message: 'The service is busy. Try again in 5 seconds.',
+      });
+    }
+    t.equal(healthz.statusCode, 200, '/healthz answers');
+    t.equal(readyz.statusCode, 200, '/readyz answers (overload is not a reason to leave the load balancer)');
+    t.equal(css.statusCode, 200, 'hashed assets are still served');
+    t.equal(latest.statusCode, 200, 'the build manifest is still served');
+    t.equal(shedWhileBlocked, 6, 'the metrics listener answered during the overload and counted every shed request');
 
-  await pressure(app, false);
-  t.equal((await app.inject({ url: '/asdas', headers: { accept: 'text/html' } })).statusCode, 200, 'served again once the loop is calm');
-});
+    await pressure(app, false);
+    t.equal(
+      (await app.inject({ url: '/asdas', headers: { accept: 'text/html' } })).statusCode,
+      200,
+      'served again once the loop is calm',
+    );
+  },
+);
 
 t.test('in-flight cap: requests beyond OVERLOAD_MAX_IN_FLIGHT are shed until one finishes', async (t) => {
   // An icon upstream that answers only when told: the requests waiting on it stay in flight.
@@ -109,7 +137,9 @@ t.test('in-flight cap: requests beyond OVERLOAD_MAX_IN_FLIGHT are shed until one
   const upstream = createServer((_request, response) => {
     held.push(() => {
       response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ prefix: 'heldset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));
+      response.end(
+        JSON.stringify({ prefix: 'heldset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }),
+      );
     });
   });
   await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
@@ -148,7 +178,9 @@ t.test('in-flight cap: a client that gives up keeps its place until its work is 
   const upstream = createServer((_request, response) => {
     held.push(() => {
       response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ prefix: 'goneset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));
+      response.end(
+        JSON.stringify({ prefix: 'goneset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }),
+      );
     });
   });
   await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
@@ -165,7 +197,9 @@ t.test('in-flight cap: a client that gives up keeps its place until its work is 
   app.server.once('connection', (socket) => socket.once('close', () => closed()));
 
   const leaving = new AbortController();
-  const gone = fetch(`${base}/api/_nuxt_icon/goneset.json?icons=dot`, { signal: leaving.signal }).catch((error: Error) => error.name);
+  const gone = fetch(`${base}/api/_nuxt_icon/goneset.json?icons=dot`, { signal: leaving.signal }).catch(
+    (error: Error) => error.name,
+  );
   while (held.length < 1) await new Promise((done) => setTimeout(done, 20));
   leaving.abort();
   t.equal(await gone, 'AbortError');
@@ -191,10 +225,11 @@ t.test('in-flight cap: a request whose client has already gone is not worked on'
   const metricsUrl = await app.metrics.listen('127.0.0.1', 0);
   /** Documents rendered so far, every page kind together. */
   const rendered = async () =>
-    [...(await (await fetch(metricsUrl)).text()).matchAll(/^ssr_render_duration_seconds_count\{kind="document"[^}]*\} (\d+)$/gm)].reduce(
-      (sum, match) => sum + Number(match[1]),
-      0,
-    );
+    [
+      ...(await (await fetch(metricsUrl)).text()).matchAll(
+        /^ssr_render_duration_seconds_count\{kind="document"[^}]*\} (\d+)$/gm,
+      ),
+    ].reduce((sum, match) => sum + Number(match[1]), 0);
   const before = await rendered();
   let closed: () => void = () => {};
   const connectionClosed = new Promise<void>((done) => (closed = done));
@@ -238,10 +273,18 @@ t.test('configuration: production defaults, 0 turns a check off', async (t) => {
   t.equal(defaults.overloadMaxHeapBytes, undefined, 'heap: 90% of V8 heap limit, worked out at start');
   t.equal(defaults.overloadMaxInFlight, 100, 'at most 100 pages and API requests worked on at once');
   t.equal(loadConfig({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0' }).overloadMaxHeapBytes, 0);
-  t.throws(() => loadConfig({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '-1' }), { message: /OVERLOAD_MAX_EVENT_LOOP_DELAY_MS must be an integer from 0 to 60000/ });
-  t.throws(() => loadConfig({ OVERLOAD_MAX_HEAP_BYTES: 'lots' }), { message: /OVERLOAD_MAX_HEAP_BYTES must be an integer of at least 0/ });
+  t.throws(() => loadConfig({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '-1' }), {
+    message: /OVERLOAD_MAX_EVENT_LOOP_DELAY_MS must be an integer from 0 to 60000/,
+  });
+  t.throws(() => loadConfig({ OVERLOAD_MAX_HEAP_BYTES: 'lots' }), {
+    message: /OVERLOAD_MAX_HEAP_BYTES must be an integer of at least 0/,
+  });
 
-  const { app, close } = await startTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0', OVERLOAD_MAX_IN_FLIGHT: '0' });
+  const { app, close } = await startTestApp({
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    OVERLOAD_MAX_HEAP_BYTES: '0',
+    OVERLOAD_MAX_IN_FLIGHT: '0',
+  });
   t.teardown(close);
   const blocker = blockEventLoop();
   // Until the sampler has measured the lag: with both checks off it never reports pressure.

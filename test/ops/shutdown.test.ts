@@ -34,7 +34,12 @@ function connectionCount(app: FastifyInstance): Promise<number> {
 
 /** A route that waits for the test's `gate`, then queries the database; what it met is recorded. */
 function gatedRoute(app: FastifyInstance, path: string, gate: Promise<void>, answer: 'value' | 'nothing') {
-  const state = { entered: undefined as unknown as () => void, outcome: undefined as string | undefined, at: 0, done: undefined as unknown as () => void };
+  const state = {
+    entered: undefined as unknown as () => void,
+    outcome: undefined as string | undefined,
+    at: 0,
+    done: undefined as unknown as () => void,
+  };
   const entered = new Promise<void>((done) => (state.entered = done));
   const done = new Promise<void>((resolve) => (state.done = resolve));
   app.get(path, async (_request, reply) => {
@@ -67,7 +72,10 @@ t.test('close() waits for handlers whose client has gone; the database is still 
   const app = await buildTestApp({
     logs,
     extraRoutes: (app) => {
-      routes = { value: gatedRoute(app, '/test/value', gate, 'value'), nothing: gatedRoute(app, '/test/nothing', gate, 'nothing') };
+      routes = {
+        value: gatedRoute(app, '/test/value', gate, 'value'),
+        nothing: gatedRoute(app, '/test/nothing', gate, 'nothing'),
+      };
     },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -81,7 +89,10 @@ t.test('close() waits for handlers whose client has gone; the database is still 
   // Without the wait, close() is done (and the database destroyed) well within this.
   await Promise.race([closing, delay(500)]);
   t.equal(closedAt, 0, 'close() has not resolved while the handlers still run');
-  await t.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'the listener is closed meanwhile: new connections are refused');
+  await t.rejects(
+    fetch(`http://127.0.0.1:${port}/healthz`),
+    'the listener is closed meanwhile: new connections are refused',
+  );
   release();
   await closing;
   // With or without the wait: the handlers' outcome (and what they logged) is in.
@@ -154,7 +165,11 @@ t.test('the background jobs requests started finish before the database closes',
   release();
   await closing;
   t.equal(outcome, 'ok 1', "the job's query after close() began succeeded");
-  t.same(logs.filter((line) => Number(line.level) >= 50), [], 'nothing logged as an error');
+  t.same(
+    logs.filter((line) => Number(line.level) >= 50),
+    [],
+    'nothing logged as an error',
+  );
 });
 
 t.test('a periodic clean-up running at close finishes before the database closes, and runs no more', async (t) => {
@@ -179,9 +194,16 @@ t.test('a periodic clean-up running at close finishes before the database closes
   const runsAtClose = runs;
   release();
   await closing;
-  t.ok(outcomes.length >= 1 && outcomes.every((outcome) => outcome === 'ok 1'), "every run's query after close() began succeeded");
+  t.ok(
+    outcomes.length >= 1 && outcomes.every((outcome) => outcome === 'ok 1'),
+    "every run's query after close() began succeeded",
+  );
   t.equal(outcomes.length, runsAtClose, 'every run started finished before close() resolved');
   await delay(30);
   t.equal(runs, runsAtClose, 'no run starts after close()');
-  t.same(logs.filter((line) => Number(line.level) >= 50), [], 'nothing logged as an error');
+  t.same(
+    logs.filter((line) => Number(line.level) >= 50),
+    [],
+    'nothing logged as an error',
+  );
 });

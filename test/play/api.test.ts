@@ -4,7 +4,15 @@ import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { signLaunchToken } from '../../lib/play/launch-token.ts';
 import type { FormAction } from '../../plugins/form-actions.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
-import { bearer, buildPlayApp, destination, testVerifyKey, launchOf, registerPlayer, testSecret } from '../helpers/play.ts';
+import {
+  bearer,
+  buildPlayApp,
+  destination,
+  testVerifyKey,
+  launchOf,
+  registerPlayer,
+  testSecret,
+} from '../helpers/play.ts';
 
 const second = 1000;
 const hour = 60 * 60 * second;
@@ -27,7 +35,12 @@ for (const backend of testBackends()) {
     const verify = (token: unknown, headers: Record<string, string> = destination) =>
       app.inject({ method: 'POST', url: '/api/play/verify', headers, payload: { token } as object });
     const selfExclude = (token: string, period: unknown) =>
-      app.inject({ method: 'POST', url: '/api/account/self-exclusion', headers: bearer(token), payload: { period } as object });
+      app.inject({
+        method: 'POST',
+        url: '/api/account/self-exclusion',
+        headers: bearer(token),
+        payload: { period } as object,
+      });
 
     t.test('Play needs a logged-in player (Bearer)', async (t) => {
       const response = await play(null, {});
@@ -42,11 +55,20 @@ for (const backend of testBackends()) {
       t.equal(response.statusCode, 200, 'no body at all is fine');
       t.equal(response.headers['cache-control'], 'no-store');
       const { url } = response.json<{ url: string }>();
-      t.match(url, /^\/th\/play\?launch=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, "the player's locale (Thai) when none is sent");
+      t.match(
+        url,
+        /^\/th\/play\?launch=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/,
+        "the player's locale (Thai) when none is sent",
+      );
       const english = await play(token, { locale: 'en' });
       t.match(english.json().url, /^\/play\?launch=/, 'the locale sent');
 
-      const rows = await database.db.selectFrom('play_sessions').selectAll().where('user_id', '=', user.id).orderBy('locale').execute();
+      const rows = await database.db
+        .selectFrom('play_sessions')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .orderBy('locale')
+        .execute();
       t.equal(rows.length, 2);
       t.same(
         rows.map((row) => [row.locale, row.user_agent, new Date(row.started_at).toISOString()]),
@@ -66,9 +88,19 @@ for (const backend of testBackends()) {
       t.match((await play(token, { locale: 'fr' })).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
       t.match((await play(token, { locale: 'en', extra: 1 })).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
       t.match((await play(token, [])).json(), { statusCode: 400 });
-      const text = await app.inject({ method: 'POST', url: '/api/play', headers: { ...bearer(token), 'content-type': 'text/plain' }, payload: 'x' });
+      const text = await app.inject({
+        method: 'POST',
+        url: '/api/play',
+        headers: { ...bearer(token), 'content-type': 'text/plain' },
+        payload: 'x',
+      });
       t.equal(text.statusCode, 415);
-      const broken = await app.inject({ method: 'POST', url: '/api/play', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '{' });
+      const broken = await app.inject({
+        method: 'POST',
+        url: '/api/play',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: '{',
+      });
       t.match(broken.json(), { statusCode: 400, code: 'MALFORMED_JSON' });
     });
 
@@ -84,7 +116,11 @@ for (const backend of testBackends()) {
         user: { id: user.id, displayName: 'Ann Player' },
         session: { id: body.session.id, startedAt: clock.now().toISOString(), locale: 'en' },
       });
-      const used = await database.db.selectFrom('launch_tokens').select('used_at').where('play_session_id', '=', body.session.id).executeTakeFirst();
+      const used = await database.db
+        .selectFrom('launch_tokens')
+        .select('used_at')
+        .where('play_session_id', '=', body.session.id)
+        .executeTakeFirst();
       t.equal(new Date(used!.used_at!).getTime(), clock.now().getTime(), 'marked used at the (injected) time');
       for (let replay = 0; replay < 3; replay += 1) {
         const again = await verify(launch);
@@ -111,56 +147,88 @@ for (const backend of testBackends()) {
       t.equal(expired.statusCode, 410);
       t.match(expired.json(), { code: 'LAUNCH_TOKEN_EXPIRED' });
       t.equal((await verify(late)).statusCode, 410, 'still expired');
-      const row = await database.db.selectFrom('launch_tokens').select('used_at').where('jti', '=', JSON.parse(Buffer.from(late.split('.')[0]!, 'base64url').toString()).jti).executeTakeFirst();
+      const row = await database.db
+        .selectFrom('launch_tokens')
+        .select('used_at')
+        .where('jti', '=', JSON.parse(Buffer.from(late.split('.')[0]!, 'base64url').toString()).jti)
+        .executeTakeFirst();
       t.equal(row?.used_at, null, 'an expired token is never marked used');
     });
 
-    t.test('verify: tampered, malformed and foreign tokens are invalid (400); unknown well-signed ones 404', async (t) => {
-      const { token } = await registerPlayer(app);
-      const launch = launchOf(await play(token));
-      const dot = launch.indexOf('.');
-      const payloadBytes = Buffer.from(launch.slice(0, dot), 'base64url');
-      payloadBytes[5] = payloadBytes[5]! ^ 0x01;
-      const signatureBytes = Buffer.from(launch.slice(dot + 1), 'base64url');
-      signatureBytes[31] = signatureBytes[31]! ^ 0x01;
-      const cases: Record<string, unknown> = {
-        'a byte of the payload flipped': `${payloadBytes.toString('base64url')}${launch.slice(dot)}`,
-        'a byte of the signature flipped': `${launch.slice(0, dot)}.${signatureBytes.toString('base64url')}`,
-        'signed with another key': signLaunchToken(
-          { jti: randomUUID(), sub: randomUUID(), sid: randomUUID(), exp: Math.floor(clock.now().getTime() / 1000) + 60 },
-          'another-secret-that-is-at-least-32-characters',
-        ),
-        'no signature': launch.slice(0, dot),
-        garbage: 'hello',
-        empty: '',
-        huge: 'A'.repeat(5000),
-        'SQL in it': "x'; drop table launch_tokens; --",
-      };
-      for (const [name, value] of Object.entries(cases)) {
-        const response = await verify(value);
-        t.equal(response.statusCode, 400, name);
-        t.match(response.json(), { statusCode: 400, code: 'LAUNCH_TOKEN_INVALID' }, name);
-      }
-      t.equal((await verify(launch)).statusCode, 200, 'the real token still works after all that');
+    t.test(
+      'verify: tampered, malformed and foreign tokens are invalid (400); unknown well-signed ones 404',
+      async (t) => {
+        const { token } = await registerPlayer(app);
+        const launch = launchOf(await play(token));
+        const dot = launch.indexOf('.');
+        const payloadBytes = Buffer.from(launch.slice(0, dot), 'base64url');
+        payloadBytes[5] = payloadBytes[5]! ^ 0x01;
+        const signatureBytes = Buffer.from(launch.slice(dot + 1), 'base64url');
+        signatureBytes[31] = signatureBytes[31]! ^ 0x01;
+        const cases: Record<string, unknown> = {
+          'a byte of the payload flipped': `${payloadBytes.toString('base64url')}${launch.slice(dot)}`,
+          'a byte of the signature flipped': `${launch.slice(0, dot)}.${signatureBytes.toString('base64url')}`,
+          'signed with another key': signLaunchToken(
+            {
+              jti: randomUUID(),
+              sub: randomUUID(),
+              sid: randomUUID(),
+              exp: Math.floor(clock.now().getTime() / 1000) + 60,
+            },
+            'another-secret-that-is-at-least-32-characters',
+          ),
+          'no signature': launch.slice(0, dot),
+          garbage: 'hello',
+          empty: '',
+          huge: 'A'.repeat(5000),
+          'SQL in it': "x'; drop table launch_tokens; --",
+        };
+        for (const [name, value] of Object.entries(cases)) {
+          const response = await verify(value);
+          t.equal(response.statusCode, 400, name);
+          t.match(response.json(), { statusCode: 400, code: 'LAUNCH_TOKEN_INVALID' }, name);
+        }
+        t.equal((await verify(launch)).statusCode, 200, 'the real token still works after all that');
 
-      const unknown = signLaunchToken(
-        { jti: randomUUID(), sub: randomUUID(), sid: randomUUID(), exp: Math.floor(clock.now().getTime() / 1000) + 60 },
-        testSecret,
-      );
-      const answer = await verify(unknown);
-      t.equal(answer.statusCode, 404);
-      t.match(answer.json(), { code: 'LAUNCH_TOKEN_UNKNOWN' });
+        const unknown = signLaunchToken(
+          {
+            jti: randomUUID(),
+            sub: randomUUID(),
+            sid: randomUUID(),
+            exp: Math.floor(clock.now().getTime() / 1000) + 60,
+          },
+          testSecret,
+        );
+        const answer = await verify(unknown);
+        t.equal(answer.statusCode, 404);
+        t.match(answer.json(), { code: 'LAUNCH_TOKEN_UNKNOWN' });
 
-      // A payload with a field too many, correctly signed: not one of ours, so invalid.
-      const encoded = Buffer.from(JSON.stringify({ jti: randomUUID(), sub: randomUUID(), sid: randomUUID(), exp: 9e9, admin: true })).toString('base64url');
-      const odd = `${encoded}.${createHmac('sha256', testSecret).update(encoded).digest('base64url')}`;
-      t.match((await verify(odd)).json(), { statusCode: 400, code: 'LAUNCH_TOKEN_INVALID' });
-    });
+        // A payload with a field too many, correctly signed: not one of ours, so invalid.
+        const encoded = Buffer.from(
+          JSON.stringify({ jti: randomUUID(), sub: randomUUID(), sid: randomUUID(), exp: 9e9, admin: true }),
+        ).toString('base64url');
+        const odd = `${encoded}.${createHmac('sha256', testSecret).update(encoded).digest('base64url')}`;
+        t.match((await verify(odd)).json(), { statusCode: 400, code: 'LAUNCH_TOKEN_INVALID' });
+      },
+    );
 
     t.test('verify: bad bodies', async (t) => {
-      t.match((await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: {} })).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
+      t.match(
+        (await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: {} })).json(),
+        { statusCode: 400, code: 'VALIDATION_FAILED' },
+      );
       t.match((await verify(42)).json(), { statusCode: 400, code: 'VALIDATION_FAILED' });
-      t.match((await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: 'x', more: 1 } })).json(), { statusCode: 400 });
+      t.match(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/play/verify',
+            headers: destination,
+            payload: { token: 'x', more: 1 },
+          })
+        ).json(),
+        { statusCode: 400 },
+      );
       const form = await app.inject({
         method: 'POST',
         url: '/api/play/verify',
@@ -231,7 +299,11 @@ for (const backend of testBackends()) {
         t.equal(response.statusCode, 201, period);
         const until = Date.parse(response.json().until);
         if (expected[period]) t.equal(until - clock.now().getTime(), expected[period], period);
-        else t.ok(until - clock.now().getTime() >= 181 * day && until - clock.now().getTime() <= 184 * day, '6 calendar months');
+        else
+          t.ok(
+            until - clock.now().getTime() >= 181 * day && until - clock.now().getTime() <= 184 * day,
+            '6 calendar months',
+          );
       }
       const { token } = await registerPlayer(app);
       for (const bad of ['1h', '', '24H', 24, null, ['24h']]) {
@@ -239,7 +311,11 @@ for (const backend of testBackends()) {
         t.equal(response.statusCode, 400, JSON.stringify(bad));
         t.match(response.json(), { code: 'VALIDATION_FAILED' });
       }
-      t.equal((await app.inject({ method: 'POST', url: '/api/account/self-exclusion', payload: { period: '24h' } })).statusCode, 401);
+      t.equal(
+        (await app.inject({ method: 'POST', url: '/api/account/self-exclusion', payload: { period: '24h' } }))
+          .statusCode,
+        401,
+      );
       t.equal((await app.inject({ method: 'GET', url: '/api/account' })).statusCode, 401);
       const account = await app.inject({ method: 'GET', url: '/api/account', headers: bearer(token) });
       t.equal(account.json().selfExclusion, null, 'bad requests took no break');
@@ -260,7 +336,11 @@ for (const backend of testBackends()) {
       t.equal(body.user.id, user.id);
       t.equal(body.playSessions.length, 20);
       const times = body.playSessions.map((session: { startedAt: string }) => Date.parse(session.startedAt));
-      t.same(times, [...times].sort((a, b) => b - a), 'newest first');
+      t.same(
+        times,
+        [...times].sort((a, b) => b - a),
+        'newest first',
+      );
       t.equal(times[0], clock.now().getTime() - second, 'the latest one');
       t.match(body.playSessions[0], { locale: 'en', userAgent: 'PlayTest/1.0' });
       t.equal(body.selfExclusion, null);
@@ -270,7 +350,12 @@ for (const backend of testBackends()) {
       const { token, user } = await registerPlayer(app);
       await play(token);
       const publicUser = (await app.accounts.userFromToken(token))!;
-      const data = (await app.pageData.get('account')({ locale: 'en', params: {}, path: '/account', user: publicUser })) as {
+      const data = (await app.pageData.get('account')({
+        locale: 'en',
+        params: {},
+        path: '/account',
+        user: publicUser,
+      })) as {
         playSessions: unknown[];
         selfExclusion: unknown;
       };
@@ -286,13 +371,31 @@ for (const backend of testBackends()) {
       const run = (fields: Record<string, string>, loggedIn = true, locale: 'en' | 'th' = 'th') =>
         action({ locale, fields, redirectTo: null }, { user: loggedIn ? publicUser : null } as never, {} as never);
 
-      t.same(await run({ period: '7d' }, false), { ok: true, redirect: '/th/login?redirect=%2Fth%2Faccount' }, 'logged out: log in first');
+      t.same(
+        await run({ period: '7d' }, false),
+        { ok: true, redirect: '/th/login?redirect=%2Fth%2Faccount' },
+        'logged out: log in first',
+      );
       t.same(await run({}), { ok: false, status: 400, values: { period: '' }, errors: { period: 'required' } });
-      t.same(await run({ period: '2y' }), { ok: false, status: 400, values: { period: '2y' }, errors: { period: 'invalid_value' } });
-      t.same(await run({ period: '7d' }), { ok: false, status: 200, values: { period: '7d', step: 'confirm' }, errors: {} }, 'asks to confirm first');
-      t.equal((await app.inject({ method: 'GET', url: '/api/account', headers: bearer(token) })).json().selfExclusion, null, 'nothing taken yet');
+      t.same(await run({ period: '2y' }), {
+        ok: false,
+        status: 400,
+        values: { period: '2y' },
+        errors: { period: 'invalid_value' },
+      });
+      t.same(
+        await run({ period: '7d' }),
+        { ok: false, status: 200, values: { period: '7d', step: 'confirm' }, errors: {} },
+        'asks to confirm first',
+      );
+      t.equal(
+        (await app.inject({ method: 'GET', url: '/api/account', headers: bearer(token) })).json().selfExclusion,
+        null,
+        'nothing taken yet',
+      );
       t.same(await run({ period: '7d', step: 'confirm' }), { ok: true, redirect: '/th/account' });
-      const taken = (await app.inject({ method: 'GET', url: '/api/account', headers: bearer(token) })).json().selfExclusion;
+      const taken = (await app.inject({ method: 'GET', url: '/api/account', headers: bearer(token) })).json()
+        .selfExclusion;
       t.match(taken, { period: '7d', until: new Date(clock.now().getTime() + 7 * day).toISOString() });
       t.same(await run({ period: '24h', step: 'confirm' }, true, 'en'), {
         ok: false,
@@ -309,20 +412,37 @@ for (const backend of testBackends()) {
 t.test('PLAY_URL: the destination gets the token in `launch`, its other parameters kept', async (t) => {
   const database = await createTestDatabase('pglite');
   t.teardown(() => database.close());
-  const { app } = await buildPlayApp(database, { env: { PLAY_URL: 'https://play.example/start?brand=asdas&launch=old' } });
+  const { app } = await buildPlayApp(database, {
+    env: { PLAY_URL: 'https://play.example/start?brand=asdas&launch=old' },
+  });
   t.teardown(() => app.close());
   const { token } = await registerPlayer(app);
-  const response = await app.inject({ method: 'POST', url: '/api/play', headers: bearer(token), payload: { locale: 'en' } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/play',
+    headers: bearer(token),
+    payload: { locale: 'en' },
+  });
   const url = new URL(response.json().url);
   t.equal(url.origin, 'https://play.example');
   t.equal(url.pathname, '/start');
   t.equal(url.searchParams.get('brand'), 'asdas');
   t.equal(url.searchParams.getAll('launch').length, 1, 'one launch parameter');
-  t.equal((await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: url.searchParams.get('launch') } })).statusCode, 200);
+  t.equal(
+    (
+      await app.inject({
+        method: 'POST',
+        url: '/api/play/verify',
+        headers: destination,
+        payload: { token: url.searchParams.get('launch') },
+      })
+    ).statusCode,
+    200,
+  );
   t.ok(app.config.allowedExternalOrigins.includes('https://play.example'), "PLAY_URL's origin is on the allow-list");
 });
 
-t.test('verify: only the destination (its key) or the token\'s own player may spend a token', async (t) => {
+t.test("verify: only the destination (its key) or the token's own player may spend a token", async (t) => {
   const database = await createTestDatabase('pglite');
   t.teardown(() => database.close());
   const { app } = await buildPlayApp(database);
@@ -352,10 +472,14 @@ t.test('verify: only the destination (its key) or the token\'s own player may sp
   const own = await verify(launch, bearer(ann.token));
   t.equal(own.statusCode, 200, 'none of that spent it: its own player verifies it (the own /play page)');
   t.equal(own.json().user.displayName, 'Ann');
-  t.equal((await verify(launch, destination)).json().code, 'LAUNCH_TOKEN_USED', 'then it is used, for the destination too');
+  t.equal(
+    (await verify(launch, destination)).json().code,
+    'LAUNCH_TOKEN_USED',
+    'then it is used, for the destination too',
+  );
 
   const second = launchOf(await app.inject({ method: 'POST', url: '/api/play', headers: bearer(bob.token) }));
-  t.equal((await verify(second, destination)).statusCode, 200, 'the destination verifies any player\'s token');
+  t.equal((await verify(second, destination)).statusCode, 200, "the destination verifies any player's token");
 });
 
 t.test('verify is rate-limited per address', async (t) => {
@@ -365,7 +489,12 @@ t.test('verify is rate-limited per address', async (t) => {
   t.teardown(() => app.close());
   const statuses: number[] = [];
   for (let index = 0; index < 5; index += 1) {
-    const response = await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: 'x' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/play/verify',
+      headers: destination,
+      payload: { token: 'x' },
+    });
     statuses.push(response.statusCode);
     if (response.statusCode === 429) {
       t.match(response.json(), { statusCode: 429, code: 'RATE_LIMITED' });
@@ -373,27 +502,61 @@ t.test('verify is rate-limited per address', async (t) => {
     }
   }
   t.same(statuses, [400, 400, 400, 429, 429]);
-  const elsewhere = await app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, remoteAddress: '10.0.0.9', payload: { token: 'x' } });
+  const elsewhere = await app.inject({
+    method: 'POST',
+    url: '/api/play/verify',
+    headers: destination,
+    remoteAddress: '10.0.0.9',
+    payload: { token: 'x' },
+  });
   t.equal(elsewhere.statusCode, 400, 'another address has its own count');
 });
 
 t.test('without PLAY_SECRET: a random key per process', async (t) => {
   const database = await createTestDatabase('pglite');
   t.teardown(() => database.close());
-  const one = await buildPlayApp(database, { play: { secret: undefined } as never });
+  const one = await buildPlayApp(database, { play: { secret: undefined } });
   t.teardown(() => one.app.close());
   const { token } = await registerPlayer(one.app);
   const launch = launchOf(await one.app.inject({ method: 'POST', url: '/api/play', headers: bearer(token) }));
-  const two = await buildPlayApp(database, { play: { secret: undefined } as never, clock: one.clock });
+  const two = await buildPlayApp(database, { play: { secret: undefined }, clock: one.clock });
   t.teardown(() => two.app.close());
-  t.equal((await two.app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: launch } })).statusCode, 400, 'another process cannot verify it');
-  t.equal((await one.app.inject({ method: 'POST', url: '/api/play/verify', headers: destination, payload: { token: launch } })).statusCode, 200, 'its own process can');
+  t.equal(
+    (
+      await two.app.inject({
+        method: 'POST',
+        url: '/api/play/verify',
+        headers: destination,
+        payload: { token: launch },
+      })
+    ).statusCode,
+    400,
+    'another process cannot verify it',
+  );
+  t.equal(
+    (
+      await one.app.inject({
+        method: 'POST',
+        url: '/api/play/verify',
+        headers: destination,
+        payload: { token: launch },
+      })
+    ).statusCode,
+    200,
+    'its own process can',
+  );
 });
 
 t.test('config: PLAY_URL in production needs PLAY_SECRET; its origin joins the allow-list', async (t) => {
   t.throws(() => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go' }), ConfigError);
-  t.throws(() => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go' }), /PLAY_SECRET is required when PLAY_URL is set/);
-  t.throws(() => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go', PLAY_SECRET: 'short' }), /PLAY_SECRET/);
+  t.throws(
+    () => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go' }),
+    /PLAY_SECRET is required when PLAY_URL is set/,
+  );
+  t.throws(
+    () => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go', PLAY_SECRET: 'short' }),
+    /PLAY_SECRET/,
+  );
   t.throws(
     () => loadConfig({ NODE_ENV: 'production', PLAY_URL: 'https://play.example/go', PLAY_SECRET: 'p'.repeat(32) }),
     /PLAY_VERIFY_KEY is required when PLAY_URL is set/,
@@ -409,5 +572,8 @@ t.test('config: PLAY_URL in production needs PLAY_SECRET; its origin joins the a
   });
   t.same(config.allowedExternalOrigins, ['https://help.example', 'https://play.example'], 'normalised, once');
   t.same(loadConfig({ NODE_ENV: 'production' }).allowedExternalOrigins, [], 'nothing by default');
-  t.doesNotThrow(() => loadConfig({ NODE_ENV: 'development', PLAY_URL: 'https://play.example/go' }), 'outside production a random key will do');
+  t.doesNotThrow(
+    () => loadConfig({ NODE_ENV: 'development', PLAY_URL: 'https://play.example/go' }),
+    'outside production a random key will do',
+  );
 });

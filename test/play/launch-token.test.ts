@@ -1,7 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import t from 'tap';
 import { addUtcMonths, selfExclusionEnd } from '../../lib/play/periods.ts';
-import { checkLaunchToken, isExpired, launchTokenMaxLength, newLaunchPayload, signLaunchToken } from '../../lib/play/launch-token.ts';
+import {
+  checkLaunchToken,
+  isExpired,
+  launchTokenMaxLength,
+  newLaunchPayload,
+  signLaunchToken,
+} from '../../lib/play/launch-token.ts';
 
 const secret = 'a-secret-of-at-least-thirty-two-characters';
 const now = new Date('2026-03-01T10:00:00Z');
@@ -22,7 +28,11 @@ t.test('a token carries its payload and verifies with the same secret', async (t
   t.same(JSON.parse(Buffer.from(encoded!, 'base64url').toString()), payload, 'payload is {jti, sub, sid, exp}');
   t.equal(payload.exp, Math.floor(now.getTime() / 1000) + 60, 'expires 60 s after issue (Unix seconds)');
   t.same(checkLaunchToken(token, secret, now), { ok: true, payload, expired: false });
-  t.same(checkLaunchToken(token, Buffer.from(secret), now), { ok: true, payload, expired: false }, 'a Buffer key is the same key');
+  t.same(
+    checkLaunchToken(token, Buffer.from(secret), now),
+    { ok: true, payload, expired: false },
+    'a Buffer key is the same key',
+  );
 });
 
 t.test('a different secret is a bad signature', async (t) => {
@@ -48,16 +58,25 @@ t.test('tampering: every changed character of the payload or the signature is re
     if (index < dot) payloadFlips += 1;
     else signatureFlips += 1;
   }
-  t.ok(payloadFlips > 50 && signatureFlips === 43, `${payloadFlips} payload and ${signatureFlips} signature changes refused`);
+  t.ok(
+    payloadFlips > 50 && signatureFlips === 43,
+    `${payloadFlips} payload and ${signatureFlips} signature changes refused`,
+  );
 
   // A changed byte in the payload: re-encoded so the form stays valid.
   const bytes = Buffer.from(token.slice(0, dot), 'base64url');
   bytes[10] = bytes[10]! ^ 0x01;
-  t.same(checkLaunchToken(`${bytes.toString('base64url')}${token.slice(dot)}`, secret, now), { ok: false, reason: 'bad-signature' });
+  t.same(checkLaunchToken(`${bytes.toString('base64url')}${token.slice(dot)}`, secret, now), {
+    ok: false,
+    reason: 'bad-signature',
+  });
   // A changed byte in the signature.
   const signature = Buffer.from(token.slice(dot + 1), 'base64url');
   signature[0] = signature[0]! ^ 0x80;
-  t.same(checkLaunchToken(`${token.slice(0, dot)}.${signature.toString('base64url')}`, secret, now), { ok: false, reason: 'bad-signature' });
+  t.same(checkLaunchToken(`${token.slice(0, dot)}.${signature.toString('base64url')}`, secret, now), {
+    ok: false,
+    reason: 'bad-signature',
+  });
   // A longer expiry written by someone without the key.
   const forged = Buffer.from(JSON.stringify({ ...payload, exp: payload.exp + 3600 })).toString('base64url');
   t.same(checkLaunchToken(`${forged}${token.slice(dot)}`, secret, now), { ok: false, reason: 'bad-signature' });
@@ -119,7 +138,11 @@ t.test('a well-signed payload of the wrong shape is malformed', async (t) => {
     'text',
     null,
   ]) {
-    t.same(checkLaunchToken(sign(value), secret, now), { ok: false, reason: 'malformed' }, JSON.stringify(value).slice(0, 60));
+    t.same(
+      checkLaunchToken(sign(value), secret, now),
+      { ok: false, reason: 'malformed' },
+      JSON.stringify(value).slice(0, 60),
+    );
   }
 });
 

@@ -9,7 +9,11 @@ import { testConfig } from '../helpers/app.ts';
 t.test('the builds plugin: latest.json read on every request, meta files immutable, JSON 404s', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'asdas-builds-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const app = await buildApp({ config: testConfig(), without: ['accounts', 'content', 'icons', 'pages'], builds: { dir } });
+  const app = await buildApp({
+    config: testConfig(),
+    without: ['accounts', 'content', 'icons', 'pages'],
+    builds: { dir },
+  });
   app.get('/*', async () => 'PAGE RENDERER');
   await app.ready();
   t.teardown(() => app.close());
@@ -28,7 +32,11 @@ t.test('the builds plugin: latest.json read on every request, meta files immutab
   t.same(first.json(), { id: 'build-a', timestamp: 1 });
 
   writeFileSync(join(dir, 'latest.json'), JSON.stringify({ id: 'build-b', timestamp: 2 }));
-  t.same((await app.inject('/builds/latest.json')).json(), { id: 'build-b', timestamp: 2 }, 'a second build is seen without a restart');
+  t.same(
+    (await app.inject('/builds/latest.json')).json(),
+    { id: 'build-b', timestamp: 2 },
+    'a second build is seen without a restart',
+  );
 
   const meta = await app.inject('/builds/meta/build-a.json');
   t.equal(meta.statusCode, 200);
@@ -59,6 +67,10 @@ t.test('the builds plugin: latest.json read on every request, meta files immutab
     }
     t.equal(response.statusCode, 404, `${url}: 404`);
     t.match(response.headers['content-type'], /^application\/json/, `${url}: JSON`);
-    t.match(response.json(), { statusCode: 404, code: 'NOT_FOUND', message: /^Not found: / }, `${url}: never the page renderer`);
+    t.match(
+      response.json(),
+      { statusCode: 404, code: 'NOT_FOUND', message: /^Not found: / },
+      `${url}: never the page renderer`,
+    );
   }
 });

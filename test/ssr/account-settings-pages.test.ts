@@ -21,7 +21,14 @@ async function registered(email: string, locale: 'en' | 'th' = 'en') {
     remoteAddress: `10.77.0.${registrations}`,
     method: 'POST',
     url: '/api/auth/register',
-    payload: { email, password: 'a fine passphrase 1', displayName: 'Pim', locale, acceptTerms: true, confirmAge: true },
+    payload: {
+      email,
+      password: 'a fine passphrase 1',
+      displayName: 'Pim',
+      locale,
+      acceptTerms: true,
+      confirmAge: true,
+    },
     headers: { 'user-agent': browserUserAgent },
   });
   await app.jobs.settled();
@@ -40,7 +47,11 @@ t.test('verification: the account page shows the status; the link confirms with 
   t.equal(opened.statusCode, 200);
   t.equal(opened.headers['cache-control'], 'no-store');
   t.match(opened.body, /Confirm my email address/);
-  t.match(await page('/account', cookie).then((response) => response.body), /data-verified="false"/, 'opening the link changes nothing');
+  t.match(
+    await page('/account', cookie).then((response) => response.body),
+    /data-verified="false"/,
+    'opening the link changes nothing',
+  );
 
   const confirmed = await post(`/verify-email?token=${token}`, { token });
   t.equal(confirmed.statusCode, 303);
@@ -79,7 +90,6 @@ t.test('verification resend without JavaScript: 303 with a notice; once verified
   t.equal(anonymous.headers.location, '/login?redirect=%2Faccount');
 });
 
-
 t.test('details without JavaScript: name and language, with translated field errors', async (t) => {
   const cookie = await registered('somsak@example.com', 'th');
   const bad = await post('/th/account', { intent: 'profile', displayName: '', locale: 'th' }, cookie);
@@ -91,30 +101,56 @@ t.test('details without JavaScript: name and language, with translated field err
   t.equal(saved.headers.location, '/th/account?done=profile-saved');
   const page2 = await page('/account', cookie);
   t.match(page2.body, /value="Somsak J"/);
-  t.match(page2.body, /<input type="radio" name="locale" checked="" value="en"\/>/, 'English is now the preferred language');
+  t.match(
+    page2.body,
+    /<input type="radio" name="locale" checked="" value="en"\/>/,
+    'English is now the preferred language',
+  );
 });
 
 t.test('password without JavaScript: the current one first; other sessions end, this one stays', async (t) => {
   const cookie = await registered('nid@example.com');
-  const other = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nid@example.com', password: 'a fine passphrase 1' } });
+  const other = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'nid@example.com', password: 'a fine passphrase 1' },
+  });
   const otherCookie = `token=${sessionToken(other)}`;
-  const wrong = await post('/account', { intent: 'password', currentPassword: 'nope nope nope', newPassword: 'a newer passphrase 2' }, cookie);
+  const wrong = await post(
+    '/account',
+    { intent: 'password', currentPassword: 'nope nope nope', newPassword: 'a newer passphrase 2' },
+    cookie,
+  );
   t.equal(wrong.statusCode, 400);
   t.match(wrong.body, /data-field-error="currentPassword"[^>]*>This password is not right\./);
   t.notMatch(wrong.body, /nope nope nope|a newer passphrase 2/, 'passwords are never sent back');
-  const changed = await post('/account', { intent: 'password', currentPassword: 'a fine passphrase 1', newPassword: 'a newer passphrase 2' }, cookie);
+  const changed = await post(
+    '/account',
+    { intent: 'password', currentPassword: 'a fine passphrase 1', newPassword: 'a newer passphrase 2' },
+    cookie,
+  );
   t.equal(changed.headers.location, '/account?done=password-changed');
-  t.match((await page('/account?done=password-changed', cookie)).body, /data-testid="account-done"[^>]*>Your password is changed/);
+  t.match(
+    (await page('/account?done=password-changed', cookie)).body,
+    /data-testid="account-done"[^>]*>Your password is changed/,
+  );
   t.match((await page('/bonus', otherCookie)).body, /data-nav="login"/, 'the other device is logged out');
 });
 
 t.test('email change without JavaScript: pending on the account page, confirmed by the link page', async (t) => {
   const cookie = await registered('old.address@example.com');
-  const asked = await post('/account', { intent: 'email', newEmail: 'new.address@example.com', currentPassword: 'a fine passphrase 1' }, cookie);
+  const asked = await post(
+    '/account',
+    { intent: 'email', newEmail: 'new.address@example.com', currentPassword: 'a fine passphrase 1' },
+    cookie,
+  );
   t.equal(asked.statusCode, 303);
   t.equal(asked.headers.location, '/account?done=email-change-sent');
   const pending = await page('/account', cookie);
-  t.match(pending.body, /data-testid="pending-email"[^>]*>Waiting for confirmation: we sent a link to new\.address@example\.com/);
+  t.match(
+    pending.body,
+    /data-testid="pending-email"[^>]*>Waiting for confirmation: we sent a link to new\.address@example\.com/,
+  );
   t.match(pending.body, /data-testid="account-email">old\.address@example\.com/);
 
   await app.jobs.settled();
@@ -138,12 +174,22 @@ t.test('sessions without JavaScript: listed in words, this one marked; end one, 
     method: 'POST',
     url: '/api/auth/login',
     payload: { email: 'devices@example.com', password: 'a fine passphrase 1' },
-    headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1' },
+    headers: {
+      'user-agent':
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    },
   });
-  const tablet = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'devices@example.com', password: 'a fine passphrase 1' } });
+  const tablet = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'devices@example.com', password: 'a fine passphrase 1' },
+  });
   const listed = await page('/th/account', cookie);
   t.equal((listed.body.match(/data-testid="login-session"/g) ?? []).length, 3);
-  t.match(listed.body, /data-current="true"[\s\S]*?<strong>Chrome บน Linux<\/strong><span class="badge badge-ok">อุปกรณ์นี้<\/span>/);
+  t.match(
+    listed.body,
+    /data-current="true"[\s\S]*?<strong>Chrome บน Linux<\/strong><span class="badge badge-ok">อุปกรณ์นี้<\/span>/,
+  );
   t.match(listed.body, /<strong>Safari บน iOS<\/strong>/);
   const phoneId = /name="sessionId" value="([^"]+)"/.exec(listed.body.slice(listed.body.indexOf('Safari บน iOS')))?.[1];
   t.ok(phoneId);
@@ -181,7 +227,14 @@ t.test('REQUIRE_VERIFIED_EMAIL_FOR_PLAY: Play pressed without JavaScript says wh
   const response = await strict.app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: { email: 'eager@example.com', password: 'a fine passphrase 1', displayName: 'Eager', locale: 'th', acceptTerms: true, confirmAge: true },
+    payload: {
+      email: 'eager@example.com',
+      password: 'a fine passphrase 1',
+      displayName: 'Eager',
+      locale: 'th',
+      acceptTerms: true,
+      confirmAge: true,
+    },
   });
   const cookie = `token=${sessionToken(response)}`;
   const played = await strict.app.inject({

@@ -45,7 +45,11 @@ t.test('registration without JavaScript: 303 onwards with the token cookie', asy
 t.test('the header shows the display name and Log out from the first server render', async (t) => {
   const response = await page('/bonus', cookie);
   t.equal(response.statusCode, 200);
-  t.match(response.body, /data-testid="signed-in">Signed in as Somchai &lt;script&gt;alert\(1\)&lt;\/script&gt;</, 'escaped');
+  t.match(
+    response.body,
+    /data-testid="signed-in">Signed in as Somchai &lt;script&gt;alert\(1\)&lt;\/script&gt;</,
+    'escaped',
+  );
   t.notMatch(response.body, /<script>alert\(1\)<\/script>/);
   t.match(response.body, /data-testid="logout"/);
   t.notMatch(response.body, /data-nav="login"/, 'no Login link once logged in');

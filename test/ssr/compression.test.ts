@@ -9,11 +9,20 @@ import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 const { app, close } = await startTestApp({ PUBLIC_URL: 'http://localhost:3000' });
 t.teardown(close);
 
-const get = (url: string, encoding: string | undefined, extra: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+const get = (
+  url: string,
+  encoding: string | undefined,
+  extra: Record<string, string> = {},
+  method: 'GET' | 'HEAD' = 'GET',
+) =>
   app.inject({
     method,
     url,
-    headers: { 'user-agent': browserUserAgent, ...(encoding === undefined ? {} : { 'accept-encoding': encoding }), ...extra },
+    headers: {
+      'user-agent': browserUserAgent,
+      ...(encoding === undefined ? {} : { 'accept-encoding': encoding }),
+      ...extra,
+    },
   });
 
 function decoded(response: { rawPayload: Buffer; headers: Record<string, unknown> }): string {
@@ -23,7 +32,8 @@ function decoded(response: { rawPayload: Buffer; headers: Record<string, unknown
   return response.rawPayload.toString();
 }
 
-const varies = (response: { headers: Record<string, unknown> }) => /accept-encoding/i.test(String(response.headers.vary));
+const varies = (response: { headers: Record<string, unknown> }) =>
+  /accept-encoding/i.test(String(response.headers.vary));
 
 t.test('pages: brotli, gzip or identity by Accept-Encoding, q-values honoured, the same page each way', async (t) => {
   const plain = await get('/asdas', undefined);
@@ -46,7 +56,10 @@ t.test('pages: brotli, gzip or identity by Accept-Encoding, q-values honoured, t
     }
   }
   const br = await get('/asdas', 'br');
-  t.ok(br.rawPayload.length * 3 < plain.rawPayload.length, `brotli: ${br.rawPayload.length} of ${plain.rawPayload.length} bytes`);
+  t.ok(
+    br.rawPayload.length * 3 < plain.rawPayload.length,
+    `brotli: ${br.rawPayload.length} of ${plain.rawPayload.length} bytes`,
+  );
   const etags = new Set([plain, br, await get('/asdas', 'gzip')].map((response) => response.headers.etag));
   t.equal(etags.size, 3, 'an ETag per encoding');
   t.equal((await get('/asdas', 'br', { 'if-none-match': String(br.headers.etag) })).statusCode, 304);
@@ -68,7 +81,11 @@ t.test('pages rendered for every request (logged in, flash) and JSON are compres
   const thaiPlain = await get('/th/bonus', undefined, { cookie: 'flash=signedOut' });
   t.equal(thai.headers['content-encoding'], 'br');
   t.match(thaiPlain.body, /<html lang="th"/);
-  t.equal(Number(thaiPlain.headers['content-length']), Buffer.byteLength(thaiPlain.body), 'Content-Length in UTF-8 bytes');
+  t.equal(
+    Number(thaiPlain.headers['content-length']),
+    Buffer.byteLength(thaiPlain.body),
+    'Content-Length in UTF-8 bytes',
+  );
   t.equal(decoded(thai), thaiPlain.body, 'the same Thai page, compressed');
 
   const payload = await get('/asdas/_payload.json', 'br');
@@ -85,10 +102,16 @@ t.test('pages rendered for every request (logged in, flash) and JSON are compres
 t.test('hashed assets are sent pre-compressed from the build', async (t) => {
   const dir = join(projectRoot, 'dist/client/assets');
   const files = readdirSync(dir);
-  const script = files.filter((name) => name.endsWith('.js')).sort((a, b) => readFileSync(join(dir, b)).length - readFileSync(join(dir, a)).length)[0]!;
+  const script = files
+    .filter((name) => name.endsWith('.js'))
+    .sort((a, b) => readFileSync(join(dir, b)).length - readFileSync(join(dir, a)).length)[0]!;
   t.ok(files.includes(`${script}.br`) && files.includes(`${script}.gz`), 'the build wrote .br and .gz');
   const original = readFileSync(join(dir, script));
-  for (const [accept, encoding, suffix] of [['br, gzip', 'br', '.br'], ['gzip', 'gzip', '.gz'], ['', undefined, '']] as const) {
+  for (const [accept, encoding, suffix] of [
+    ['br, gzip', 'br', '.br'],
+    ['gzip', 'gzip', '.gz'],
+    ['', undefined, ''],
+  ] as const) {
     const response = await get(`/assets/${script}`, accept);
     t.equal(response.statusCode, 200);
     t.equal(response.headers['content-encoding'], encoding, `${accept || 'nothing'} → ${encoding ?? 'identity'}`);

@@ -1,5 +1,11 @@
 import t from 'tap';
-import type { ArticleData, ArticleListData, AuthorPageData, HomeData, SiteTocPageData } from '../../contract/content.ts';
+import type {
+  ArticleData,
+  ArticleListData,
+  AuthorPageData,
+  HomeData,
+  SiteTocPageData,
+} from '../../contract/content.ts';
 import { matchesIfNoneMatch, strongEtag } from '../../lib/etag.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
@@ -17,7 +23,12 @@ interface PayloadJson {
 }
 
 const decode = (html: string) =>
-  html.replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  html
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The loader data react-router hydrates the leaf route with, from the page's HTML. */
 function hydrationLeafData(html: string): { id: string; data: unknown } {
@@ -81,21 +92,34 @@ t.test('ETag: strong, a hash of the body, 304 when it matches', async (t) => {
   const again = await app.inject({ url: '/asdas/rtp-explained/_payload.json' });
   t.equal(again.headers.etag, etag, 'the same body has the same ETag');
 
-  const notModified = await app.inject({ url: '/asdas/rtp-explained/_payload.json', headers: { 'if-none-match': etag } });
+  const notModified = await app.inject({
+    url: '/asdas/rtp-explained/_payload.json',
+    headers: { 'if-none-match': etag },
+  });
   t.equal(notModified.statusCode, 304);
   t.equal(notModified.body, '', 'no body');
   t.equal(notModified.headers.etag, etag);
   t.equal(notModified.headers['cache-control'], 'private, no-cache');
 
   for (const header of [`W/${etag}`, `"other", ${etag}`, '*']) {
-    const response = await app.inject({ url: '/asdas/rtp-explained/_payload.json', headers: { 'if-none-match': header } });
+    const response = await app.inject({
+      url: '/asdas/rtp-explained/_payload.json',
+      headers: { 'if-none-match': header },
+    });
     t.equal(response.statusCode, 304, `If-None-Match: ${header}`);
   }
-  const stale = await app.inject({ url: '/asdas/rtp-explained/_payload.json', headers: { 'if-none-match': '"stale"' } });
+  const stale = await app.inject({
+    url: '/asdas/rtp-explained/_payload.json',
+    headers: { 'if-none-match': '"stale"' },
+  });
   t.equal(stale.statusCode, 200, 'another ETag gets the body');
   t.same(stale.json(), first.json());
 
-  const head = await app.inject({ method: 'HEAD', url: '/asdas/rtp-explained/_payload.json', headers: { 'if-none-match': etag } });
+  const head = await app.inject({
+    method: 'HEAD',
+    url: '/asdas/rtp-explained/_payload.json',
+    headers: { 'if-none-match': etag },
+  });
   t.equal(head.statusCode, 304, 'HEAD revalidates too');
 });
 
@@ -151,12 +175,14 @@ t.test('Thai payloads carry the Thai text and locale-aware paths', async (t) => 
   const home = (await app.inject({ url: '/th/_payload.json' })).json<PayloadJson>().data as HomeData;
   t.equal(home.intro.title, 'ยินดีต้อนรับ');
   t.ok(home.latestArticles.every((article) => article.path.startsWith('/th/asdas/')));
-  const article = (await app.inject({ url: '/th/asdas/rtp-explained/_payload.json' })).json<PayloadJson>().data as ArticleData;
+  const article = (await app.inject({ url: '/th/asdas/rtp-explained/_payload.json' })).json<PayloadJson>()
+    .data as ArticleData;
   t.equal(article.article.title, 'RTP คืออะไร');
   t.equal(article.article.fallback, false);
   t.equal(article.article.author.path, '/th/author/daniel-hart');
-  const fallback = (await app.inject({ url: '/th/asdas/how-game-fairness-is-tested/_payload.json' })).json<PayloadJson>()
-    .data as ArticleData;
+  const fallback = (
+    await app.inject({ url: '/th/asdas/how-game-fairness-is-tested/_payload.json' })
+  ).json<PayloadJson>().data as ArticleData;
   t.equal(fallback.article.fallback, true, 'the English-only article is a fallback in Thai');
   t.equal(fallback.article.title, 'How game fairness is tested');
 });
@@ -165,8 +191,14 @@ t.test('drafts are never served in production', async (t) => {
   t.equal((await page('/asdas/upcoming-live-tables')).statusCode, 404);
   t.equal((await app.inject({ url: '/asdas/upcoming-live-tables/_payload.json' })).statusCode, 404);
   const list = (await app.inject({ url: '/asdas/_payload.json' })).json<PayloadJson>().data as ArticleListData;
-  t.notOk(list.articles.some((article) => article.slug === 'upcoming-live-tables'), 'not in the list');
-  t.notOk(list.articles.some((article) => article.draft), 'nothing marked draft');
+  t.notOk(
+    list.articles.some((article) => article.slug === 'upcoming-live-tables'),
+    'not in the list',
+  );
+  t.notOk(
+    list.articles.some((article) => article.draft),
+    'nothing marked draft',
+  );
   const html = (await page('/table-of-content')).body;
   t.notMatch(html, /upcoming-live-tables/, 'not in the site table of contents');
 });
@@ -220,7 +252,10 @@ t.test('the article page: byline, dates, reading time, tags, ToC, neighbours, JS
   const html = decode(response.body);
   const { article, previous, next } = hydrationLeafData(response.body).data as ArticleData;
   t.match(html, /<h1>RTP explained<\/h1>/);
-  t.match(html, /data-testid="byline-author" href="\/author\/daniel-hart"|href="\/author\/daniel-hart"[^>]*data-testid="byline-author"/);
+  t.match(
+    html,
+    /data-testid="byline-author" href="\/author\/daniel-hart"|href="\/author\/daniel-hart"[^>]*data-testid="byline-author"/,
+  );
   t.match(html, /<time dateTime="2026-02-09">9 February 2026<\/time>/, 'published, formatted');
   t.match(html, /<time dateTime="2026-04-20">20 April 2026<\/time>/, 'updated, formatted');
   t.match(html, new RegExp(`${article.readingMinutes} min read`));
@@ -244,7 +279,8 @@ t.test('the article page: byline, dates, reading time, tags, ToC, neighbours, JS
     (match) => JSON.parse(match[1]!) as Record<string, unknown>,
   );
   const ofType = (type: string) => blocks.find((block) => block['@type'] === type);
-  const ld = ofType('Article') as { headline: string; author: { '@type': string; name: string; url: string } } | undefined;
+  const ld = ofType('Article') as
+    { headline: string; author: { '@type': string; name: string; url: string } } | undefined;
   t.ok(ld, 'an Article');
   t.equal(ld?.headline, 'RTP explained');
   t.equal(ld?.author['@type'], 'Person', 'its author is a Person');

@@ -9,7 +9,12 @@ import { handler, type LoaderContext } from '../../client/router/server-router.t
 // react-router's static handler makes: same matches, data, errors at the same boundary, same
 // status, same redirects. Each case runs both on the same request and compares what a render reads.
 
-const user: PublicUser = { id: 'u1', email: 'reader@example.com', displayName: 'Reader', emailVerified: true } as PublicUser;
+const user: PublicUser = {
+  id: 'u1',
+  email: 'reader@example.com',
+  displayName: 'Reader',
+  emailVerified: true,
+} as PublicUser;
 
 const articles = Array.from({ length: 12 }, (_, index) => ({ slug: `article-${index + 1}` }));
 const sources: Record<string, PageDataSource> = {
@@ -52,7 +57,9 @@ function readable(state: StaticHandlerContext | Response) {
     ? Object.fromEntries(
         Object.entries(state.errors).map(([id, error]) => [
           id,
-          isRouteErrorResponse(error) ? { ...error, kind: 'route error response' } : { kind: 'error', message: String(error) },
+          isRouteErrorResponse(error)
+            ? { ...error, kind: 'route error response' }
+            : { kind: 'error', message: String(error) },
         ]),
       )
     : null;

@@ -104,22 +104,30 @@ t.test('form posts: refused from another origin, 405 where a page takes no form'
   });
   t.equal(foreign.statusCode, 403);
   t.equal(foreign.json().code, 'CROSS_ORIGIN_FORM');
-  const noOrigin = await app.inject({ method: 'POST', url: '/bonus', payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const noOrigin = await app.inject({
+    method: 'POST',
+    url: '/bonus',
+    payload: 'a=1',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   t.equal(noOrigin.statusCode, 403, 'a post that names no origin is refused too');
   const own = await app.inject({
     method: 'POST',
     url: '/bonus',
-    headers: { origin: 'http://localhost:80', host: 'localhost:80', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      origin: 'http://localhost:80',
+      host: 'localhost:80',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     payload: 'a=1',
   });
   t.equal(own.statusCode, 405, 'a page without a form action does not take posts');
 });
 
 t.test('an unknown route middleware throws the spec message', async (t) => {
-  t.throws(
-    () => runRouteMiddleware(['nope'], { user: null, locale: 'en', target: '/x', redirectTo: null }),
-    { message: "Unknown route middleware: 'nope'." },
-  );
+  t.throws(() => runRouteMiddleware(['nope'], { user: null, locale: 'en', target: '/x', redirectTo: null }), {
+    message: "Unknown route middleware: 'nope'.",
+  });
   t.throws(
     () => runRouteMiddleware(['constructor'], { user: null, locale: 'en', target: '/x', redirectTo: null }),
     { message: "Unknown route middleware: 'constructor'." },
@@ -139,5 +147,8 @@ t.test('an unknown route middleware throws the spec message', async (t) => {
 
 t.test('no error is logged for ordinary 404s', async (t) => {
   await page('/still/missing');
-  t.notOk(logs.some((line) => line.msg === 'Произошла ошибка'), 'a missing page is not a failure');
+  t.notOk(
+    logs.some((line) => line.msg === 'Произошла ошибка'),
+    'a missing page is not a failure',
+  );
 });

@@ -27,19 +27,37 @@ async function firstLoadScripts(url: string): Promise<string[]> {
 
 const read = (src: string) => readFileSync(join(clientDir, src), 'utf8');
 
-t.test('a page preloads its own language\'s strings and its page code, and only those', async (t) => {
+t.test("a page preloads its own language's strings and its page code, and only those", async (t) => {
   const home = await firstLoadScripts('/');
-  t.ok(home.some((src) => /\/assets\/en-[\w-]+\.js$/.test(src)), 'English strings preloaded on /');
-  t.notOk(home.some((src) => /\/assets\/th-[\w-]+\.js$/.test(src)), 'no Thai strings on /');
-  t.ok(home.some((src) => /\/assets\/home-[\w-]+\.js$/.test(src)), 'the home page\'s chunk');
+  t.ok(
+    home.some((src) => /\/assets\/en-[\w-]+\.js$/.test(src)),
+    'English strings preloaded on /',
+  );
+  t.notOk(
+    home.some((src) => /\/assets\/th-[\w-]+\.js$/.test(src)),
+    'no Thai strings on /',
+  );
+  t.ok(
+    home.some((src) => /\/assets\/home-[\w-]+\.js$/.test(src)),
+    "the home page's chunk",
+  );
 
   const thaiArticle = await firstLoadScripts('/th/asdas/rtp-explained');
-  t.ok(thaiArticle.some((src) => /\/assets\/th-[\w-]+\.js$/.test(src)), 'Thai strings on a Thai page');
-  t.notOk(thaiArticle.some((src) => /\/assets\/en-[\w-]+\.js$/.test(src)), 'no English strings file on a Thai page');
-  t.ok(thaiArticle.some((src) => /\/assets\/article-[\w-]+\.js$/.test(src)), 'the article page\'s chunk');
+  t.ok(
+    thaiArticle.some((src) => /\/assets\/th-[\w-]+\.js$/.test(src)),
+    'Thai strings on a Thai page',
+  );
+  t.notOk(
+    thaiArticle.some((src) => /\/assets\/en-[\w-]+\.js$/.test(src)),
+    'no English strings file on a Thai page',
+  );
+  t.ok(
+    thaiArticle.some((src) => /\/assets\/article-[\w-]+\.js$/.test(src)),
+    "the article page's chunk",
+  );
 });
 
-t.test('the scripts of a first load carry one language\'s strings', async (t) => {
+t.test("the scripts of a first load carry one language's strings", async (t) => {
   const english = (await firstLoadScripts('/')).map(read).join('\n');
   const thai = (await firstLoadScripts('/th')).map(read).join('\n');
   t.ok(english.includes(en.site.footerNote), 'the English page has its strings');
@@ -54,11 +72,18 @@ t.test('the strings only the server uses (emails, device names, the busy page) a
   t.notOk(english.includes(en.email.footer) || english.includes(en.overload.message), 'not on an English page');
   t.notOk(thai.includes(th.email.footer) || thai.includes(th.overload.message), 'not on a Thai page');
   // vite.config.ts leaves these sections out of the browser's strings: the browser never asks for them.
-  const clientFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'client'], { cwd: projectRoot, encoding: 'utf8' })
+  const clientFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'client'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  })
     .split('\n')
     .filter((file) => /\.tsx?$/.test(file));
   for (const file of clientFiles) {
-    t.notMatch(readFileSync(join(projectRoot, file), 'utf8'), /['"`](?:email|device|overload)\./, `${file} uses no server-only string`);
+    t.notMatch(
+      readFileSync(join(projectRoot, file), 'utf8'),
+      /['"`](?:email|device|overload)\./,
+      `${file} uses no server-only string`,
+    );
   }
 });
 
@@ -67,11 +92,14 @@ t.test('every route names the module its page imports (the server preloads that 
   const { pageModules } = await import('../../client/pages.ts');
   for (const route of pageRoutes) {
     const source = String(pageModules[route.id]);
-    t.ok(source.includes(`"./${route.module}"`) || source.includes(`'./${route.module}'`), `${route.id}: ${route.module}`);
+    t.ok(
+      source.includes(`"./${route.module}"`) || source.includes(`'./${route.module}'`),
+      `${route.id}: ${route.module}`,
+    );
   }
 });
 
-/** The first-load JavaScript budgets (README, Bundle budget): brotli (quality 11), as served. */
+/** The first-load JavaScript budgets (docs/look-and-accessibility.md, Bundle budget): brotli (quality 11), as served. */
 // Issue 11: a content page loads 98,845 (/) to 99,703 (/th/bonus) bytes (were 102,524-103,958), of
 // which the entry chunk (react-dom, react-router, the app's shared code) is 96,705, the runtime 327
 // and the language's strings 1,225 (en) or 1,659 (th). An account page also loads its form code and
@@ -81,8 +109,20 @@ const contentPageBudgetBytes = 100_000;
 const accountPageBudgetBytes = 105_000;
 
 const contentPages = [
-  '/', '/th', '/bonus', '/th/bonus', '/terms-apply', '/th/terms-apply', '/play-responsibility', '/th/play-responsibility',
-  '/author', '/th/author', '/asdas', '/th/asdas', '/asdas/rtp-explained', '/th/asdas/rtp-explained',
+  '/',
+  '/th',
+  '/bonus',
+  '/th/bonus',
+  '/terms-apply',
+  '/th/terms-apply',
+  '/play-responsibility',
+  '/th/play-responsibility',
+  '/author',
+  '/th/author',
+  '/asdas',
+  '/th/asdas',
+  '/asdas/rtp-explained',
+  '/th/asdas/rtp-explained',
 ];
 const accountPages = ['/login', '/th/login', '/registration', '/th/registration'];
 
@@ -92,7 +132,7 @@ async function firstLoadBytes(url: string): Promise<{ scripts: number; bytes: nu
   return { scripts: scripts.length, bytes };
 }
 
-t.test('a content page\'s first-load JavaScript stays within 100,000 bytes with brotli', async (t) => {
+t.test("a content page's first-load JavaScript stays within 100,000 bytes with brotli", async (t) => {
   for (const url of contentPages) {
     const { scripts, bytes } = await firstLoadBytes(url);
     t.comment(`${url}: ${scripts} scripts, ${bytes} bytes brotli`);
@@ -100,7 +140,7 @@ t.test('a content page\'s first-load JavaScript stays within 100,000 bytes with 
   }
 });
 
-t.test('an account page\'s first load stays within its own budget', async (t) => {
+t.test("an account page's first load stays within its own budget", async (t) => {
   for (const url of accountPages) {
     const { scripts, bytes } = await firstLoadBytes(url);
     t.comment(`${url}: ${scripts} scripts, ${bytes} bytes brotli`);
@@ -115,7 +155,14 @@ async function loginCookie(): Promise<string> {
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: { email: 'reader@example.com', password: 'a fine passphrase 1', displayName: 'Pim', locale: 'en', acceptTerms: true, confirmAge: true },
+    payload: {
+      email: 'reader@example.com',
+      password: 'a fine passphrase 1',
+      displayName: 'Pim',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    },
     headers: { 'user-agent': browserUserAgent },
   });
   await app.jobs.settled();
@@ -126,7 +173,9 @@ async function loginCookie(): Promise<string> {
 /** Every string of a language file, by key (plurals and interpolations included). */
 function flatStrings(resources: Record<string, unknown>, prefix = ''): [string, string][] {
   return Object.entries(resources).flatMap(([key, value]) =>
-    typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : flatStrings(value as Record<string, unknown>, `${prefix}${key}.`),
+    typeof value === 'string'
+      ? [[`${prefix}${key}`, value] as [string, string]]
+      : flatStrings(value as Record<string, unknown>, `${prefix}${key}.`),
   );
 }
 
@@ -134,36 +183,60 @@ function flatStrings(resources: Record<string, unknown>, prefix = ''): [string, 
 function shownTexts(html: string): Set<string> {
   const body = html.slice(html.indexOf('<body'));
   const decode = (text: string) =>
-    text.replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&#39;', "'");
+    text
+      .replaceAll('&amp;', '&')
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#x27;', "'")
+      .replaceAll('&#39;', "'");
   return new Set(
-    [...body.matchAll(/>([^<>]+)</g), ...body.matchAll(/ (?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((match) => decode(match[1]!).trim()),
+    [...body.matchAll(/>([^<>]+)</g), ...body.matchAll(/ (?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map(
+      (match) => decode(match[1]!).trim(),
+    ),
   );
 }
 
-t.test('a reader\'s first load carries every string the page shows, and not the account pages\' strings', async (t) => {
+t.test("a reader's first load carries every string the page shows, and not the account pages' strings", async (t) => {
   for (const [url, strings, user] of [
-    ['/', en, false], ['/th', th, false], ['/th/asdas/rtp-explained', th, false], ['/asdas', en, false], ['/th/bonus', th, false],
-    ['/', en, true], ['/th/asdas/rtp-explained', th, true],
+    ['/', en, false],
+    ['/th', th, false],
+    ['/th/asdas/rtp-explained', th, false],
+    ['/asdas', en, false],
+    ['/th/bonus', th, false],
+    ['/', en, true],
+    ['/th/asdas/rtp-explained', th, true],
   ] as const) {
     const headers = { 'user-agent': browserUserAgent, ...(user ? { cookie: await loginCookie() } : {}) };
     const html = (await app.inject({ url, headers })).body;
     const scripts = (await firstLoadScripts(url)).map(read).join('\n');
     const shown = shownTexts(html);
-    const missing = flatStrings(strings).filter(([, text]) => shown.has(text) && !scripts.includes(JSON.stringify(text).slice(1, -1)) && !scripts.includes(text));
+    const missing = flatStrings(strings).filter(
+      ([, text]) => shown.has(text) && !scripts.includes(JSON.stringify(text).slice(1, -1)) && !scripts.includes(text),
+    );
     t.same(missing, [], `${url}${user ? ' (logged in)' : ''}: every string shown is in the first load`);
   }
   const english = (await firstLoadScripts('/')).map(read).join('\n');
   const thai = (await firstLoadScripts('/th/asdas/rtp-explained')).map(read).join('\n');
-  t.notOk(english.includes(en.form.passwordHint) || english.includes(en.play.destinationRefused), 'no account strings on an English reader page');
+  t.notOk(
+    english.includes(en.form.passwordHint) || english.includes(en.play.destinationRefused),
+    'no account strings on an English reader page',
+  );
   t.notOk(thai.includes(th.form.passwordHint) || thai.includes(th.play.destinationRefused), 'nor on a Thai one');
-  t.ok(english.includes(en.play.ctaHeading) && english.includes(en.accountPage.link), 'the Play call to action and the Account link stay');
+  t.ok(
+    english.includes(en.play.ctaHeading) && english.includes(en.accountPage.link),
+    'the Play call to action and the Account link stay',
+  );
 
   const thaiLogin = (await firstLoadScripts('/th/login')).map(read).join('\n');
-  t.ok(thaiLogin.includes(th.form.passwordHint) && thaiLogin.includes(th.site.footerNote), 'an account page preloads its language\'s account strings with the others');
-  t.notOk(thaiLogin.includes(en.form.passwordHint), 'and only its language\'s');
+  t.ok(
+    thaiLogin.includes(th.form.passwordHint) && thaiLogin.includes(th.site.footerNote),
+    "an account page preloads its language's account strings with the others",
+  );
+  t.notOk(thaiLogin.includes(en.form.passwordHint), "and only its language's");
 });
 
-t.test('code only some visits need is not in the first load of a reader\'s page', async (t) => {
+t.test("code only some visits need is not in the first load of a reader's page", async (t) => {
   const home = (await firstLoadScripts('/')).map(read).join('\n');
   // ofetch's retry status list and @iconify/utils' SVG builder: loaded when first used.
   t.notMatch(home, /retryStatusCodes|408,\s*409,\s*425/, 'no API client (ofetch)');

@@ -30,7 +30,10 @@ t.test('no redirect for English speakers, with a language cookie, for bots, or o
     const response = await app.inject({ url: '/', headers: { 'user-agent': browserUserAgent, ...headers } });
     t.equal(response.statusCode, 200, name);
   }
-  const deep = await app.inject({ url: '/bonus', headers: { 'user-agent': browserUserAgent, 'accept-language': 'th' } });
+  const deep = await app.inject({
+    url: '/bonus',
+    headers: { 'user-agent': browserUserAgent, 'accept-language': 'th' },
+  });
   t.equal(deep.statusCode, 200, 'only the home page redirects');
 });
 
@@ -40,11 +43,17 @@ t.test('request ids: honoured when sane, generated otherwise, echoed and logged'
   const forged = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id\nforged log line' } });
   t.match(forged.headers['x-request-id'], /^[0-9a-f-]{36}$/, 'a header that could forge log lines is replaced');
   await app.inject({ url: '/bonus', headers: { 'x-request-id': 'trace-me-42' } });
-  t.ok(logs.some((line) => line.reqId === 'trace-me-42'), 'log lines carry the request id');
+  t.ok(
+    logs.some((line) => line.reqId === 'trace-me-42'),
+    'log lines carry the request id',
+  );
 });
 
 t.test('Authorization and Cookie headers never reach the logs', async (t) => {
-  await app.inject({ url: '/bonus', headers: { authorization: 'Bearer top-secret-token', cookie: 'token=cookie-secret' } });
+  await app.inject({
+    url: '/bonus',
+    headers: { authorization: 'Bearer top-secret-token', cookie: 'token=cookie-secret' },
+  });
   const text = JSON.stringify(logs);
   t.notMatch(text, /top-secret-token/);
   t.notMatch(text, /cookie-secret/);
@@ -61,7 +70,9 @@ t.test('a request without credentials logs no redaction placeholder', async (t) 
     t.notOk('authorization' in headers || 'cookie' in headers, 'no authorization or cookie key');
   }
   await app.inject({ url: '/bonus', headers: { 'x-request-id': 'cookie-request-1', cookie: 'lang=th' } });
-  const withCookie = logs.find((line) => line.reqId === 'cookie-request-1' && line.req) as { req: { headers: Record<string, unknown> } };
+  const withCookie = logs.find((line) => line.reqId === 'cookie-request-1' && line.req) as {
+    req: { headers: Record<string, unknown> };
+  };
   t.equal(withCookie.req.headers.cookie, '[redacted]', 'a cookie that is there is redacted');
   t.notOk('authorization' in withCookie.req.headers);
 });
@@ -96,7 +107,10 @@ t.test('security headers on pages', async (t) => {
   const scripts = [...page.body.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
   t.ok(scripts.length > 0);
   for (const attributes of scripts) {
-    t.ok(/\bsrc=|type="application\/(?:ld\+)?json"/.test(attributes), `no inline executable script: <script${attributes}>`);
+    t.ok(
+      /\bsrc=|type="application\/(?:ld\+)?json"/.test(attributes),
+      `no inline executable script: <script${attributes}>`,
+    );
   }
   t.ok(pageStateOf(page.body).runtime, 'the page state travels as JSON');
 });
@@ -108,8 +122,14 @@ t.test('configuration errors name the variable', async (t) => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)/],
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an origin such as https:\/\/example.com/],
     [{ TRUST_PROXY: 'yes please' }, /TRUST_PROXY must be true, false, a hop count/],
-    [{ DATABASE_URL: 'mysql://user:hunter2@x' }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/],
-    [{ DATABASE_URL: '' }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL \(it is set but empty: give it a value, or remove it for the default\)$/],
+    [
+      { DATABASE_URL: 'mysql://user:hunter2@x' },
+      /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    ],
+    [
+      { DATABASE_URL: '' },
+      /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL \(it is set but empty: give it a value, or remove it for the default\)$/,
+    ],
     [{ LOG_LEVEL: '' }, /LOG_LEVEL must be one of .* \(it is set but empty/],
   ] as const;
   for (const [env, pattern] of bad) {
@@ -122,7 +142,9 @@ t.test('configuration errors name the variable', async (t) => {
       t.notMatch((error as Error).message, /hunter2/, 'a secret is never repeated');
     }
   }
-  t.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/site' }), { message: /PLAY_SECRET is required when DATABASE_URL/ });
+  t.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/site' }), {
+    message: /PLAY_SECRET is required when DATABASE_URL/,
+  });
   t.doesNotThrow(() => loadConfig({ DATABASE_URL: 'postgres://db/site', PLAY_SECRET: 'x'.repeat(32) }));
   const good = loadConfig({ PORT: '8080', TRUST_PROXY: '2', PUBLIC_URL: 'https://example.com/' });
   t.equal(good.port, 8080);

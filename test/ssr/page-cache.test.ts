@@ -7,7 +7,14 @@ import type { PublicUser } from '../../contract/page-data.ts';
 // what it keeps apart, and what it never keeps.
 // `x-stand-in-user` logs a request in some other way than a session cookie or an Authorization
 // header (after the accounts plugin's own preHandler): the page cache's key does not see it.
-const standIn: PublicUser = { id: '00000000-0000-4000-8000-00000000c0de', email: 'stand-in@example.com', displayName: 'Stand-in Stanislaw', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
+const standIn: PublicUser = {
+  id: '00000000-0000-4000-8000-00000000c0de',
+  email: 'stand-in@example.com',
+  displayName: 'Stand-in Stanislaw',
+  locale: 'en',
+  createdAt: '2026-01-01T00:00:00Z',
+  emailVerified: true,
+};
 const { app, close } = await startTestApp(
   { PUBLIC_URL: 'http://localhost:3000' },
   {
@@ -103,7 +110,12 @@ t.test('a logged-in render never reaches an anonymous visitor, and never comes f
   const registered = await app.inject({
     method: 'POST',
     url: '/registration',
-    headers: { origin: 'http://localhost:3000', host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded', 'user-agent': browserUserAgent },
+    headers: {
+      origin: 'http://localhost:3000',
+      host: 'localhost:3000',
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': browserUserAgent,
+    },
     payload: form,
   });
   t.equal(registered.statusCode, 303);
@@ -142,26 +154,29 @@ t.test('a render for a user is never stored, however the user was resolved', asy
   t.equal((await get(url)).headers['x-cache'], 'HIT', 'the anonymous render is stored');
 });
 
-t.test('a flash notice is shown fresh and never stored; no-store and Set-Cookie responses are never stored', async (t) => {
-  t.equal((await get('/terms-apply')).headers['x-cache'], 'MISS');
-  t.equal((await get('/terms-apply')).headers['x-cache'], 'HIT');
-  const flashed = await get('/terms-apply', { cookie: 'flash=signedOut' });
-  t.equal(flashed.headers['x-cache'], 'MISS', 'not served from the cache');
-  t.equal(pageStateOf(flashed.body).runtime.flash, 'signedOut', 'the notice is in the page');
-  t.match(String(flashed.headers['set-cookie']), /flash=;/, 'and cleared');
-  const after = await get('/terms-apply');
-  t.equal(after.headers['x-cache'], 'HIT');
-  t.equal(pageStateOf(after.body).runtime.flash, undefined, 'the next visitor sees no notice');
+t.test(
+  'a flash notice is shown fresh and never stored; no-store and Set-Cookie responses are never stored',
+  async (t) => {
+    t.equal((await get('/terms-apply')).headers['x-cache'], 'MISS');
+    t.equal((await get('/terms-apply')).headers['x-cache'], 'HIT');
+    const flashed = await get('/terms-apply', { cookie: 'flash=signedOut' });
+    t.equal(flashed.headers['x-cache'], 'MISS', 'not served from the cache');
+    t.equal(pageStateOf(flashed.body).runtime.flash, 'signedOut', 'the notice is in the page');
+    t.match(String(flashed.headers['set-cookie']), /flash=;/, 'and cleared');
+    const after = await get('/terms-apply');
+    t.equal(after.headers['x-cache'], 'HIT');
+    t.equal(pageStateOf(after.body).runtime.flash, undefined, 'the next visitor sees no notice');
 
-  for (let i = 0; i < 2; i++) {
-    const link = await get('/reset-password?token=not-a-real-token');
-    t.match(link.headers['cache-control'], /no-store/);
-    t.equal(link.headers['x-cache'], 'MISS', 'no-store pages are never kept');
-  }
-  for (let i = 0; i < 2; i++) {
-    t.equal((await get('/no/such/page')).headers['x-cache'], 'MISS', 'errors are never kept');
-  }
-});
+    for (let i = 0; i < 2; i++) {
+      const link = await get('/reset-password?token=not-a-real-token');
+      t.match(link.headers['cache-control'], /no-store/);
+      t.equal(link.headers['x-cache'], 'MISS', 'no-store pages are never kept');
+    }
+    for (let i = 0; i < 2; i++) {
+      t.equal((await get('/no/such/page')).headers['x-cache'], 'MISS', 'errors are never kept');
+    }
+  },
+);
 
 t.test('a content reload drops every entry', async (t) => {
   await get('/asdas/rtp-explained');

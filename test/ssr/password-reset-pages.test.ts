@@ -60,7 +60,7 @@ t.test('without JavaScript: the same 303 for a known and an unknown address', as
 
   const invalid = await post('/th/forgot-password', { email: 'not an address' });
   t.equal(invalid.statusCode, 400);
-  t.match(invalid.body, /data-field-error="email"[^>]*>โปรดกรอกอีเมลให้ถูกต้อง/, "a translated field error");
+  t.match(invalid.body, /data-field-error="email"[^>]*>โปรดกรอกอีเมลให้ถูกต้อง/, 'a translated field error');
   t.match(invalid.body, /value="not an address"/, 'the typed value is kept');
 });
 
@@ -79,36 +79,39 @@ t.test('the emailed link: a no-store form page; the token never reaches the logs
   t.match(logged, /reset-password\?token=\[redacted\]/, 'the URL is logged with the token redacted');
 });
 
-t.test('without JavaScript: a refused password keeps the link usable; a good one logs in everywhere anew', async (t) => {
-  const token = await linkFromEmail();
-  const url = `/reset-password?token=${token}`;
-  const short = await post(url, { token, password: 'short' });
-  t.equal(short.statusCode, 400);
-  t.equal(short.headers['cache-control'], 'no-store');
-  t.match(short.body, /data-field-error="password"[^>]*>This is too short\./);
-  t.notOk(sessionToken(short));
+t.test(
+  'without JavaScript: a refused password keeps the link usable; a good one logs in everywhere anew',
+  async (t) => {
+    const token = await linkFromEmail();
+    const url = `/reset-password?token=${token}`;
+    const short = await post(url, { token, password: 'short' });
+    t.equal(short.statusCode, 400);
+    t.equal(short.headers['cache-control'], 'no-store');
+    t.match(short.body, /data-field-error="password"[^>]*>This is too short\./);
+    t.notOk(sessionToken(short));
 
-  const done = await post(url, { token, password: 'second passphrase 2' });
-  t.equal(done.statusCode, 303);
-  t.equal(done.headers.location, '/account?done=password-reset');
-  const session = sessionToken(done);
-  t.ok(session, 'logged in');
-  const account = await page('/account?done=password-reset', `token=${session}`);
-  t.equal(account.statusCode, 200);
-  t.match(account.body, /data-testid="account-done"[^>]*>Your new password is set/);
-  t.match(account.body, /data-testid="signed-in">Signed in as Malee</);
+    const done = await post(url, { token, password: 'second passphrase 2' });
+    t.equal(done.statusCode, 303);
+    t.equal(done.headers.location, '/account?done=password-reset');
+    const session = sessionToken(done);
+    t.ok(session, 'logged in');
+    const account = await page('/account?done=password-reset', `token=${session}`);
+    t.equal(account.statusCode, 200);
+    t.match(account.body, /data-testid="account-done"[^>]*>Your new password is set/);
+    t.match(account.body, /data-testid="signed-in">Signed in as Malee</);
 
-  const before = await page('/bonus', `token=${firstSession}`);
-  t.match(before.body, /data-nav="login"/, 'the session from registration ended');
+    const before = await page('/bonus', `token=${firstSession}`);
+    t.match(before.body, /data-nav="login"/, 'the session from registration ended');
 
-  const reused = await page(url);
-  t.equal(reused.statusCode, 303, 'opening a used link again');
-  t.equal(reused.headers.location, '/reset-password?problem=used');
-  t.equal(reused.headers['cache-control'], 'no-store');
-  const reusedPost = await post(url, { token, password: 'third passphrase 3' });
-  t.equal(reusedPost.statusCode, 303);
-  t.equal(reusedPost.headers.location, '/reset-password?problem=used');
-});
+    const reused = await page(url);
+    t.equal(reused.statusCode, 303, 'opening a used link again');
+    t.equal(reused.headers.location, '/reset-password?problem=used');
+    t.equal(reused.headers['cache-control'], 'no-store');
+    const reusedPost = await post(url, { token, password: 'third passphrase 3' });
+    t.equal(reusedPost.statusCode, 303);
+    t.equal(reusedPost.headers.location, '/reset-password?problem=used');
+  },
+);
 
 t.test('used, expired and altered links get a clear page in both languages', async (t) => {
   const altered = await page('/th/reset-password?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');

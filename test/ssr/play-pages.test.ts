@@ -10,7 +10,11 @@ import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 const { app, close } = await startTestApp();
 t.teardown(close);
 
-const form = { 'user-agent': browserUserAgent, origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' };
+const form = {
+  'user-agent': browserUserAgent,
+  origin: 'http://localhost:80',
+  'content-type': 'application/x-www-form-urlencoded',
+};
 let registered = 0;
 
 async function registerPlayer(target: typeof app, displayName: string, locale: 'en' | 'th' = 'en') {
@@ -19,11 +23,23 @@ async function registerPlayer(target: typeof app, displayName: string, locale: '
     method: 'POST',
     url: '/api/auth/register',
     remoteAddress: `10.9.0.${registered}`,
-    payload: { email: `nojs${registered}.${process.pid}@example.com`, password: 'correct horse battery staple', displayName, locale, acceptTerms: true, confirmAge: true },
+    payload: {
+      email: `nojs${registered}.${process.pid}@example.com`,
+      password: 'correct horse battery staple',
+      displayName,
+      locale,
+      acceptTerms: true,
+      confirmAge: true,
+    },
   });
   if (response.statusCode !== 201) throw new Error(`register: ${response.statusCode} ${response.body}`);
   const token = /token=([^;]+)/.exec(String(response.headers['set-cookie']))![1]!;
-  return { token, email: response.json().user.email as string, id: response.json().user.id as string, cookie: `token=${token}` };
+  return {
+    token,
+    email: response.json().user.email as string,
+    id: response.json().user.id as string,
+    cookie: `token=${token}`,
+  };
 }
 
 const pressPlay = (target: typeof app, path: string, cookie?: string) =>
@@ -70,7 +86,9 @@ t.test('logged in: 303 to the launch URL; the own destination spends the token a
   const session = new URL(String(landed.headers.location), 'http://localhost');
   t.equal(session.pathname, '/play');
   t.same([...session.searchParams.keys()], ['session'], 'the address names the session, not the token');
-  const { playSessions } = (await app.inject({ url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })).json();
+  const { playSessions } = (
+    await app.inject({ url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })
+  ).json();
   t.equal(session.searchParams.get('session'), playSessions[0].id, 'the session Play just started');
 
   const page = await open(`${session.pathname}${session.search}`, player.cookie);
@@ -107,7 +125,10 @@ t.test('Thai: the same, with Thai pages; a token of another player is refused an
   const thief = await registerPlayer(app, 'Thief');
   const stolen = await open(`${launch.pathname}${launch.search}`, thief.cookie);
   t.equal(stolen.headers.location, '/th/play?problem=foreign');
-  t.match((await open('/th/play?problem=foreign', thief.cookie)).body, /data-code="LAUNCH_TOKEN_FORBIDDEN"[^>]*>ลิงก์สำหรับเล่นนี้เป็นของบัญชีอื่น/);
+  t.match(
+    (await open('/th/play?problem=foreign', thief.cookie)).body,
+    /data-code="LAUNCH_TOKEN_FORBIDDEN"[^>]*>ลิงก์สำหรับเล่นนี้เป็นของบัญชีอื่น/,
+  );
 
   const landed = await open(`${launch.pathname}${launch.search}`, player.cookie);
   t.match(landed.headers.location, /^\/th\/play\?session=[0-9a-f-]{36}$/, 'still good for its own player');
@@ -126,7 +147,12 @@ t.test('Thai: the same, with Thai pages; a token of another player is refused an
 t.test('during a break: the translated refusal page, with 403 and the end date', async (t) => {
   for (const locale of ['en', 'th'] as const) {
     const player = await registerPlayer(app, `Break ${locale}`, locale);
-    const taken = await app.inject({ method: 'POST', url: '/api/account/self-exclusion', headers: { authorization: `Bearer ${player.token}` }, payload: { period: '7d' } });
+    const taken = await app.inject({
+      method: 'POST',
+      url: '/api/account/self-exclusion',
+      headers: { authorization: `Bearer ${player.token}` },
+      payload: { period: '7d' },
+    });
     const { until } = taken.json<{ until: string }>();
     const response = await pressPlay(app, locale === 'en' ? '/play' : '/th/play', player.cookie);
     t.equal(response.statusCode, 403, locale);
@@ -137,40 +163,43 @@ t.test('during a break: the translated refusal page, with 403 and the end date',
   }
 });
 
-t.test('PLAY_URL: 303 to the configured destination only; unverified players refused when that is required', async (t) => {
-  const external = await startTestApp({
-    PLAY_URL: 'https://play.example/start?brand=asdas',
-    PLAY_SECRET: 'a-play-secret-that-is-32-characters-or-more',
-    PLAY_VERIFY_KEY: 'a-verify-key-that-is-32-characters-or-more',
-    REQUIRE_VERIFIED_EMAIL_FOR_PLAY: 'true',
-    PUBLIC_URL: 'http://localhost',
-  });
-  t.teardown(external.close);
-  const target = external.app;
+t.test(
+  'PLAY_URL: 303 to the configured destination only; unverified players refused when that is required',
+  async (t) => {
+    const external = await startTestApp({
+      PLAY_URL: 'https://play.example/start?brand=asdas',
+      PLAY_SECRET: 'a-play-secret-that-is-32-characters-or-more',
+      PLAY_VERIFY_KEY: 'a-verify-key-that-is-32-characters-or-more',
+      REQUIRE_VERIFIED_EMAIL_FOR_PLAY: 'true',
+      PUBLIC_URL: 'http://localhost',
+    });
+    t.teardown(external.close);
+    const target = external.app;
 
-  const unverified = await registerPlayer(target, 'Unverified');
-  const refused = await pressPlay(target, '/play', unverified.cookie);
-  t.equal(refused.statusCode, 403, 'an unverified address may not play here');
-  t.match(refused.body, /Confirm your email address before you play/);
+    const unverified = await registerPlayer(target, 'Unverified');
+    const refused = await pressPlay(target, '/play', unverified.cookie);
+    t.equal(refused.statusCode, 403, 'an unverified address may not play here');
+    t.match(refused.body, /Confirm your email address before you play/);
 
-  const player = await registerPlayer(target, 'Verified');
-  await target.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', player.id).execute();
-  const pressed = await pressPlay(target, '/play', player.cookie);
-  t.equal(pressed.statusCode, 303);
-  const location = new URL(String(pressed.headers.location));
-  t.equal(location.origin, 'https://play.example', 'to PLAY_URL');
-  t.equal(location.pathname, '/start');
-  t.equal(location.searchParams.get('brand'), 'asdas', 'its own query kept');
-  t.match(location.searchParams.get('launch'), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    const player = await registerPlayer(target, 'Verified');
+    await target.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', player.id).execute();
+    const pressed = await pressPlay(target, '/play', player.cookie);
+    t.equal(pressed.statusCode, 303);
+    const location = new URL(String(pressed.headers.location));
+    t.equal(location.origin, 'https://play.example', 'to PLAY_URL');
+    t.equal(location.pathname, '/start');
+    t.equal(location.searchParams.get('brand'), 'asdas', 'its own query kept');
+    t.match(location.searchParams.get('launch'), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
 
-  // Only an origin the configuration allows: a launch URL anywhere else stays on this site.
-  const launchUrl = target.play.launchUrl;
-  target.play.launchUrl = (_locale, token) => `https://evil.example/start?launch=${token}`;
-  t.teardown(() => {
-    target.play.launchUrl = launchUrl;
-  });
-  const diverted = await pressPlay(target, '/play', player.cookie);
-  t.equal(diverted.statusCode, 303);
-  t.notMatch(String(diverted.headers.location), /evil\.example/, 'never to an origin off the allow-list');
-  t.match(String(diverted.headers.location), /^\/[^/\\]/, 'a path on this site instead');
-});
+    // Only an origin the configuration allows: a launch URL anywhere else stays on this site.
+    const launchUrl = target.play.launchUrl;
+    target.play.launchUrl = (_locale, token) => `https://evil.example/start?launch=${token}`;
+    t.teardown(() => {
+      target.play.launchUrl = launchUrl;
+    });
+    const diverted = await pressPlay(target, '/play', player.cookie);
+    t.equal(diverted.statusCode, 303);
+    t.notMatch(String(diverted.headers.location), /evil\.example/, 'never to an origin off the allow-list');
+    t.match(String(diverted.headers.location), /^\/[^/\\]/, 'a path on this site instead');
+  },
+);

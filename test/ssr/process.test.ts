@@ -12,7 +12,15 @@ function startServer(env: Record<string, string | undefined>, nodeArgs: string[]
   const child = spawn(process.execPath, [...nodeArgs, serverJs], {
     // METRICS_PORT=0: the default 9464 would clash between servers started at the same time; no
     // shedding on event-loop delay, which a loaded test machine would trigger.
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', METRICS_PORT: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-proc-')), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-proc-')),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -57,7 +65,11 @@ async function until(check: () => Promise<boolean>, what: string, limitMs = 60_0
   }
 }
 
-const refused = (url: string) => get(url).then(() => false, () => true);
+const refused = (url: string) =>
+  get(url).then(
+    () => false,
+    () => true,
+  );
 
 /** The pino lines a server wrote, parsed (other lines skipped). */
 function logLines(output: string): { time: number; msg: string; level: number }[] {
@@ -80,12 +92,20 @@ t.test('an unknown LOG_LEVEL stops the start the same way, listing the allowed l
   const code = await server.exited;
   t.equal(code, 1);
   const lines = server.output().split('\n').filter(Boolean);
-  t.ok(lines.every((line) => line.startsWith('{')), 'only JSON log lines, no raw stack on stderr');
-  const fatal = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.level === 60);
-  t.match(fatal?.msg, /^error caught during app initialization: Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/);
+  t.ok(
+    lines.every((line) => line.startsWith('{')),
+    'only JSON log lines, no raw stack on stderr',
+  );
+  const fatal = lines
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .find((line) => line.level === 60);
+  t.match(
+    fatal?.msg,
+    /^error caught during app initialization: Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/,
+  );
 });
 
-t.test('without NODE_ENV the server is production through and through: React\'s production build renders', async (t) => {
+t.test("without NODE_ENV the server is production through and through: React's production build renders", async (t) => {
   // React picks its build by process.env.NODE_ENV, not by our configuration's default; its
   // development build renders a page at about twice the cost.
   const preload = resolve(import.meta.dirname, '../fixtures/preload/report-react-build.mjs');
@@ -111,7 +131,12 @@ t.test('SIGTERM: stops accepting, finishes the request in flight, exits 0', asyn
   t.teardown(() => upstream.close());
   const { port } = upstream.address() as { port: number };
 
-  const server = startServer({ PORT: '0', ICON_UPSTREAM_URL: `http://127.0.0.1:${port}`, SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '30000' });
+  const server = startServer({
+    PORT: '0',
+    ICON_UPSTREAM_URL: `http://127.0.0.1:${port}`,
+    SHUTDOWN_DRAIN_MS: '0',
+    SHUTDOWN_TIMEOUT_MS: '30000',
+  });
   t.teardown(() => (server.child as ChildProcess).kill('SIGKILL'));
   const address = await server.listening;
 
@@ -171,20 +196,32 @@ t.test('the drain lasts SHUTDOWN_DRAIN_MS, then the server closes by itself', as
   // A lower bound with room: the drain's timer counts from the event loop's clock, read before the
   // signal's callback ran (on a loaded machine, a preempted process reads it well before), and the
   // log lines carry Date.now(); a drain that did not wait closes within a few ms.
-  t.ok(closing!.time - draining!.time >= 500, `closed ${closing!.time - draining!.time} ms after the drain began (SHUTDOWN_DRAIN_MS=1000)`);
+  t.ok(
+    closing!.time - draining!.time >= 500,
+    `closed ${closing!.time - draining!.time} ms after the drain began (SHUTDOWN_DRAIN_MS=1000)`,
+  );
 });
 
 t.test('stopping `npm start` stops the site: npm passes SIGTERM on to the server', async (t) => {
   // npm runs scripts through `sh -c`, which does not pass signals on; the script execs node.
   const npm = spawn('npm', ['start'], {
     cwd: resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', SHUTDOWN_DRAIN_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-npm-')) },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: '0',
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      SHUTDOWN_DRAIN_MS: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'asdas-npm-')),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   npm.stdout.on('data', (chunk) => (output += chunk));
   npm.stderr.on('data', (chunk) => (output += chunk));
   const npmExited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));
+  // eslint-disable-next-line prefer-const -- set once the server logs its pid; the teardown before reads it
   let serverPid: number | undefined;
   t.teardown(() => {
     npm.kill('SIGKILL');

@@ -31,7 +31,10 @@ t.test('behind a trusted proxy, a no-JavaScript login on a non-default port is a
   await withAccount(proxied);
 
   const ways: { name: string; headers: Record<string, string> }[] = [
-    { name: 'Host with its port (nginx: Host $http_host)', headers: { host: 'site.example:8443', 'x-forwarded-proto': 'https' } },
+    {
+      name: 'Host with its port (nginx: Host $http_host)',
+      headers: { host: 'site.example:8443', 'x-forwarded-proto': 'https' },
+    },
     {
       name: 'X-Forwarded-Host with its port',
       headers: { host: 'app:3000', 'x-forwarded-host': 'site.example:8443', 'x-forwarded-proto': 'https' },
@@ -45,20 +48,39 @@ t.test('behind a trusted proxy, a no-JavaScript login on a non-default port is a
     const login = await postLogin(proxied, { origin: 'https://site.example:8443', ...headers });
     t.equal(login.statusCode, 303, name);
     t.equal(login.headers.location, '/bonus', `${name}: onwards`);
-    t.ok(login.cookies.find((cookie) => cookie.name === 'token' && cookie.secure), `${name}: a Secure session cookie`);
+    t.ok(
+      login.cookies.find((cookie) => cookie.name === 'token' && cookie.secure),
+      `${name}: a Secure session cookie`,
+    );
   }
 
-  const defaultPort = await postLogin(proxied, { origin: 'https://site.example', host: 'site.example:443', 'x-forwarded-proto': 'https' });
+  const defaultPort = await postLogin(proxied, {
+    origin: 'https://site.example',
+    host: 'site.example:443',
+    'x-forwarded-proto': 'https',
+  });
   t.equal(defaultPort.statusCode, 303, 'https://site.example is https://site.example:443');
   const publicOrigin = await postLogin(proxied, { origin: 'https://www.example.com', host: 'app:3000' });
   t.equal(publicOrigin.statusCode, 303, 'the PUBLIC_URL origin is always accepted');
 
-  const otherPort = await postLogin(proxied, { origin: 'https://site.example:9443', host: 'site.example:8443', 'x-forwarded-proto': 'https' });
+  const otherPort = await postLogin(proxied, {
+    origin: 'https://site.example:9443',
+    host: 'site.example:8443',
+    'x-forwarded-proto': 'https',
+  });
   t.equal(otherPort.statusCode, 403, 'another port is another origin');
   t.equal(otherPort.json().code, 'CROSS_ORIGIN_FORM');
-  const otherSite = await postLogin(proxied, { origin: 'https://evil.example:8443', host: 'site.example', 'x-forwarded-port': '8443' });
+  const otherSite = await postLogin(proxied, {
+    origin: 'https://evil.example:8443',
+    host: 'site.example',
+    'x-forwarded-port': '8443',
+  });
   t.equal(otherSite.statusCode, 403, 'X-Forwarded-Port never makes another host this site');
-  const plainHttp = await postLogin(proxied, { origin: 'http://site.example:8443', host: 'site.example:8443', 'x-forwarded-proto': 'https' });
+  const plainHttp = await postLogin(proxied, {
+    origin: 'http://site.example:8443',
+    host: 'site.example:8443',
+    'x-forwarded-proto': 'https',
+  });
   t.equal(plainHttp.statusCode, 403, 'another scheme is another origin');
 });
 
@@ -73,26 +95,66 @@ t.test('without TRUST_PROXY the forwarded headers are not believed', async (t) =
     'x-forwarded-proto': 'https',
   });
   t.equal(forwardedHost.statusCode, 403);
-  const forwardedPort = await postLogin(direct, { origin: 'http://site.example:8443', host: 'site.example', 'x-forwarded-port': '8443' });
+  const forwardedPort = await postLogin(direct, {
+    origin: 'http://site.example:8443',
+    host: 'site.example',
+    'x-forwarded-port': '8443',
+  });
   t.equal(forwardedPort.statusCode, 403);
   const ownHost = await postLogin(direct, { origin: 'http://site.example:8443', host: 'site.example:8443' });
-  t.equal(ownHost.statusCode, 303, 'the Host header with its port is enough when the browser talks to the service itself');
+  t.equal(
+    ownHost.statusCode,
+    303,
+    'the Host header with its port is enough when the browser talks to the service itself',
+  );
 });
 
 t.test('start-up warnings: PUBLIC_URL missing in production, a hop count on every interface', async (t) => {
   const risky = await startTestApp({ TRUST_PROXY: '1', HOST: '0.0.0.0' });
   t.teardown(risky.close);
   const warned = (variable: string) => risky.logs.find((line) => line.level === 40 && line.variable === variable);
-  t.match(warned('PUBLIC_URL')?.msg, /PUBLIC_URL is not set: canonical links, hreflang alternates, the sitemap and robots.txt name http:\/\/localhost:3000/);
-  t.match(warned('TRUST_PROXY')?.msg, /TRUST_PROXY=1 .* can choose its own address and step around per-address rate limits/);
+  t.match(
+    warned('PUBLIC_URL')?.msg,
+    /PUBLIC_URL is not set: canonical links, hreflang alternates, the sitemap and robots.txt name http:\/\/localhost:3000/,
+  );
+  t.match(
+    warned('TRUST_PROXY')?.msg,
+    /TRUST_PROXY=1 .* can choose its own address and step around per-address rate limits/,
+  );
 
-  const variables = (env: Record<string, string>, dev = false) => loadConfig(env, { dev }).warnings.map((warning) => warning.variable);
+  const variables = (env: Record<string, string>, dev = false) =>
+    loadConfig(env, { dev }).warnings.map((warning) => warning.variable);
   const smtp = { SMTP_URL: 'smtp://mail.example.com:587' };
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8', ...smtp }), [], 'a complete production setup');
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: 'true', ...smtp }), ['TRUST_PROXY'], 'trusting everybody too');
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '1', HOST: '127.0.0.1', ...smtp }), [], 'a hop count on loopback only');
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '2', HOST: '::', ...smtp }), ['TRUST_PROXY']);
-  t.same(variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8' }), ['SMTP_URL'], 'production without a mail server');
+  t.same(
+    variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8', ...smtp }),
+    [],
+    'a complete production setup',
+  );
+  t.same(
+    variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: 'true', ...smtp }),
+    ['TRUST_PROXY'],
+    'trusting everybody too',
+  );
+  t.same(
+    variables({
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://example.com',
+      TRUST_PROXY: '1',
+      HOST: '127.0.0.1',
+      ...smtp,
+    }),
+    [],
+    'a hop count on loopback only',
+  );
+  t.same(
+    variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '2', HOST: '::', ...smtp }),
+    ['TRUST_PROXY'],
+  );
+  t.same(
+    variables({ NODE_ENV: 'production', PUBLIC_URL: 'https://example.com', TRUST_PROXY: '10.0.0.0/8' }),
+    ['SMTP_URL'],
+    'production without a mail server',
+  );
   t.same(variables({ NODE_ENV: 'development' }), [], 'development needs no PUBLIC_URL');
   t.same(variables({ NODE_ENV: 'production' }, true), [], 'nor does the dev server');
 });

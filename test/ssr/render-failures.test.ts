@@ -22,24 +22,27 @@ function contextWith(source: PageDataSource, dev = false) {
   return { context, logged, renderDocument: renderer.renderDocument, loadPayload: renderer.loadPayload };
 }
 
-t.test('a data source that throws: 500 error screen, logged as "Произошла ошибка", no stack in production', async (t) => {
-  const { context, logged, renderDocument, loadPayload } = contextWith(() => {
-    throw new Error('database exploded at /secret/path.ts:12');
-  });
-  const outcome = await renderDocument('/', context);
-  t.equal(outcome.type, 'page');
-  if (outcome.type !== 'page') return;
-  t.equal(outcome.status, 500);
-  t.match(outcome.body, /data-testid="error-screen"/);
-  t.match(outcome.body, /Internal Server Error/);
-  t.notMatch(outcome.body + outcome.scripts, /exploded|secret\/path/, 'neither the message nor the stack leaks');
-  t.equal(logged.length, 1);
-  t.equal(logged[0]?.message, 'Произошла ошибка');
-  t.match((logged[0]?.error as Error).message, /database exploded/, 'the real error is in the log');
-});
+t.test(
+  'a data source that throws: 500 error screen, logged as "Произошла ошибка", no stack in production',
+  async (t) => {
+    const { context, logged, renderDocument } = contextWith(() => {
+      throw new Error('database exploded at /secret/path.ts:12');
+    });
+    const outcome = await renderDocument('/', context);
+    t.equal(outcome.type, 'page');
+    if (outcome.type !== 'page') return;
+    t.equal(outcome.status, 500);
+    t.match(outcome.body, /data-testid="error-screen"/);
+    t.match(outcome.body, /Internal Server Error/);
+    t.notMatch(outcome.body + outcome.scripts, /exploded|secret\/path/, 'neither the message nor the stack leaks');
+    t.equal(logged.length, 1);
+    t.equal(logged[0]?.message, 'Произошла ошибка');
+    t.match((logged[0]?.error as Error).message, /database exploded/, 'the real error is in the log');
+  },
+);
 
 t.test('in development the error screen shows the message and stack', async (t) => {
-  const { context, renderDocument, loadPayload } = contextWith(() => {
+  const { context, renderDocument } = contextWith(() => {
     throw new Error('broken in dev');
   }, true);
   const outcome = await renderDocument('/', context);
@@ -50,7 +53,7 @@ t.test('in development the error screen shows the message and stack', async (t) 
 
 t.test('a component that throws while rendering: logged, 500 error screen, browser told to show it', async (t) => {
   // The home page expects an `intro`; without it the component throws during render.
-  const { context, logged, renderDocument, loadPayload } = contextWith(() => ({ latestArticles: [] }));
+  const { context, logged, renderDocument } = contextWith(() => ({ latestArticles: [] }));
   const outcome = await renderDocument('/th', context);
   if (outcome.type !== 'page') return t.fail('expected a page');
   t.equal(outcome.status, 500);
@@ -63,7 +66,7 @@ t.test('a component that throws while rendering: logged, 500 error screen, brows
 });
 
 t.test('the payload of a failing page is a JSON 500 without details', async (t) => {
-  const { context, renderDocument, loadPayload } = contextWith(() => {
+  const { context, loadPayload } = contextWith(() => {
     throw new Error('hidden detail');
   });
   const payload = await loadPayload('/asdas', context);
@@ -72,7 +75,7 @@ t.test('the payload of a failing page is a JSON 500 without details', async (t) 
 });
 
 t.test('hydration data cannot break out of its script tag', async (t) => {
-  const { context, renderDocument, loadPayload } = contextWith(() => ({
+  const { context, renderDocument } = contextWith(() => ({
     intro: { title: '</script><script>alert(1)</script>', html: '' },
     latestArticles: [],
     seo: { title: 'x', description: '', path: '/', alternates: ['en'], type: 'website', breadcrumbs: [] },

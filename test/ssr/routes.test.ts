@@ -23,7 +23,11 @@ const pages = [
   '/table-of-content',
 ];
 
-const decode = (html: string) => html.replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const decode = (html: string) =>
+  html
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 
 for (const locale of ['en', 'th'] as const) {
   for (const page of pages) {
@@ -36,7 +40,10 @@ for (const locale of ['en', 'th'] as const) {
       const html = decode(response.body);
       t.match(html, new RegExp(`<html lang="${locale}"`), 'html lang is the page language');
       for (const [key, label] of Object.entries(labels[locale])) {
-        t.ok(html.includes(`data-nav="${key}"`) && html.includes(`>${label}<`), `navigation item ${key} reads "${label}"`);
+        t.ok(
+          html.includes(`data-nav="${key}"`) && html.includes(`>${label}<`),
+          `navigation item ${key} reads "${label}"`,
+        );
       }
       const other: Locale = locale === 'en' ? 'th' : 'en';
       const switchHref = /data-testid="language-switch" href="([^"]+)"/.exec(html)?.[1];

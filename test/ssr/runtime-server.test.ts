@@ -9,7 +9,14 @@ import { createLogger } from '../../lib/logger.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 import { startTestApp } from '../helpers/app.ts';
 
-const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
+const user: PublicUser = {
+  id: 'u1',
+  email: 'ann@example.com',
+  displayName: 'Ann',
+  locale: 'en',
+  createdAt: '2026-01-01T00:00:00Z',
+  emailVerified: true,
+};
 
 function contextFor(who: PublicUser | null): ServerRequestContext {
   return {
@@ -29,37 +36,40 @@ const { renderDocument, loadPayload } = createRenderer({
   dataSource: () => () => ({}),
 });
 
-t.test('guest middleware on the server: a logged-in user is redirected (302) to an encoded, on-site Location', async (t) => {
-  const cases: [url: string, location: string][] = [
-    ['/login', '/'],
-    ['/registration', '/'],
-    ['/th/login', '/th'],
-    ['/th/registration?redirect=%2Fth%2Fbonus', '/th/bonus'],
-    ['/login?redirect=%2Fasdas%3Fpage%3D2', '/asdas?page=2'],
-    ['/login?redirect=//evil.com', '/'],
-    ['/login?redirect=/%5Cevil.com', '/'],
-    ['/login?redirect=%2F%5Cevil.com%2Fx', '/'],
-    ['/login?redirect=%5C%5Cevil.com', '/'],
-    ['/login?redirect=https%3A%2F%2Fevil.com', '/'],
-    ['/login?redirect=javascript%3Aalert(1)', '/'],
-    ['/login?redirect=%2F%2F%2Fevil.com', '/'],
-    ['/login?redirect=%2Fa%20b%3Cscript%3E%22', '/a%20b%3Cscript%3E%22'],
-    ['/login?redirect=%2Fbonus%0D%0ASet-Cookie%3A%20x%3D1', '/bonusSet-Cookie:%20x=1'], // CR/LF dropped by the URL parser
-    ['/login?redirect=%2F.%2F%2Fevil.com', '/evil.com'],
-    ['/login?redirect=%2F%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7', '/%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7'],
-  ];
-  for (const [url, location] of cases) {
-    const outcome = await renderDocument(url, contextFor(user));
-    t.same(outcome, { type: 'redirect', status: 302, location }, `${url} → ${location}`);
-    if (outcome.type === 'redirect') {
-      t.notMatch(outcome.location, /^[/\\]{2}|[\s<>"]/, 'never protocol-relative, nothing that needs escaping');
-      t.equal(new URL(outcome.location, 'https://site.example').origin, 'https://site.example', 'stays on the site');
+t.test(
+  'guest middleware on the server: a logged-in user is redirected (302) to an encoded, on-site Location',
+  async (t) => {
+    const cases: [url: string, location: string][] = [
+      ['/login', '/'],
+      ['/registration', '/'],
+      ['/th/login', '/th'],
+      ['/th/registration?redirect=%2Fth%2Fbonus', '/th/bonus'],
+      ['/login?redirect=%2Fasdas%3Fpage%3D2', '/asdas?page=2'],
+      ['/login?redirect=//evil.com', '/'],
+      ['/login?redirect=/%5Cevil.com', '/'],
+      ['/login?redirect=%2F%5Cevil.com%2Fx', '/'],
+      ['/login?redirect=%5C%5Cevil.com', '/'],
+      ['/login?redirect=https%3A%2F%2Fevil.com', '/'],
+      ['/login?redirect=javascript%3Aalert(1)', '/'],
+      ['/login?redirect=%2F%2F%2Fevil.com', '/'],
+      ['/login?redirect=%2Fa%20b%3Cscript%3E%22', '/a%20b%3Cscript%3E%22'],
+      ['/login?redirect=%2Fbonus%0D%0ASet-Cookie%3A%20x%3D1', '/bonusSet-Cookie:%20x=1'], // CR/LF dropped by the URL parser
+      ['/login?redirect=%2F.%2F%2Fevil.com', '/evil.com'],
+      ['/login?redirect=%2F%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7', '/%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7'],
+    ];
+    for (const [url, location] of cases) {
+      const outcome = await renderDocument(url, contextFor(user));
+      t.same(outcome, { type: 'redirect', status: 302, location }, `${url} → ${location}`);
+      if (outcome.type === 'redirect') {
+        t.notMatch(outcome.location, /^[/\\]{2}|[\s<>"]/, 'never protocol-relative, nothing that needs escaping');
+        t.equal(new URL(outcome.location, 'https://site.example').origin, 'https://site.example', 'stays on the site');
+      }
     }
-  }
-  const page = await renderDocument('/login?redirect=//evil.com', contextFor(null));
-  t.equal(page.type, 'page', 'a logged-out visitor gets the login page');
-  if (page.type === 'page') t.equal(page.status, 200);
-});
+    const page = await renderDocument('/login?redirect=//evil.com', contextFor(null));
+    t.equal(page.type, 'page', 'a logged-out visitor gets the login page');
+    if (page.type === 'page') t.equal(page.status, 200);
+  },
+);
 
 t.test('the payload of a guarded page answers the same encoded redirect', async (t) => {
   t.same(await loadPayload('/login', contextFor(user)), { status: 200, body: { redirect: '/' } });
@@ -67,38 +77,48 @@ t.test('the payload of a guarded page answers the same encoded redirect', async 
   t.equal((await loadPayload('/login', contextFor(null))).status, 200);
 });
 
-t.test('over HTTP: the redirect goes through the same guard (logged-in user stubbed until accounts exist)', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
-  const app = await buildApp({ config, logger: createLogger('silent') });
-  // What the accounts plugin will do: a logged-in request carries its user.
-  app.addHook('onRequest', async (request) => {
-    request.user = request.headers['x-test-user'] ? user : null;
-  });
-  await app.ready();
-  t.teardown(async () => {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const loggedIn = { 'x-test-user': '1' };
-  for (const [url, location] of [
-    ['/login?redirect=//evil.com', '/'],
-    ['/login?redirect=/%5Cevil.com', '/'],
-    ['/th/login?redirect=%2Fth%2Fasdas', '/th/asdas'],
-    ['/registration?redirect=%2Fbonus%3Fa%3D%22%3E%3C', '/bonus?a=%22%3E%3C'],
-  ] as const) {
-    const response = await app.inject({ url, headers: loggedIn });
-    t.equal(response.statusCode, 302, `${url}: 302`);
-    t.equal(response.headers.location, location, `${url}: Location ${location}`);
-  }
-  const form = await app.inject({ url: '/login?redirect=//evil.com' });
-  t.equal(form.statusCode, 200, 'logged out: the form');
-});
+t.test(
+  'over HTTP: the redirect goes through the same guard (logged-in user stubbed until accounts exist)',
+  async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    });
+    const app = await buildApp({ config, logger: createLogger('silent') });
+    // What the accounts plugin will do: a logged-in request carries its user.
+    app.addHook('onRequest', async (request) => {
+      request.user = request.headers['x-test-user'] ? user : null;
+    });
+    await app.ready();
+    t.teardown(async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const loggedIn = { 'x-test-user': '1' };
+    for (const [url, location] of [
+      ['/login?redirect=//evil.com', '/'],
+      ['/login?redirect=/%5Cevil.com', '/'],
+      ['/th/login?redirect=%2Fth%2Fasdas', '/th/asdas'],
+      ['/registration?redirect=%2Fbonus%3Fa%3D%22%3E%3C', '/bonus?a=%22%3E%3C'],
+    ] as const) {
+      const response = await app.inject({ url, headers: loggedIn });
+      t.equal(response.statusCode, 302, `${url}: 302`);
+      t.equal(response.headers.location, location, `${url}: Location ${location}`);
+    }
+    const form = await app.inject({ url: '/login?redirect=//evil.com' });
+    t.equal(form.statusCode, 200, 'logged out: the form');
+  },
+);
 
 t.test('the whole app serves the build it runs and its manifest', async (t) => {
   const { app, close } = await startTestApp({ LOG_LEVEL: 'warn' });
   t.teardown(close);
-  const build = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/build.json'), 'utf8')) as { id: string };
+  const build = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/build.json'), 'utf8')) as {
+    id: string;
+  };
   const page = await app.inject({ url: '/', headers: { accept: 'text/html' } });
   t.match(page.body, new RegExp(`<html lang="en" data-build-id="${build.id}"`));
   t.match(page.body, new RegExp(`"buildId":"${build.id}"`), 'window.__ASDAS__ carries it too');

@@ -8,7 +8,9 @@ import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 type Tree = { [key: string]: string | Tree };
 
 function keys(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [prefix + key] : keys(value, `${prefix}${key}.`)));
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [prefix + key] : keys(value, `${prefix}${key}.`),
+  );
 }
 
 /** i18next plural forms (`_one`, `_other`) differ by language: Thai has only `_other`. */
@@ -17,8 +19,16 @@ const withoutPlural = (key: string) => key.replace(/_(zero|one|two|few|many|othe
 t.test('English and Thai have the same keys', async (t) => {
   const english = new Set(keys(en as Tree).map(withoutPlural));
   const thai = new Set(keys(th as Tree).map(withoutPlural));
-  t.same([...english].filter((key) => !thai.has(key)), [], 'no English key missing in Thai');
-  t.same([...thai].filter((key) => !english.has(key)), [], 'no Thai key missing in English');
+  t.same(
+    [...english].filter((key) => !thai.has(key)),
+    [],
+    'no English key missing in Thai',
+  );
+  t.same(
+    [...thai].filter((key) => !english.has(key)),
+    [],
+    'no Thai key missing in English',
+  );
 });
 
 // A raw key is a top-level section name, a dot, and a key: `nav.logout`, `errors.required`, `play.errors.X`.
@@ -27,7 +37,9 @@ const rawKey = new RegExp(`(?<![\\w./-])(?:${sections.join('|')})\\.[A-Za-z_][\\
 
 /** What a visitor can see or hear of a page: text and the attributes read out, not scripts or URLs. */
 function visible(html: string): string {
-  const attributes = [...html.matchAll(/\s(?:title|aria-label|alt|placeholder|content)="([^"]*)"/g)].map((match) => match[1]);
+  const attributes = [...html.matchAll(/\s(?:title|aria-label|alt|placeholder|content)="([^"]*)"/g)].map(
+    (match) => match[1],
+  );
   const text = html
     .replace(/<script[\s\S]*?<\/script>/g, ' ')
     .replace(/<style[\s\S]*?<\/style>/g, ' ')
@@ -47,7 +59,14 @@ t.teardown(close);
 const registered = await app.inject({
   method: 'POST',
   url: '/api/auth/register',
-  payload: { email: `keys.${process.pid}@example.com`, password: 'correct horse battery staple', displayName: 'Key Player', locale: 'en', acceptTerms: true, confirmAge: true },
+  payload: {
+    email: `keys.${process.pid}@example.com`,
+    password: 'correct horse battery staple',
+    displayName: 'Key Player',
+    locale: 'en',
+    acceptTerms: true,
+    confirmAge: true,
+  },
 });
 const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
 
@@ -87,7 +106,11 @@ for (const locale of ['en', 'th'] as const) {
     const posted = await app.inject({
       method: 'POST',
       url: `${prefix}/registration`,
-      headers: { 'user-agent': browserUserAgent, origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'user-agent': browserUserAgent,
+        origin: 'http://localhost:80',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: 'email=x&password=1&displayName=',
     });
     t.equal(posted.statusCode, 400, 'the form came back with its errors');

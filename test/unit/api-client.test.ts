@@ -20,7 +20,12 @@ interface Seen {
 }
 
 /** A real local HTTP server: `/api/status/<code>` answers that code, `/api/flaky/<n>` fails n times with 503, `/api/drop` kills the socket. */
-async function startServer(): Promise<{ server: Server; origin: string; seen: Seen[]; count: (method: string, path: string) => number }> {
+async function startServer(): Promise<{
+  server: Server;
+  origin: string;
+  seen: Seen[];
+  count: (method: string, path: string) => number;
+}> {
   const seen: Seen[] = [];
   const flaky = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res) => {
@@ -121,7 +126,7 @@ t.test('isOwnApiRequest', async (t) => {
   t.equal(isOwnApiRequest('//evil.com/api/x', '/api', 'https://site.example'), false);
   t.equal(isOwnApiRequest('http://127.0.0.1:1/api/x', 'http://127.0.0.1:1/api'), true);
   t.equal(isOwnApiRequest('http://127.0.0.1:2/api/x', 'http://127.0.0.1:1/api'), false);
-    t.equal(isOwnApiRequest(new Request('http://evil.com/x'), 'http://127.0.0.1:1/api'), false);
+  t.equal(isOwnApiRequest(new Request('http://evil.com/x'), 'http://127.0.0.1:1/api'), false);
 });
 
 t.test('retries against a real server, per status and method', async (t) => {
@@ -231,7 +236,11 @@ t.test('Authorization header', async (t) => {
   reads = 0;
   await t.rejects(client('/status/503'));
   const last2 = seen.slice(-2);
-  t.same(last2.map((s) => s.authorization), ['Bearer retry-token', 'Bearer retry-token'], 'the retry carries the token too');
+  t.same(
+    last2.map((s) => s.authorization),
+    ['Bearer retry-token', 'Bearer retry-token'],
+    'the retry carries the token too',
+  );
   t.equal(reads, 2, 'read again before the retry');
 
   await client(`${origin}/api/echo`);
@@ -249,7 +258,7 @@ t.test('Authorization header', async (t) => {
     },
   });
   t.equal(theirs, 1, "caller's onRequest runs");
-  t.equal(seen.at(-1)!.authorization, 'Bearer retry-token', "and does not replace ours");
+  t.equal(seen.at(-1)!.authorization, 'Bearer retry-token', 'and does not replace ours');
 
   const raw = await client.raw('/echo');
   t.equal(raw.status, 200);
@@ -274,11 +283,11 @@ t.test('injected fetch is used', async (t) => {
   const client = createApiClient({
     baseURL: 'http://api.invalid/api',
     getToken: () => 't1',
-    fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+    fetch: async (input: string | URL | Request, init?: RequestInit) => {
       urls.push(String(input));
       t.equal(new Headers(init?.headers).get('authorization'), 'Bearer t1');
       return new Response('{"ok":1}', { status: 200, headers: { 'content-type': 'application/json' } });
-    }) as typeof fetch,
+    },
   });
   t.same(await client('/x', { query: { a: 'b c' } }), { ok: 1 });
   t.same(urls, ['http://api.invalid/api/x?a=b+c']);
@@ -295,8 +304,8 @@ t.test('the browser singleton: base /api and the token cookie from document.cook
     if (!hadDocument) delete g.document;
   });
   // Node's fetch needs absolute URLs: resolve relative ones against the test server, as a browser would.
-  g.fetch = ((input: string | URL | Request, init?: RequestInit) =>
-    realFetch(typeof input === 'string' ? new URL(input, origin) : input, init)) as typeof fetch;
+  g.fetch = (input: string | URL | Request, init?: RequestInit) =>
+    realFetch(typeof input === 'string' ? new URL(input, origin) : input, init);
 
   g.document = { cookie: 'lang=th; token=abc%2Edef%3D%3D; other=1' };
   const body = await api<{ url: string; authorization: string | null }>('/auth/me');
@@ -312,5 +321,9 @@ t.test('the browser singleton: base /api and the token cookie from document.cook
   t.equal(seen.filter((s) => s.url === '/api/status/503').length, 2, 'singleton GET 503 retried once');
   t.equal(seen.at(-1)!.authorization, 'Bearer new-token');
   t.equal(await failedStatus(api('/status/503', { method: 'DELETE' })), 503);
-  t.equal(seen.filter((s) => s.url === '/api/status/503' && s.method === 'DELETE').length, 1, 'singleton DELETE 503 not retried');
+  t.equal(
+    seen.filter((s) => s.url === '/api/status/503' && s.method === 'DELETE').length,
+    1,
+    'singleton DELETE 503 not retried',
+  );
 });

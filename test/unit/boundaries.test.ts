@@ -10,19 +10,40 @@ import t from 'tap';
  * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry-server.tsx.
  */
 const root = join(import.meta.dirname, '../..');
-const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'app.ts', 'server.ts', 'lib', 'plugins', 'routes', 'client', 'contract'], {
-  cwd: root,
-  encoding: 'utf8',
-})
+const files = execFileSync(
+  'git',
+  [
+    'ls-files',
+    '--cached',
+    '--others',
+    '--exclude-standard',
+    'app.ts',
+    'server.ts',
+    'lib',
+    'plugins',
+    'routes',
+    'client',
+    'contract',
+  ],
+  {
+    cwd: root,
+    encoding: 'utf8',
+  },
+)
   .split('\n')
   .filter((file) => /\.tsx?$/.test(file));
 
 type Side = 'server' | 'client' | 'contract';
 // locales/*.json are the strings both sides show: shared data, like contract/.
 const sideOf = (file: string): Side =>
-  file.startsWith('client/') ? 'client' : file.startsWith('contract/') || file.startsWith('locales/') ? 'contract' : 'server';
+  file.startsWith('client/')
+    ? 'client'
+    : file.startsWith('contract/') || file.startsWith('locales/')
+      ? 'contract'
+      : 'server';
 
-const importPattern = /(?:^|[\s;])(import\s+(type\s+)?[^'"]*?from\s*|import\s*\(\s*|export\s+(type\s+)?[^'"]*?from\s*)['"]([^'"]+)['"]/g;
+const importPattern =
+  /(?:^|[\s;])(import\s+(type\s+)?[^'"]*?from\s*|import\s*\(\s*|export\s+(type\s+)?[^'"]*?from\s*)['"]([^'"]+)['"]/g;
 
 interface Edge {
   from: string;
@@ -37,7 +58,8 @@ for (const file of files) {
   for (const match of source.matchAll(importPattern)) {
     const specifier = match[4]!;
     const typeOnly = Boolean(match[2] ?? match[3]);
-    if (specifier.startsWith('.')) edges.push({ from: file, to: normalize(relative(root, join(root, dirname(file), specifier))), typeOnly });
+    if (specifier.startsWith('.'))
+      edges.push({ from: file, to: normalize(relative(root, join(root, dirname(file), specifier))), typeOnly });
     else packages.push({ from: file, name: specifier });
   }
 }
@@ -51,7 +73,9 @@ t.test('contract/ imports only contract/, and no Node or browser package', async
 
 t.test('server code never imports browser code', async (t) => {
   const seam = (edge: Edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx' && edge.typeOnly;
-  const crossing = edges.filter((edge) => sideOf(edge.from) === 'server' && sideOf(edge.to) === 'client' && !seam(edge));
+  const crossing = edges.filter(
+    (edge) => sideOf(edge.from) === 'server' && sideOf(edge.to) === 'client' && !seam(edge),
+  );
   t.same(crossing, []);
 });
 
@@ -61,9 +85,18 @@ t.test('browser code never imports server code', async (t) => {
 });
 
 t.test('the check sees the imports (it would catch a crossing)', async (t) => {
-  t.ok(edges.some((edge) => edge.from.startsWith('client/') && edge.to.startsWith('contract/')), 'client -> contract edges found');
-  t.ok(edges.some((edge) => edge.from.startsWith('plugins/') && edge.to.startsWith('contract/')), 'server -> contract edges found');
-  t.ok(edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx'), 'the SSR seam is seen');
+  t.ok(
+    edges.some((edge) => edge.from.startsWith('client/') && edge.to.startsWith('contract/')),
+    'client -> contract edges found',
+  );
+  t.ok(
+    edges.some((edge) => edge.from.startsWith('plugins/') && edge.to.startsWith('contract/')),
+    'server -> contract edges found',
+  );
+  t.ok(
+    edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx'),
+    'the SSR seam is seen',
+  );
 });
 
 t.test('plugins declare no endpoint: every one is under routes/', async (t) => {

@@ -49,7 +49,7 @@ const settle = async () => {
 
 const HOUR = 3_600_000;
 
-function setup(responses: Array<BuildInfo | Error | unknown>, currentId = 'build-a') {
+function setup(responses: unknown[], currentId = 'build-a') {
   const s = new FakeScheduler();
   const calls: number[] = [];
   const outdated: BuildInfo[] = [];

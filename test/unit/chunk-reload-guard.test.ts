@@ -96,7 +96,11 @@ t.test('the marker persists across page loads through the storage (fresh memory 
   const c = clock();
   t.equal(shouldReloadForChunkError('/x', { storage, now: c.now, memory: fresh() }), true);
   c.advance(3_000);
-  t.equal(shouldReloadForChunkError('/x', { storage, now: c.now, memory: fresh() }), false, 'after reload: no second reload');
+  t.equal(
+    shouldReloadForChunkError('/x', { storage, now: c.now, memory: fresh() }),
+    false,
+    'after reload: no second reload',
+  );
   c.advance(7_000);
   t.equal(shouldReloadForChunkError('/x', { storage, now: c.now, memory: fresh() }), true);
 });
@@ -122,7 +126,11 @@ t.test('malformed markers are ignored', async (t) => {
     storage.data.set(RELOAD_MARKER_KEY, raw);
     const c = clock(1_700_000_000_000);
     t.equal(shouldReloadForChunkError('/x', { storage, now: c.now, memory: fresh() }), true, raw);
-    t.same(JSON.parse(storage.data.get(RELOAD_MARKER_KEY)!), { path: '/x', expires: 1_700_000_010_000 }, `${raw}: overwritten`);
+    t.same(
+      JSON.parse(storage.data.get(RELOAD_MARKER_KEY)!),
+      { path: '/x', expires: 1_700_000_010_000 },
+      `${raw}: overwritten`,
+    );
   }
   // A well-formed marker exactly one TTL ahead still blocks.
   const storage = new FakeStorage();
@@ -142,9 +150,12 @@ t.test('storage that throws never throws out, and reloads at most once per page 
     ['getItem and setItem throw', () => new ThrowingStorage(true, true)],
     ['getItem throws', () => new ThrowingStorage(true, false)],
     ['setItem throws (quota)', () => new ThrowingStorage(false, true)],
-    ['reading sessionStorage throws', () => () => {
-      throw new DOMException('denied', 'SecurityError');
-    }],
+    [
+      'reading sessionStorage throws',
+      () => () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    ],
     ['no storage (null)', () => null],
   ];
   for (const [label, make] of variants) {
@@ -181,17 +192,49 @@ t.test('isCssPreloadError / isChunkLoadError', async (t) => {
   const cases: Array<[string, unknown, boolean, boolean]> = [
     // label, error, isChunkLoadError, isCssPreloadError
     ['vite css', new Error('Unable to preload CSS for /assets/page-abc123.css'), false, true],
-    ['chrome', new TypeError('Failed to fetch dynamically imported module: https://site.example/assets/page-abc.js'), true, false],
-    ['firefox', new TypeError('error loading dynamically imported module: https://site.example/assets/page-abc.js'), true, false],
+    [
+      'chrome',
+      new TypeError('Failed to fetch dynamically imported module: https://site.example/assets/page-abc.js'),
+      true,
+      false,
+    ],
+    [
+      'firefox',
+      new TypeError('error loading dynamically imported module: https://site.example/assets/page-abc.js'),
+      true,
+      false,
+    ],
     ['safari', new TypeError('Importing a module script failed.'), true, false],
     ['safari mime', new TypeError("'text/html' is not a valid JavaScript MIME type."), true, false],
-    ['chrome mime', new TypeError('Failed to load module script: Expected a JavaScript module script but the server responded with a MIME type of "text/html".'), true, false],
+    [
+      'chrome mime',
+      new TypeError(
+        'Failed to load module script: Expected a JavaScript module script but the server responded with a MIME type of "text/html".',
+      ),
+      true,
+      false,
+    ],
     ['webpack', Object.assign(new Error('Loading chunk 42 failed.'), { name: 'ChunkLoadError' }), true, false],
     ['named only', Object.assign(new Error('x'), { name: 'ChunkLoadError' }), true, false],
     ['string', 'Failed to fetch dynamically imported module: /x.js', true, false],
-    ['wrapped cause', new Error('Navigation failed', { cause: new TypeError('Importing a module script failed.') }), true, false],
-    ['vite event js', { type: 'vite:preloadError', payload: new TypeError('Failed to fetch dynamically imported module: /a.js') }, true, false],
-    ['vite event css', { type: 'vite:preloadError', payload: new Error('Unable to preload CSS for /a.css') }, false, true],
+    [
+      'wrapped cause',
+      new Error('Navigation failed', { cause: new TypeError('Importing a module script failed.') }),
+      true,
+      false,
+    ],
+    [
+      'vite event js',
+      { type: 'vite:preloadError', payload: new TypeError('Failed to fetch dynamically imported module: /a.js') },
+      true,
+      false,
+    ],
+    [
+      'vite event css',
+      { type: 'vite:preloadError', payload: new Error('Unable to preload CSS for /a.css') },
+      false,
+      true,
+    ],
     ['plain error', new Error('Cannot read properties of undefined'), false, false],
     ['network fetch', new TypeError('Failed to fetch'), false, false],
     ['404 page', new Error('Page not found: /x'), false, false],

@@ -68,7 +68,10 @@ t.test('cap of 2, FIFO start order', async (t) => {
   gates.get('c')!.resolve();
   gates.get('d')!.resolve();
   await Promise.all(jobs);
-  t.same(order.filter((s) => s.startsWith('start')), ['start a', 'start b', 'start c', 'start d']);
+  t.same(
+    order.filter((s) => s.startsWith('start')),
+    ['start a', 'start b', 'start c', 'start d'],
+  );
 });
 
 t.test('failures do not block the queue', async (t) => {
@@ -93,7 +96,7 @@ t.test('failures do not block the queue', async (t) => {
 
 t.test('a never-settling task holds only its own slot', async (t) => {
   const limiter = createLimiter(2);
-  limiter.run(() => new Promise(() => {}));
+  void limiter.run(() => new Promise(() => {}));
   const results: number[] = [];
   await Promise.all([1, 2, 3].map((n) => limiter.run(async () => results.push(n))));
   t.same(results, [1, 2, 3]);

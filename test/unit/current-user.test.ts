@@ -1,5 +1,10 @@
 import t from 'tap';
-import { createCurrentUserStore, retryDelay, type CurrentUserData, type StoreEvents } from '../../client/lib/current-user.ts';
+import {
+  createCurrentUserStore,
+  retryDelay,
+  type CurrentUserData,
+  type StoreEvents,
+} from '../../client/lib/current-user.ts';
 
 // The current-user store (client/lib/current-user.ts) with a fake clock, timers and window.
 function setup() {
@@ -22,7 +27,9 @@ function setup() {
     fetch: () => {
       calls += 1;
       const answer = answers.shift() ?? { user: null };
-      return new Promise((resolve, reject) => pending.push(() => (answer instanceof Error ? reject(answer) : resolve(answer))));
+      return new Promise((resolve, reject) =>
+        pending.push(() => (answer instanceof Error ? reject(answer) : resolve(answer))),
+      );
     },
   });
   return {
@@ -79,7 +86,7 @@ t.test('login and logout (new root loader data) show at once, and subscribers he
   t.equal(heard, 3, 'seeding the same data again changes nothing');
   t.equal(s.calls(), 0);
   void s.store.revalidate();
-  t.equal(s.calls(), 1, 'data seeded after hydration (the browser\'s own session) is asked for again on the next mount');
+  t.equal(s.calls(), 1, "data seeded after hydration (the browser's own session) is asked for again on the next mount");
 });
 
 t.test('returning to the tab asks again (at most once per 5 s); logging out elsewhere shows', async (t) => {

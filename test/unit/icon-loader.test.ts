@@ -37,7 +37,11 @@ function endpointAnswer(url: URL, extra: Record<string, unknown> = {}): Response
 t.test('names asked for in the same tick: one request per collection, sorted, then cached', async (t) => {
   const { fetch, calls } = fakeFetch((url) => endpointAnswer(url));
   const loader = createIconLoader({ fetch });
-  const [a, b, c] = await Promise.all([loader.load('mdi:home'), loader.load('circle-flags:th'), loader.load('mdi:account')]);
+  const [a, b, c] = await Promise.all([
+    loader.load('mdi:home'),
+    loader.load('circle-flags:th'),
+    loader.load('mdi:account'),
+  ]);
   t.same(calls.sort(), ['/api/_nuxt_icon/circle-flags.json?icons=th', '/api/_nuxt_icon/mdi.json?icons=account,home']);
   t.same(a, { body: home, left: 0, top: 0, width: 24, height: 24 });
   t.equal(b?.body, '<circle r="1"/>');
@@ -95,7 +99,10 @@ for (const [failure, handler] of [
     const [a, b] = await Promise.all([loader.load('mdi:home'), loader.load('mdi:account')]);
     t.equal(a?.body, home);
     t.ok(b);
-    t.same(calls, ['/api/_nuxt_icon/mdi.json?icons=account,home', 'https://api.iconify.design/mdi.json?icons=account,home']);
+    t.same(calls, [
+      '/api/_nuxt_icon/mdi.json?icons=account,home',
+      'https://api.iconify.design/mdi.json?icons=account,home',
+    ]);
   });
 }
 
@@ -161,7 +168,11 @@ t.test('lazyIconLoader: the loader comes with the first icon asked for; nothing 
   const loader = lazyIconLoader({ fetch });
   t.equal(loader.peek('mdi:home'), undefined, 'nothing known before a load');
   const [a, b] = await Promise.all([loader.load('mdi:home'), loader.load('mdi:account')]);
-  t.same(calls, ['/api/_nuxt_icon/mdi.json?icons=account,home'], 'the options are the loader\'s; names of one tick are batched');
+  t.same(
+    calls,
+    ['/api/_nuxt_icon/mdi.json?icons=account,home'],
+    "the options are the loader's; names of one tick are batched",
+  );
   t.equal(a?.body, home);
   t.ok(b);
   t.equal(loader.peek('mdi:home'), a, 'then known');

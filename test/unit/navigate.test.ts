@@ -28,7 +28,11 @@ function fakeBrowser(path = '/', { allowed = [] as string[], withRouter = true }
   const router: RouterNavigator = {
     navigate: async (to, options) => void calls.push(`router ${to}${options?.replace ? ' (replace)' : ''}`),
   };
-  const env: NavigationEnvironment = { location, allowedOrigins: () => allowed, router: () => (withRouter ? router : null) };
+  const env: NavigationEnvironment = {
+    location,
+    allowedOrigins: () => allowed,
+    router: () => (withRouter ? router : null),
+  };
   return { calls, env, go: createNavigateTo(() => env) };
 }
 
@@ -107,17 +111,39 @@ t.test('external targets are refused unless external: true and the origin is all
     refusal(t, () => browser.go(to), 'external-not-allowed', externalMessage, JSON.stringify(to));
     t.same(browser.calls, [], `${JSON.stringify(to)}: nothing navigated`);
   }
-  for (const to of ['https://evil.com', '//evil.com/x', 'https://play.example.evil.com/', 'http://play.example', 'https://play.example:8443']) {
+  for (const to of [
+    'https://evil.com',
+    '//evil.com/x',
+    'https://play.example.evil.com/',
+    'http://play.example',
+    'https://play.example:8443',
+  ]) {
     const browser = fakeBrowser('/', { allowed });
-    refusal(t, () => browser.go(to, { external: true }), 'origin-not-allowed', /not on the list of allowed origins/, `${to} (external: true)`);
+    refusal(
+      t,
+      () => browser.go(to, { external: true }),
+      'origin-not-allowed',
+      /not on the list of allowed origins/,
+      `${to} (external: true)`,
+    );
     t.same(browser.calls, []);
   }
   const noList = fakeBrowser('/');
-  refusal(t, () => noList.go('https://play.example', { external: true }), 'origin-not-allowed', /allowed origins/, 'empty allow-list');
+  refusal(
+    t,
+    () => noList.go('https://play.example', { external: true }),
+    'origin-not-allowed',
+    /allowed origins/,
+    'empty allow-list',
+  );
 
   const play = fakeBrowser('/', { allowed });
   await play.go('https://play.example/launch?token=abc', { external: true });
-  t.same(play.calls, ['assign https://play.example/launch?token=abc'], 'an allowed origin with external: true leaves the site');
+  t.same(
+    play.calls,
+    ['assign https://play.example/launch?token=abc'],
+    'an allowed origin with external: true leaves the site',
+  );
   const replaced = fakeBrowser('/', { allowed });
   await replaced.go('https://PLAY.example:443/x', { external: true, replace: true });
   t.same(replaced.calls, ['replace https://play.example/x']);
@@ -125,7 +151,13 @@ t.test('external targets are refused unless external: true and the origin is all
   await mail.go('mailto:help@site.example', { external: true });
   t.same(mail.calls, ['assign mailto:help@site.example']);
   const credentials = fakeBrowser('/', { allowed });
-  refusal(t, () => credentials.go('https://user:pw@play.example/', { external: true }), 'invalid-url', /credentials/, 'credentials');
+  refusal(
+    t,
+    () => credentials.go('https://user:pw@play.example/', { external: true }),
+    'invalid-url',
+    /credentials/,
+    'credentials',
+  );
 });
 
 t.test('script protocols are always refused, even with external: true and every origin allowed', async (t) => {
@@ -160,7 +192,13 @@ t.test('script protocols are always refused, even with external: true and every 
   for (const to of hostile) {
     for (const options of [{}, { external: true }, { external: true, replace: true }]) {
       const browser = fakeBrowser('/bonus', { allowed });
-      refusal(t, () => browser.go(to, options), 'script-protocol', /Cannot navigate to a URL with '(javascript|data|blob|vbscript):' protocol\./, `${JSON.stringify(to)} ${JSON.stringify(options)}`);
+      refusal(
+        t,
+        () => browser.go(to, options),
+        'script-protocol',
+        /Cannot navigate to a URL with '(javascript|data|blob|vbscript):' protocol\./,
+        `${JSON.stringify(to)} ${JSON.stringify(options)}`,
+      );
       t.same(browser.calls, [], 'nothing navigated');
     }
   }
@@ -177,7 +215,15 @@ t.test('the browser navigateTo: the registered router, and a clear error outside
 
   const calls: string[] = [];
   const router: RouterNavigator = { navigate: async (to) => void calls.push(to) };
-  const location = { origin, pathname: '/', search: '', hash: '', assign: () => calls.push('assign'), replace: () => undefined, reload: () => undefined };
+  const location = {
+    origin,
+    pathname: '/',
+    search: '',
+    hash: '',
+    assign: () => calls.push('assign'),
+    replace: () => undefined,
+    reload: () => undefined,
+  };
   const globals = globalThis as unknown as { window?: unknown };
   globals.window = { location, __ASDAS__: { allowedExternalOrigins: ['https://play.example'] } };
   t.teardown(() => delete globals.window);

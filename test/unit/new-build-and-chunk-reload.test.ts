@@ -1,7 +1,11 @@
 import t from 'tap';
 import type { Location, RouteObject } from 'react-router';
 import type { BuildInfo } from '../../client/lib/build-check.ts';
-import { RELOAD_MARKER_KEY, shouldReloadForChunkError, type MarkerStorage } from '../../client/lib/chunk-reload-guard.ts';
+import {
+  RELOAD_MARKER_KEY,
+  shouldReloadForChunkError,
+  type MarkerStorage,
+} from '../../client/lib/chunk-reload-guard.ts';
 import { guardLazyRoutes, handlePreloadError, listenForPreloadErrors } from '../../client/router/chunk-reload.ts';
 import { startNewBuildReload, type NavigationState } from '../../client/router/new-build-reload.ts';
 
@@ -21,7 +25,13 @@ function fakeRouter() {
   };
 }
 
-const location = (pathname: string, search = '', hash = ''): Location => ({ pathname, search, hash, state: null, key: 'k' });
+const location = (pathname: string, search = '', hash = ''): Location => ({
+  pathname,
+  search,
+  hash,
+  state: null,
+  key: 'k',
+});
 
 t.test('new build: the next navigation after a new id is a full load of its whole target', async (t) => {
   const router = fakeRouter();
@@ -113,7 +123,9 @@ t.test('vite:preloadError: a CSS-only failure is swallowed, a JavaScript one is 
   t.ok(css.defaultPrevented, 'CSS: preventDefault, so the import goes on and nothing reloads');
   t.notOk(seen.has(css.payload as object));
 
-  const jsError = new TypeError('Failed to fetch dynamically imported module: https://site.example/assets/content-abc.js');
+  const jsError = new TypeError(
+    'Failed to fetch dynamically imported module: https://site.example/assets/content-abc.js',
+  );
   const js = preloadEvent(jsError);
   handlePreloadError(js, seen);
   t.notOk(js.defaultPrevented, 'JavaScript: the import still rejects');
@@ -182,7 +194,11 @@ t.test('a chunk that fails during a navigation reloads the target once per path 
   t.same(JSON.parse(storage.data.get(RELOAD_MARKER_KEY)!), { path: '/bonus?x=1#top', expires: now + 10_000 });
 
   now += 9_999;
-  await t.rejects(lazy(), /Failed to fetch dynamically imported module/, 'second failure inside 10 s: the router gets the error');
+  await t.rejects(
+    lazy(),
+    /Failed to fetch dynamically imported module/,
+    'second failure inside 10 s: the router gets the error',
+  );
   t.same(reloads, ['/bonus?x=1#top'], 'no second reload');
 
   target = '/author';
@@ -227,35 +243,38 @@ t.test('what does not reload: other errors, failures outside a navigation, a pag
   t.same(reloads, []);
 });
 
-t.test('the guard: success passes through; a Vite-reported error counts whatever its wording; storage that throws', async (t) => {
-  const ok = routeTable(async () => ({ handle: 'loaded' }));
-  guardLazyRoutes(ok, { seen: new WeakSet(), navigationTarget: () => '/bonus', reload: () => t.fail('no reload') });
-  t.same(await pageLazy(ok)(), { handle: 'loaded' });
+t.test(
+  'the guard: success passes through; a Vite-reported error counts whatever its wording; storage that throws',
+  async (t) => {
+    const ok = routeTable(async () => ({ handle: 'loaded' }));
+    guardLazyRoutes(ok, { seen: new WeakSet(), navigationTarget: () => '/bonus', reload: () => t.fail('no reload') });
+    t.same(await pageLazy(ok)(), { handle: 'loaded' });
 
-  const seen = new WeakSet<object>();
-  const odd = new Error('NetworkError with a wording nobody knows');
-  seen.add(odd);
-  const reloads: string[] = [];
-  const routes = routeTable(async () => {
-    throw odd;
-  });
-  const throwing: MarkerStorage = {
-    getItem: () => {
-      throw new DOMException('blocked', 'SecurityError');
-    },
-    setItem: () => {
-      throw new DOMException('blocked', 'SecurityError');
-    },
-  };
-  const memory = { marker: null };
-  guardLazyRoutes(routes, {
-    seen,
-    navigationTarget: () => '/bonus',
-    reload: (path) => reloads.push(path),
-    shouldReload: (path) => shouldReloadForChunkError(path, { storage: throwing, memory }),
-  });
-  void pageLazy(routes)().catch(() => undefined);
-  await settle(5);
-  t.same(reloads, ['/bonus'], 'storage that throws does not break it: the reload still happens');
-  await t.rejects(pageLazy(routes)(), odd, 'and the in-memory marker still stops a second reload');
-});
+    const seen = new WeakSet<object>();
+    const odd = new Error('NetworkError with a wording nobody knows');
+    seen.add(odd);
+    const reloads: string[] = [];
+    const routes = routeTable(async () => {
+      throw odd;
+    });
+    const throwing: MarkerStorage = {
+      getItem: () => {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+      setItem: () => {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+    };
+    const memory = { marker: null };
+    guardLazyRoutes(routes, {
+      seen,
+      navigationTarget: () => '/bonus',
+      reload: (path) => reloads.push(path),
+      shouldReload: (path) => shouldReloadForChunkError(path, { storage: throwing, memory }),
+    });
+    void pageLazy(routes)().catch(() => undefined);
+    await settle(5);
+    t.same(reloads, ['/bonus'], 'storage that throws does not break it: the reload still happens');
+    await t.rejects(pageLazy(routes)(), odd, 'and the in-memory marker still stops a second reload');
+  },
+);

@@ -6,29 +6,40 @@ import { pageCacheKey } from '../../lib/page-cache-key.ts';
 
 const html = (size: number, fill = 'a') => Buffer.from(`<!doctype html><p>${fill.repeat(size)}</p>`);
 const entry = (body: Buffer, generation = 'build-1 content-1') =>
-  new PageEntry({ body, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, generation });
+  new PageEntry({
+    body,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+    generation,
+  });
 const personal = { session: 'token', flash: 'flash' };
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const key = (url: string, headers: Record<string, string> = {}, cookies: Record<string, string> = {}) =>
   pageCacheKey({ url, headers: { 'user-agent': chrome, ...headers }, cookies }, personal);
 
-t.test('the key: path, the parameters the page reads, language inputs and bot; personal requests have none', async (t) => {
-  t.equal(key('/asdas?page=%32'), key('/asdas?page=2'), 'the encoding of a value does not matter');
-  t.not(key('/asdas?page=2'), key('/asdas'), 'the parameters the page reads are part of it');
-  t.not(key('/th/asdas?page=2'), undefined, 'in each language');
-  t.equal(key('/asdas?x=1'), undefined, 'a parameter the page does not read: never cached');
-  t.equal(key('/asdas?page=2&utm_source=mail'), undefined, 'not even beside one it reads');
-  t.equal(key('/bonus?page=2'), undefined, 'a parameter another page reads');
-  t.equal(key('/asdas/_payload.json?page=2'), undefined, 'payloads take no query');
-  t.not(key('/th/asdas'), key('/asdas'), 'so is the language of the path');
-  t.not(key('/', { 'accept-language': 'th' }), key('/', { 'accept-language': 'en' }), 'the preferred language (the / → /th offer)');
-  t.not(key('/', {}, { lang: 'en' }), key('/'), 'a chosen language');
-  t.equal(key('/', {}, { lang: 'xx' }), key('/', {}, { lang: 'yy' }), 'unknown language cookies are one value');
-  t.not(key('/', { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' }), key('/'), 'bots apart');
-  t.equal(key('/', {}, { token: 'abc' }), undefined, 'a session: never cached');
-  t.equal(key('/', { authorization: 'Bearer x' }), undefined, 'an Authorization header: never cached');
-  t.equal(key('/', {}, { flash: 'signed-in' }), undefined, 'a flash notice: never cached');
-});
+t.test(
+  'the key: path, the parameters the page reads, language inputs and bot; personal requests have none',
+  async (t) => {
+    t.equal(key('/asdas?page=%32'), key('/asdas?page=2'), 'the encoding of a value does not matter');
+    t.not(key('/asdas?page=2'), key('/asdas'), 'the parameters the page reads are part of it');
+    t.not(key('/th/asdas?page=2'), undefined, 'in each language');
+    t.equal(key('/asdas?x=1'), undefined, 'a parameter the page does not read: never cached');
+    t.equal(key('/asdas?page=2&utm_source=mail'), undefined, 'not even beside one it reads');
+    t.equal(key('/bonus?page=2'), undefined, 'a parameter another page reads');
+    t.equal(key('/asdas/_payload.json?page=2'), undefined, 'payloads take no query');
+    t.not(key('/th/asdas'), key('/asdas'), 'so is the language of the path');
+    t.not(
+      key('/', { 'accept-language': 'th' }),
+      key('/', { 'accept-language': 'en' }),
+      'the preferred language (the / → /th offer)',
+    );
+    t.not(key('/', {}, { lang: 'en' }), key('/'), 'a chosen language');
+    t.equal(key('/', {}, { lang: 'xx' }), key('/', {}, { lang: 'yy' }), 'unknown language cookies are one value');
+    t.not(key('/', { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' }), key('/'), 'bots apart');
+    t.equal(key('/', {}, { token: 'abc' }), undefined, 'a session: never cached');
+    t.equal(key('/', { authorization: 'Bearer x' }), undefined, 'an Authorization header: never cached');
+    t.equal(key('/', {}, { flash: 'signed-in' }), undefined, 'a flash notice: never cached');
+  },
+);
 
 t.test('Accept-Encoding negotiation: q-values, preference, identity', async (t) => {
   t.equal(negotiateEncoding('gzip, deflate, br, zstd'), 'br', 'a browser gets brotli');
@@ -61,8 +72,13 @@ t.test('an entry holds exactly the bytes it counts (no pooled slab kept alive)',
   const page = entry(pooled);
   t.same(page.identity, pooled);
   const stored = [page.identity, await page.body('br'), await page.body('gzip')];
-  for (const bytes of stored) t.equal(bytes.buffer.byteLength, bytes.length, `${bytes.length} bytes held in ${bytes.buffer.byteLength}`);
-  t.equal(page.size, stored.reduce((sum, bytes) => sum + bytes.buffer.byteLength, 0), 'the size bound counts what is held');
+  for (const bytes of stored)
+    t.equal(bytes.buffer.byteLength, bytes.length, `${bytes.length} bytes held in ${bytes.buffer.byteLength}`);
+  t.equal(
+    page.size,
+    stored.reduce((sum, bytes) => sum + bytes.buffer.byteLength, 0),
+    'the size bound counts what is held',
+  );
 });
 
 t.test('the size bound evicts the least recently used', async (t) => {

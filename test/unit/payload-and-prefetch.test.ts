@@ -2,7 +2,13 @@ import t from 'tap';
 import { nestToc } from '../../client/components/table-of-contents.tsx';
 import { createLimiter } from '../../client/lib/concurrency.ts';
 import { pageWindow } from '../../client/pages/article-list.tsx';
-import { clearPayloadCache, fetchPayload, payloadFreshMs, payloadUrl, prefetchPayload } from '../../client/router/payload.ts';
+import {
+  clearPayloadCache,
+  fetchPayload,
+  payloadFreshMs,
+  payloadUrl,
+  prefetchPayload,
+} from '../../client/router/payload.ts';
 import { pageRouteFor } from '../../client/router/prefetch.ts';
 
 // The client's payload cache: a prefetched payload is used by the navigation that follows.
@@ -37,7 +43,8 @@ t.teardown(() => {
 
 const run = createLimiter(5).run;
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const answer = (index: number, data: unknown, status = 200) => calls[index]!.resolve(status === 200 ? { buildId: 'b', data } : data, status);
+const answer = (index: number, data: unknown, status = 200) =>
+  calls[index]!.resolve(status === 200 ? { buildId: 'b', data } : data, status);
 
 t.test('payload URLs', async (t) => {
   t.equal(payloadUrl('/'), '/_payload.json');

@@ -1,6 +1,13 @@
 import t from 'tap';
 import { NavigationRefusedError } from '../../contract/navigation-guard.ts';
-import { forgetLaunchChecks, launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayDependencies } from '../../client/lib/play.ts';
+import {
+  forgetLaunchChecks,
+  launchProblemOf,
+  startPlay,
+  verifiedSession,
+  verifyLaunch,
+  type PlayDependencies,
+} from '../../client/lib/play.ts';
 import { loginForPlay } from '../../contract/login-path.ts';
 import {
   minutesPlayed,
@@ -53,14 +60,20 @@ t.test('startPlay: a refused destination is an outcome, not a navigation', async
   };
   const { dependencies } = deps(async () => ({ url: 'https://evil.example/x' }), refuse);
   t.same(await startPlay('en', dependencies), { kind: 'refused', url: 'https://evil.example/x' });
-  const rejecting = deps(async () => ({ url: 'javascript:alert(1)' }), async () => Promise.reject(new NavigationRefusedError('script-protocol', 'no')));
+  const rejecting = deps(
+    async () => ({ url: 'javascript:alert(1)' }),
+    async () => Promise.reject(new NavigationRefusedError('script-protocol', 'no')),
+  );
   t.same(await startPlay('en', rejecting.dependencies), { kind: 'refused', url: 'javascript:alert(1)' });
 });
 
 t.test('startPlay: API failures', async (t) => {
   const until = '2026-03-08T10:00:00.000Z';
   const cases: [unknown, unknown][] = [
-    [apiError(403, { statusCode: 403, code: 'PLAY_SELF_EXCLUDED', message: 'x', until }), { kind: 'self-excluded', until }],
+    [
+      apiError(403, { statusCode: 403, code: 'PLAY_SELF_EXCLUDED', message: 'x', until }),
+      { kind: 'self-excluded', until },
+    ],
     [apiError(401, { statusCode: 401, code: 'UNAUTHENTICATED' }), { kind: 'login', to: '/login?redirect=%2Fplay' }],
     [apiError(429, { code: 'RATE_LIMITED' }), { kind: 'failed', code: 'RATE_LIMITED' }],
     [apiError(500, { code: 'INTERNAL' }), { kind: 'failed', code: 'INTERNAL' }],
@@ -126,11 +139,16 @@ t.test('verifyLaunch: failures carry the API code; the page turns spent tokens i
     ['LAUNCH_TOKEN_UNKNOWN', 404, 'unknown'],
     ['LAUNCH_TOKEN_FORBIDDEN', 403, 'foreign'],
   ] as const) {
-    const result = await verifyLaunch(`tok-${code}`, { request: async () => Promise.reject(apiError(status, { statusCode: status, code })) });
+    const result = await verifyLaunch(`tok-${code}`, {
+      request: async () => Promise.reject(apiError(status, { statusCode: status, code })),
+    });
     t.same(result, { kind: 'failed', code });
     t.equal(launchProblemOf(code), problem);
   }
-  t.same(await verifyLaunch('tok-net', { request: async () => Promise.reject(apiError(undefined)) }), { kind: 'failed', code: 'NETWORK' });
+  t.same(await verifyLaunch('tok-net', { request: async () => Promise.reject(apiError(undefined)) }), {
+    kind: 'failed',
+    code: 'NETWORK',
+  });
   t.equal(launchProblemOf('NETWORK'), null, 'a token that was not spent stays (a reload tries again)');
   t.equal(launchProblemOf('RATE_LIMITED'), null);
 });
@@ -169,7 +187,11 @@ const minute = 60_000;
 t.test('reminder timing, pure', async (t) => {
   t.equal(nextReminderDelay(0, 0, 30 * minute), 30 * minute);
   t.equal(nextReminderDelay(0, 10 * minute, 30 * minute), 20 * minute, 'joined 10 minutes in');
-  t.equal(nextReminderDelay(0, 30 * minute, 30 * minute), 30 * minute, 'exactly due: the next one is a full interval on');
+  t.equal(
+    nextReminderDelay(0, 30 * minute, 30 * minute),
+    30 * minute,
+    'exactly due: the next one is a full interval on',
+  );
   t.equal(nextReminderDelay(0, 95 * minute, 60 * minute), 25 * minute);
   t.equal(nextReminderDelay(1000, 0, 60 * minute), 60 * minute + 1000, 'a start in the future counts from the start');
   t.throws(() => nextReminderDelay(0, 0, 0));
@@ -226,7 +248,12 @@ t.test('reminders: started earlier, off, a shortened minute, a late timer', asyn
     startedAt: 0,
     everyMinutes: 60,
     onDue: (m) => slept.push(m),
-    timers: { ...late, now: late.now, setTimeout: (run, ms) => late.setTimeout(run, ms), clearTimeout: late.clearTimeout },
+    timers: {
+      ...late,
+      now: late.now,
+      setTimeout: (run, ms) => late.setTimeout(run, ms),
+      clearTimeout: late.clearTimeout,
+    },
   });
   const [only] = [...late.pending.values()];
   late.time = 181 * minute;
@@ -239,7 +266,8 @@ t.test('the reminder choice in storage', async (t) => {
   t.equal(parseReminderChoice('30'), 30);
   t.equal(parseReminderChoice('60'), 60);
   t.equal(parseReminderChoice('0'), 0);
-  for (const bad of ['45', '', null, undefined, '30abc', ' 30', 30]) t.equal(parseReminderChoice(bad), 0, `${JSON.stringify(bad)} → off`);
+  for (const bad of ['45', '', null, undefined, '30abc', ' 30', 30])
+    t.equal(parseReminderChoice(bad), 0, `${JSON.stringify(bad)} → off`);
   const storage = memoryStorage();
   t.equal(readReminderChoice(storage), 0, 'off by default');
   saveReminderChoice(storage, 60);

@@ -9,11 +9,25 @@ import type { MiddlewareName, PageRoute } from '../../contract/routes.ts';
 // browser router's loaders), so these cover both; the routes are made here because no page of
 // the real table uses `auth` yet (the account page comes later).
 
-const user: PublicUser = { id: 'u1', email: 'ann@example.com', displayName: 'Ann', locale: 'en', createdAt: '2026-01-01T00:00:00Z', emailVerified: true };
+const user: PublicUser = {
+  id: 'u1',
+  email: 'ann@example.com',
+  displayName: 'Ann',
+  locale: 'en',
+  createdAt: '2026-01-01T00:00:00Z',
+  emailVerified: true,
+};
 
 function route(middleware: string[], extra: Partial<PageRoute> = {}): PageRoute {
   // An unknown name is part of what is tested: the table's type would refuse it, the runtime must too.
-  return { id: 'account', path: 'account', middleware: middleware as MiddlewareName[], data: 'account', module: 'pages/test.tsx', ...extra };
+  return {
+    id: 'account',
+    path: 'account',
+    middleware: middleware as MiddlewareName[],
+    data: 'account',
+    module: 'pages/test.tsx',
+    ...extra,
+  };
 }
 
 async function run(pageRoute: PageRoute, href: string, who: PublicUser | null, locale: Locale = 'en') {
@@ -40,14 +54,26 @@ async function run(pageRoute: PageRoute, href: string, who: PublicUser | null, l
 
 t.test('auth: a logged-out visitor goes to login with a redirect back to the whole path', async (t) => {
   const auth = route(['auth']);
-  t.same(await run(auth, '/account', null), { redirect: '/login?redirect=%2Faccount', status: 302, fetched: 0 }, 'no data fetched');
+  t.same(
+    await run(auth, '/account', null),
+    { redirect: '/login?redirect=%2Faccount', status: 302, fetched: 0 },
+    'no data fetched',
+  );
   t.same(await run(auth, '/account?tab=plays&x=%2F', null), {
     redirect: '/login?redirect=%2Faccount%3Ftab%3Dplays%26x%3D%252F',
     status: 302,
     fetched: 0,
   });
-  t.same(await run(auth, '/th/account', null, 'th'), { redirect: '/th/login?redirect=%2Fth%2Faccount', status: 302, fetched: 0 }, 'Thai login for a Thai page');
-  t.same(await run(auth, '/account', user), { data: { ok: true }, fetched: 1 }, 'a logged-in user gets the page and its data');
+  t.same(
+    await run(auth, '/th/account', null, 'th'),
+    { redirect: '/th/login?redirect=%2Fth%2Faccount', status: 302, fetched: 0 },
+    'Thai login for a Thai page',
+  );
+  t.same(
+    await run(auth, '/account', user),
+    { data: { ok: true }, fetched: 1 },
+    'a logged-in user gets the page and its data',
+  );
 });
 
 t.test('guest: a logged-in user leaves login and registration, to ?redirect= when it is on-site', async (t) => {
@@ -76,7 +102,11 @@ t.test('guest: a logged-in user leaves login and registration, to ?redirect= whe
     t.equal(outcome.redirect, expected, `${href} → ${expected}`);
     t.equal(outcome.status, 302);
   }
-  t.same(await run(guest, '/login?redirect=//evil.com', null), { data: null, fetched: 0 }, 'a logged-out visitor sees the form');
+  t.same(
+    await run(guest, '/login?redirect=//evil.com', null),
+    { data: null, fetched: 0 },
+    'a logged-out visitor sees the form',
+  );
 });
 
 t.test('order: validate, then middleware, then data; an unknown name throws', async (t) => {
@@ -84,7 +114,11 @@ t.test('order: validate, then middleware, then data; an unknown name throws', as
   const invalid = await run(validated, '/asdas/NOT', null);
   t.equal(invalid.redirect, undefined, 'validate fails before auth redirects');
   t.match(invalid.error, { type: 'DataWithResponseInit', init: { status: 404 } });
-  t.match((invalid.error as { data: unknown }).data, { statusCode: 404, message: 'Page Not Found: /asdas/NOT', fatal: true });
+  t.match((invalid.error as { data: unknown }).data, {
+    statusCode: 404,
+    message: 'Page Not Found: /asdas/NOT',
+    fatal: true,
+  });
   t.equal((await run(validated, '/asdas/ok', null)).redirect, '/login?redirect=%2Fasdas%2Fok');
 
   const unknown = await run(route(['auth', 'nope']), '/account', user);
@@ -92,9 +126,13 @@ t.test('order: validate, then middleware, then data; an unknown name throws', as
   t.equal((unknown.error as Error).message, "Unknown route middleware: 'nope'.");
   t.equal(unknown.fetched, 0, 'no data for a page whose middleware is broken');
   for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty', '']) {
-    t.throws(() => runRouteMiddleware([name], { user, locale: 'en', target: '/', redirectTo: null }), {
-      message: `Unknown route middleware: '${name}'.`,
-    }, `inherited names are not middleware: '${name}'`);
+    t.throws(
+      () => runRouteMiddleware([name], { user, locale: 'en', target: '/', redirectTo: null }),
+      {
+        message: `Unknown route middleware: '${name}'.`,
+      },
+      `inherited names are not middleware: '${name}'`,
+    );
   }
   t.same(Object.keys(routeMiddleware).sort(), ['auth', 'guest']);
 });

@@ -20,7 +20,9 @@ function stylesheetProblems(source: string, file: string): string[] {
   const problems: string[] = [];
   root.walkRules((rule) => {
     if (rule.parent?.type === 'rule') {
-      problems.push(`${file}:${rule.source?.start?.line}: '${rule.selector}' is nested inside '${(rule.parent as { selector: string }).selector}' (a missing '}'?)`);
+      problems.push(
+        `${file}:${rule.source?.start?.line}: '${rule.selector}' is nested inside '${(rule.parent as { selector: string }).selector}' (a missing '}'?)`,
+      );
     }
   });
   return problems;
@@ -48,5 +50,9 @@ t.test('the check catches the mistakes it is there for', async (t) => {
   t.match(stylesheetProblems(unclosed, 'unclosed.css'), [/unclosed\.css:1:1: Unclosed block/]);
   const balancedButNested = '.a {\n  color: red;\n.b { color: blue; }\n}\n';
   t.match(stylesheetProblems(balancedButNested, 'nested.css'), [/nested\.css:3: '\.b' is nested inside '\.a'/]);
-  t.same(stylesheetProblems('@media (min-width: 60rem) { .a { color: red; } }', 'media.css'), [], 'rules inside @media are fine');
+  t.same(
+    stylesheetProblems('@media (min-width: 60rem) { .a { color: red; } }', 'media.css'),
+    [],
+    'rules inside @media are fine',
+  );
 });

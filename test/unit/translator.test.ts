@@ -10,7 +10,13 @@ const resources = { en: { translation: en }, th: { translation: th } };
 
 async function reference(language: 'en' | 'th') {
   const instance = i18next.createInstance();
-  await instance.init({ resources, lng: language, fallbackLng: 'en', interpolation: { escapeValue: false }, returnNull: false });
+  await instance.init({
+    resources,
+    lng: language,
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
   return instance.getFixedT(language);
 }
 
@@ -59,12 +65,16 @@ t.test('missing keys: the default value, else the key, as i18next does', async (
 });
 
 t.test('a key Thai lacks falls back to English', async (t) => {
-  const thai = createTranslator('th', { site: { name: 'อัสดาส' } }, createTranslator('en', { site: { name: 'Asdas', tagline: 'Read' } }));
+  const thai = createTranslator(
+    'th',
+    { site: { name: 'อัสดาส' } },
+    createTranslator('en', { site: { name: 'Asdas', tagline: 'Read' } }),
+  );
   t.equal(thai.t('site.name'), 'อัสดาส');
   t.equal(thai.t('site.tagline'), 'Read');
 });
 
-t.test('every English string has a Thai one (plural forms by each language\'s own rules)', async (t) => {
+t.test("every English string has a Thai one (plural forms by each language's own rules)", async (t) => {
   const thaiKeys = new Set(keysOf(th));
   const thaiPlural = new Intl.PluralRules('th').resolvedOptions().pluralCategories;
   for (const key of keysOf(en)) {

@@ -1,0 +1,75 @@
+// `npm run snapshots -- <folder>`: what the server answers for a fixed set of addresses (pages in
+// both languages, every error status, payloads, redirects), one file each, so a refactoring can be
+// shown to change nothing: take snapshots before and after, then `diff -r before after`. The build
+// id and the hashes in asset names are replaced by placeholders (they change with every build).
+// Runs the production build in this process with an empty embedded database in a temporary folder.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const outDir = process.argv[2];
+if (!outDir) {
+  console.error('usage: npm run snapshots -- <folder>');
+  process.exit(2);
+}
+
+const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const pages = [
+  '/',
+  '/asdas',
+  '/asdas/rtp-explained',
+  '/bonus',
+  '/terms-apply',
+  '/play-responsibility',
+  '/author',
+  '/author/nicha-srisuk',
+  '/table-of-content',
+  '/login',
+  '/registration',
+  '/forgot-password',
+];
+const errors = ['/no/such/page', '/asdas/Not_A_Slug', '/asdas?page=x', '/asdas?page=999'];
+const payloads = [
+  '/_payload.json',
+  '/asdas/_payload.json',
+  '/asdas/rtp-explained/_payload.json',
+  '/no/such/_payload.json',
+];
+const others = ['/account', '/bonus/', '/api/no-such-endpoint', '/sitemap.xml', '/robots.txt'];
+const addresses = [
+  ...['', '/th'].flatMap((prefix) =>
+    [...pages, ...errors, ...payloads].map((path) => (prefix && path === '/' ? prefix : `${prefix}${path}`)),
+  ),
+  ...others,
+];
+
+const dataDir = mkdtempSync(join(tmpdir(), 'asdas-snapshots-'));
+const { loadConfig } = await import('../lib/config.ts');
+const { buildApp } = await import('../app.ts');
+const config = loadConfig({
+  ...process.env,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dataDir,
+  PUBLIC_URL: 'https://asdas.example',
+});
+const app = await buildApp({ config });
+try {
+  mkdirSync(resolve(outDir), { recursive: true });
+  for (const address of addresses) {
+    const response = await app.inject({ url: address, headers: { 'user-agent': browser, 'accept-language': 'en' } });
+    const body = response.body
+      .replaceAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+      .replaceAll(/-[A-Za-z0-9_-]{8}\.(js|css|woff2)\b/g, '-<hash>.$1');
+    const head = [
+      `${response.statusCode} ${String(response.headers['content-type'] ?? '')}`,
+      `location: ${String(response.headers.location ?? '')}`,
+    ];
+    const file = address.replaceAll(/[^A-Za-z0-9.-]+/g, '_') || '_';
+    writeFileSync(resolve(outDir, `${file}.txt`), `${head.join('\n')}\n\n${body}`);
+  }
+  console.log(`${addresses.length} answers written to ${resolve(outDir)}`);
+} finally {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
