@@ -1,7 +1,7 @@
 // `node scripts/comment-share.mjs [folder ...]`: comment lines against code lines in each folder's
 // .ts/.tsx files (default: client lib plugins routes contract). A line counts as a comment line when
 // it holds comments and nothing else, as a code line when it holds any code; blank lines count as
-// neither. TypeScript's own scanner reads the files, so strings that look like comments are code.
+// neither. The files are parsed by TypeScript, so a string or a regex that looks like a comment is code.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -18,29 +18,36 @@ function files(dir) {
 
 function count(path) {
   const text = readFileSync(path, 'utf8');
-  const lineOf = (position) => ts.getLineAndCharacterOfPosition(source, position).line;
-  const source = ts.createSourceFile(
-    path,
-    text,
-    ts.ScriptTarget.Latest,
-    false,
-    path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
-  const scanner = ts.createScanner(
-    ts.ScriptTarget.Latest,
-    false,
-    path.endsWith('.tsx') ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard,
-    text,
-  );
+  const kind = path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  const lineOf = (position) => source.getLineAndCharacterOfPosition(position).line;
+  const mark = (lines, start, end) => {
+    for (let line = lineOf(start); line <= lineOf(end); line += 1) lines.add(line);
+  };
   const code = new Set();
   const comment = new Set();
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
-    const [start, end] = [lineOf(scanner.getTokenStart()), lineOf(scanner.getTokenEnd())];
-    const lines =
-      kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia ? comment : code;
-    for (let line = start; line <= end; line += 1) lines.add(line);
-  }
+  // Every token of the parsed file (a template's parts, a regex, JSX text are tokens too), and the
+  // comments before and after each.
+  const visit = (node) => {
+    // A JSDoc comment is parsed into nodes of its own: it is a comment, whatever is inside.
+    if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode) {
+      return mark(comment, node.getStart(source), node.getEnd());
+    }
+    const children = node.getChildren(source);
+    if (children.length > 0) return children.forEach(visit);
+    if (node.kind === ts.SyntaxKind.EndOfFileToken) {
+      for (const range of ts.getLeadingCommentRanges(text, node.pos) ?? []) mark(comment, range.pos, range.end);
+      return;
+    }
+    mark(code, node.getStart(source), node.getEnd());
+    for (const range of [
+      ...(ts.getLeadingCommentRanges(text, node.pos) ?? []),
+      ...(ts.getTrailingCommentRanges(text, node.end) ?? []),
+    ]) {
+      mark(comment, range.pos, range.end);
+    }
+  };
+  visit(source);
   for (const line of code) comment.delete(line);
   return { code: code.size, comment: comment.size };
 }

@@ -6,7 +6,8 @@ const frontmatterPattern = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r
 /** The YAML block between the leading `---` lines, parsed, and the Markdown after it. */
 export function splitFrontmatter(text: string): { data: unknown; body: string } | FieldProblem {
   const match = frontmatterPattern.exec(text);
-  if (!match) return { field: 'frontmatter', message: 'the file must start with a frontmatter block between "---" lines' };
+  if (!match)
+    return { field: 'frontmatter', message: 'the file must start with a frontmatter block between "---" lines' };
   const document = parseDocument(match[1] ?? '', { schema: 'core', prettyErrors: false, uniqueKeys: true });
   if (document.errors.length) {
     const first = document.errors[0]!;

@@ -9,7 +9,10 @@ function startThread(root: string): Worker {
   // From the sources the thread needs tsx: Node 20 does not hand module hooks on to workers.
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL('./load-worker.ts', import.meta.url).href);
-  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${entry}); })`, { eval: true, workerData });
+  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${entry}); })`, {
+    eval: true,
+    workerData,
+  });
 }
 
 /**

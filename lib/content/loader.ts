@@ -12,7 +12,13 @@ import { routeOf, type SourceFile, textOf, walk } from './source-files.ts';
 
 function bodyProblems(rendered: { h1Count: number }): FieldProblem[] {
   if (rendered.h1Count === 0) return [];
-  return [{ field: 'body', message: 'the body must not contain a level-1 heading ("# ..."): the page title comes from "title"; start sections at "##"' }];
+  return [
+    {
+      field: 'body',
+      message:
+        'the body must not contain a level-1 heading ("# ..."): the page title comes from "title"; start sections at "##"',
+    },
+  ];
 }
 
 export interface LoadOptions {
@@ -22,7 +28,9 @@ export interface LoadOptions {
 
 function defaultDisplay(absolute: string): string {
   const relative = path.relative(process.cwd(), absolute);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : absolute;
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative)
+    ? relative.split(path.sep).join('/')
+    : absolute;
 }
 
 /** Loads every content file under `root`. Never throws for bad content: problems come back as `issues`. */
@@ -34,7 +42,11 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   try {
     files = await walk(root, display);
   } catch (error) {
-    const issue = { file: display(root), field: 'file', message: `cannot read the content folder: ${(error as Error).message}` };
+    const issue = {
+      file: display(root),
+      field: 'file',
+      message: `cannot read the content folder: ${(error as Error).message}`,
+    };
     return { root, pages: [], authors: [], issues: [issue], version: 'empty' };
   }
 
@@ -55,7 +67,10 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
       issues.push({ file: file.display, field: 'file', message: route.problem });
       return;
     }
-    const pagePath = route.kind === 'author' ? localePath(route.locale, `/author/${route.slug}`) : localePath(route.locale, route.path);
+    const pagePath =
+      route.kind === 'author'
+        ? localePath(route.locale, `/author/${route.slug}`)
+        : localePath(route.locale, route.path);
     const report = (problems: FieldProblem[]) => {
       for (const problem of problems) issues.push({ file: file.display, ...problem, pagePath });
     };
@@ -124,7 +139,10 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     pages.push(entry);
   }
 
-  if (!pages.some((page) => page.kind === 'home' && page.locale === 'en') && !issues.some((issue) => issue.pagePath === '/')) {
+  if (
+    !pages.some((page) => page.kind === 'home' && page.locale === 'en') &&
+    !issues.some((issue) => issue.pagePath === '/')
+  ) {
     issues.push({
       file: display(path.join(root, 'en', 'index.md')),
       field: 'file',

@@ -65,7 +65,12 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
   const articleList = deepFreeze({
     articles: summaries,
     pageSize: articlePageSize,
-    seo: catalog.generatedSeo(articlesPath, text.articles, text.articlesDescription, catalog.breadcrumbs(locale, articlesCrumb)),
+    seo: catalog.generatedSeo(
+      articlesPath,
+      text.articles,
+      text.articlesDescription,
+      catalog.breadcrumbs(locale, articlesCrumb),
+    ),
   });
 
   const intro = catalog.resolve(locale, '/');
@@ -85,7 +90,12 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
   keep(authorsPath, {
     kind: 'authors',
     authors: profiles,
-    seo: catalog.generatedSeo(authorsPath, text.authors, text.authorsDescription, catalog.breadcrumbs(locale, authorsCrumb)),
+    seo: catalog.generatedSeo(
+      authorsPath,
+      text.authors,
+      text.authorsDescription,
+      catalog.breadcrumbs(locale, authorsCrumb),
+    ),
   } satisfies AuthorsPageData);
   for (const slug of catalog.authors.keys()) {
     keep(`${authorsPath}/${slug}`, authorPage(catalog, locale, slug, summaries, authorsCrumb));
@@ -121,7 +131,12 @@ function articlePages(
       article: { ...summary, html: entry.html, toc: entry.toc, author: catalog.byline(entry.meta.author, locale) },
       ...(previous ? { previous } : {}),
       ...(next ? { next } : {}),
-      seo: catalog.pageSeo(locale, entry, 'article', catalog.breadcrumbs(locale, articlesCrumb, { name: entry.meta.title, path: summary.path })),
+      seo: catalog.pageSeo(
+        locale,
+        entry,
+        'article',
+        catalog.breadcrumbs(locale, articlesCrumb, { name: entry.meta.title, path: summary.path }),
+      ),
     };
     pages.set(summary.slug, deepFreeze(data));
   });
@@ -173,7 +188,13 @@ function authorSummaries(catalog: ContentCatalog, locale: Locale, summaries: Art
     .sort((a, b) => a.name.localeCompare(b.name, locale));
 }
 
-function authorPage(catalog: ContentCatalog, locale: Locale, slug: string, summaries: ArticleSummary[], authorsCrumb: SeoLink): AuthorPageData {
+function authorPage(
+  catalog: ContentCatalog,
+  locale: Locale,
+  slug: string,
+  summaries: ArticleSummary[],
+  authorsCrumb: SeoLink,
+): AuthorPageData {
   const text = labels[locale];
   const resolved = catalog.author(slug, locale);
   const byline = catalog.byline(slug, locale);
@@ -202,7 +223,12 @@ function authorPage(catalog: ContentCatalog, locale: Locale, slug: string, summa
 function siteToc(
   catalog: ContentCatalog,
   locale: Locale,
-  parts: { intro: Resolved<PageEntry> | undefined; sections: Resolved<PageEntry>[]; summaries: ArticleSummary[]; profiles: AuthorSummary[] },
+  parts: {
+    intro: Resolved<PageEntry> | undefined;
+    sections: Resolved<PageEntry>[];
+    summaries: ArticleSummary[];
+    profiles: AuthorSummary[];
+  },
 ): SiteTocPageData {
   const text = labels[locale];
   const siteLink = (title: string, path: string, description: string | undefined, fallback: boolean): SiteLink => ({
@@ -212,7 +238,8 @@ function siteToc(
     fallback,
   });
   const sectionLinks: SiteLink[] = [];
-  if (parts.intro) sectionLinks.push(siteLink(text.home, '/', parts.intro.entry.meta.description, parts.intro.fallback));
+  if (parts.intro)
+    sectionLinks.push(siteLink(text.home, '/', parts.intro.entry.meta.description, parts.intro.fallback));
   for (const { entry, fallback } of parts.sections) {
     sectionLinks.push(siteLink(entry.meta.title, entry.path, entry.meta.description, fallback));
   }
@@ -235,7 +262,12 @@ function siteToc(
         id: 'authors',
         title: text.authors,
         path: localePath(locale, authorsPath),
-        items: parts.profiles.map((author) => ({ title: author.name, path: author.path, description: author.role, fallback: author.fallback })),
+        items: parts.profiles.map((author) => ({
+          title: author.name,
+          path: author.path,
+          description: author.role,
+          fallback: author.fallback,
+        })),
       },
     ],
     seo: catalog.generatedSeo(

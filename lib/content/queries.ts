@@ -4,7 +4,15 @@ import { articlesPath, authorsPath, ContentCatalog, deepFreeze } from './catalog
 import { ContentError, type ContentIssue, type ContentSnapshot } from './snapshot.ts';
 import { buildLocalePages, type LocalePages } from './page-views.ts';
 import { buildSitemapEntries, type SitemapEntry } from './sitemap-entries.ts';
-import type { ArticleData, ArticleListData, ArticleSummary, AuthorsPageData, AuthorSummary, ContentPageData, HomeData } from '../../contract/content.ts';
+import type {
+  ArticleData,
+  ArticleListData,
+  ArticleSummary,
+  AuthorsPageData,
+  AuthorSummary,
+  ContentPageData,
+  HomeData,
+} from '../../contract/content.ts';
 
 export interface ContentIndexOptions {
   showDrafts: boolean;
@@ -29,10 +37,12 @@ export class ContentIndex {
       this.#issuesByPath.set(issue.pagePath, list);
     }
     const catalog = new ContentCatalog(snapshot, options.showDrafts);
-    this.#pages = Object.fromEntries(locales.map((locale) => [locale, buildLocalePages(catalog, locale)])) as Record<Locale, LocalePages>;
+    this.#pages = Object.fromEntries(locales.map((locale) => [locale, buildLocalePages(catalog, locale)])) as Record<
+      Locale,
+      LocalePages
+    >;
     this.sitemap = deepFreeze(buildSitemapEntries(catalog));
   }
-
 
   /** Every article this locale shows (its own and English fallbacks), newest first. */
   listArticles(locale: Locale): readonly ArticleSummary[] {
@@ -83,11 +93,17 @@ export class ContentIndex {
 
   home = ({ locale }: PageDataArgs): HomeData => this.answer(locale, '/', () => this.getHome(locale));
 
-  articleList = ({ locale }: PageDataArgs): ArticleListData => this.answer(locale, articlesPath, () => this.getArticleList(locale));
+  articleList = ({ locale }: PageDataArgs): ArticleListData =>
+    this.answer(locale, articlesPath, () => this.getArticleList(locale));
 
   article = ({ locale, params, path }: PageDataArgs): ArticleData => {
     const slug = params.slug ?? '';
-    return this.answer(locale, `${articlesPath}/${slug}`, () => (slug ? this.getArticle(locale, slug) : undefined), path);
+    return this.answer(
+      locale,
+      `${articlesPath}/${slug}`,
+      () => (slug ? this.getArticle(locale, slug) : undefined),
+      path,
+    );
   };
 
   contentPage = ({ locale, params, path }: PageDataArgs): ContentPageData => {

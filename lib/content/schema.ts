@@ -67,7 +67,7 @@ const authorFrontmatterSchema = {
 
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
 // ajv-formats is CommonJS: under NodeNext its default export may arrive wrapped once more.
-const addFormats = ((ajvFormats as unknown as { default: AddFormats | { default: AddFormats } }).default);
+const addFormats = (ajvFormats as unknown as { default: AddFormats | { default: AddFormats } }).default;
 const applyFormats: AddFormats = typeof addFormats === 'function' ? addFormats : addFormats.default;
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
@@ -123,7 +123,8 @@ function describe(error: ErrorObject, schema: { properties: Record<string, unkno
     case 'uniqueItems':
       return { field, message: `${quoted} lists the same value twice` };
     case 'pattern':
-      if (field === 'author') return { field, message: `${quoted} must be an author slug (lowercase words joined by "-")` };
+      if (field === 'author')
+        return { field, message: `${quoted} must be an author slug (lowercase words joined by "-")` };
       if (field === 'avatar') return { field, message: `${quoted} must be 1 to 3 initials without spaces` };
       if (field === 'image') return { field, message: `${quoted} must be a root-relative path (/...) or an https URL` };
       return { field, message: `${quoted} has the wrong format` };
@@ -160,7 +161,10 @@ export function checkPageFrontmatter(data: unknown): Checked<PageFrontmatter> {
     return {
       ok: false,
       problems: [
-        { field: 'updated', message: `"updated" (${value.updated}) must not be before "published" (${value.published})` },
+        {
+          field: 'updated',
+          message: `"updated" (${value.updated}) must not be before "published" (${value.published})`,
+        },
       ],
     };
   }

@@ -56,10 +56,12 @@ export class ContentService {
    */
   async reload(): Promise<ContentIndex> {
     if (this.#loading) {
-      this.#queued ??= this.#loading.catch(() => undefined).then(() => {
-        this.#queued = undefined;
-        return this.reload();
-      });
+      this.#queued ??= this.#loading
+        .catch(() => undefined)
+        .then(() => {
+          this.#queued = undefined;
+          return this.reload();
+        });
       return this.#queued;
     }
     this.#loading = ContentService.#build(this.#options)

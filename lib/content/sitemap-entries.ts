@@ -36,7 +36,9 @@ export function buildSitemapEntries(catalog: ContentCatalog): SitemapEntry[] {
     catalog
       .articleSlugs()
       .map((slug) => catalog.resolve(locale, `${articlesPath}/${slug}`)?.entry)
-      .filter((entry): entry is PageEntry => Boolean(entry && published(entry) && (!author || entry.meta.author === author)))
+      .filter((entry): entry is PageEntry =>
+        Boolean(entry && published(entry) && (!author || entry.meta.author === author)),
+      )
       .map(lastmodOf);
   const generated = (path: string, lastmod: (locale: Locale) => string | undefined): SitemapEntry => ({
     path,
@@ -74,7 +76,10 @@ export function buildSitemapEntries(catalog: ContentCatalog): SitemapEntry[] {
     generated(siteTocPath, (locale) =>
       newest([
         ...articleDates(locale),
-        ...[...catalog.pages.values()].map((byLocale) => byLocale[locale]).filter((e): e is PageEntry => Boolean(e && published(e))).map(lastmodOf),
+        ...[...catalog.pages.values()]
+          .map((byLocale) => byLocale[locale])
+          .filter((e): e is PageEntry => Boolean(e && published(e)))
+          .map(lastmodOf),
       ]),
     ),
   );

@@ -63,10 +63,12 @@ export function routeOf(rel: string): Route {
   const [first, ...rest] = segments;
   if (first === 'authors') {
     const match = rest.length === 1 ? /^(.+)\.([a-z]{2})\.md$/.exec(rest[0]!) : null;
-    if (!match) return { problem: 'an author file must be named authors/{slug}.{locale}.md (e.g. authors/jane-doe.en.md)' };
+    if (!match)
+      return { problem: 'an author file must be named authors/{slug}.{locale}.md (e.g. authors/jane-doe.en.md)' };
     const [, slug, locale] = match;
     if (!isLocale(locale)) return { problem: `"${locale}" is not a locale of this site (en, th)` };
-    if (!slugPattern.test(slug!)) return { problem: `"${slug}" is not a valid author slug (lowercase words joined by "-")` };
+    if (!slugPattern.test(slug!))
+      return { problem: `"${slug}" is not a valid author slug (lowercase words joined by "-")` };
     return { kind: 'author', locale, slug: slug! };
   }
   if (!isLocale(first) || rest.length === 0) {
@@ -78,10 +80,13 @@ export function routeOf(rel: string): Route {
   if (names.length === 1 && names[0] === 'index') return { kind: 'home', locale, path: '/' };
   if (names[0] === articlesFolder) {
     if (names.length !== 2 || names[1] === 'index') {
-      return { problem: `articles are files directly in ${locale}/${articlesFolder}/ named {slug}.md (index.md is not allowed)` };
+      return {
+        problem: `articles are files directly in ${locale}/${articlesFolder}/ named {slug}.md (index.md is not allowed)`,
+      };
     }
     const slug = names[1]!;
-    if (!slugPattern.test(slug)) return { problem: `"${slug}" is not a valid article slug (lowercase words joined by "-")` };
+    if (!slugPattern.test(slug))
+      return { problem: `"${slug}" is not a valid article slug (lowercase words joined by "-")` };
     return { kind: 'article', locale, path: `/${articlesFolder}/${slug}`, slug };
   }
   if (names[names.length - 1] === 'index') names.pop();
@@ -106,4 +111,3 @@ export function textOf(html: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
-

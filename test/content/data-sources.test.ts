@@ -46,7 +46,10 @@ t.test('home', async (t) => {
   t.same(home.intro.toc, [{ id: 'start-here', text: 'Start here', level: 2 }]);
   t.same(home.intro.author, { slug: 'ann-author', name: 'Ann Author', role: 'Editor', path: '/author/ann-author' });
   t.equal(home.intro.fallback, false);
-  t.same(home.latestArticles.map((item) => item.slug), ['third-post', 'second-post', 'first-post', 'hostile-markup']);
+  t.same(
+    home.latestArticles.map((item) => item.slug),
+    ['third-post', 'second-post', 'first-post', 'hostile-markup'],
+  );
   t.same(home.seo.alternates, ['en', 'th']);
   t.equal(home.seo.path, '/');
   const thai = (await callSource(app, 'home', 'th', '/')) as HomeData;
@@ -59,7 +62,10 @@ t.test('home', async (t) => {
 t.test('article list: every article, newest first, with summaries', async (t) => {
   const list = (await callSource(app, 'articleList', 'en', '/asdas')) as ArticleListData;
   t.equal(list.pageSize, 10);
-  t.same(list.articles.map((item) => item.slug), ['third-post', 'second-post', 'first-post', 'hostile-markup']);
+  t.same(
+    list.articles.map((item) => item.slug),
+    ['third-post', 'second-post', 'first-post', 'hostile-markup'],
+  );
   t.same(list.articles[1], {
     slug: 'second-post',
     path: '/asdas/second-post',
@@ -98,8 +104,17 @@ t.test('article: content, ToC, byline, previous/next', async (t) => {
   t.equal(data.article.title, 'Second post');
   t.match(data.article.html, '<h2 id="second">Second</h2>');
   t.same(data.article.toc, [{ id: 'second', text: 'Second', level: 2 }]);
-  t.same(data.article.author, { slug: 'bob-writer', name: 'Bob Writer', role: 'Staff writer', path: '/author/bob-writer' });
-  t.same(data.previous, { slug: 'first-post', title: 'First post', path: '/asdas/first-post' }, 'previous is the next older');
+  t.same(data.article.author, {
+    slug: 'bob-writer',
+    name: 'Bob Writer',
+    role: 'Staff writer',
+    path: '/author/bob-writer',
+  });
+  t.same(
+    data.previous,
+    { slug: 'first-post', title: 'First post', path: '/asdas/first-post' },
+    'previous is the next older',
+  );
   t.same(data.next, { slug: 'third-post', title: 'Third post', path: '/asdas/third-post' }, 'next is the next newer');
   const newest = await article('en', 'third-post');
   t.notOk('next' in newest, 'the newest has no next');
@@ -167,7 +182,10 @@ t.test('sections, nested sections and their breadcrumbs', async (t) => {
   ]);
   const deep = (await contentPage('en', 'guides/deep')) as SectionPageData;
   t.equal(deep.page.title, 'A deep guide');
-  t.same(deep.seo.breadcrumbs.map((crumb) => crumb.path), ['/', '/guides', '/guides/deep']);
+  t.same(
+    deep.seo.breadcrumbs.map((crumb) => crumb.path),
+    ['/', '/guides', '/guides/deep'],
+  );
   const guides = (await contentPage('en', 'guides')) as SectionPageData;
   t.equal(guides.page.title, 'Guides', 'guides/index.md is /guides');
   const trailing = (await callSource(app, 'contentPage', 'en', '/bonus/', { '*': 'bonus/' })) as SectionPageData;
@@ -178,46 +196,86 @@ t.test('authors and an author', async (t) => {
   const authors = (await contentPage('en', 'author')) as AuthorsPageData;
   t.equal(authors.kind, 'authors');
   t.same(authors.authors, [
-    { slug: 'ann-author', name: 'Ann Author', role: 'Editor', path: '/author/ann-author', avatar: 'AA', articleCount: 2, fallback: false },
-    { slug: 'bob-writer', name: 'Bob Writer', role: 'Staff writer', path: '/author/bob-writer', avatar: 'BW', articleCount: 2, fallback: false },
+    {
+      slug: 'ann-author',
+      name: 'Ann Author',
+      role: 'Editor',
+      path: '/author/ann-author',
+      avatar: 'AA',
+      articleCount: 2,
+      fallback: false,
+    },
+    {
+      slug: 'bob-writer',
+      name: 'Bob Writer',
+      role: 'Staff writer',
+      path: '/author/bob-writer',
+      avatar: 'BW',
+      articleCount: 2,
+      fallback: false,
+    },
   ]);
   const thai = (await contentPage('th', 'author')) as AuthorsPageData;
-  t.same(thai.authors.map((author) => [author.name, author.path, author.fallback]), [
-    ['แอน ผู้เขียน', '/th/author/ann-author', false],
-    ['Bob Writer', '/th/author/bob-writer', true],
-  ], 'sorted by name as Thai sorts (Thai script first)');
+  t.same(
+    thai.authors.map((author) => [author.name, author.path, author.fallback]),
+    [
+      ['แอน ผู้เขียน', '/th/author/ann-author', false],
+      ['Bob Writer', '/th/author/bob-writer', true],
+    ],
+    'sorted by name as Thai sorts (Thai script first)',
+  );
   const ann = (await contentPage('en', 'author/ann-author')) as AuthorPageData;
   t.equal(ann.kind, 'author');
-  t.equal(ann.author.bioHtml, '<p>Ann edits the guides. She likes clear writing &#x26; short sentences.</p>', 'bio is sanitized HTML');
-  t.same(ann.articles.map((item) => item.slug), ['third-post', 'first-post']);
+  t.equal(
+    ann.author.bioHtml,
+    '<p>Ann edits the guides. She likes clear writing &#x26; short sentences.</p>',
+    'bio is sanitized HTML',
+  );
+  t.same(
+    ann.articles.map((item) => item.slug),
+    ['third-post', 'first-post'],
+  );
   t.equal(ann.seo.title, 'Ann Author');
   t.equal(ann.seo.description, 'Ann edits the guides. She likes clear writing & short sentences.');
   t.same(ann.seo.alternates, ['en', 'th']);
   const bobThai = (await contentPage('th', 'author/bob-writer')) as AuthorPageData;
   t.equal(bobThai.author.fallback, true);
   t.same(bobThai.seo.alternates, ['en']);
-  t.same(bobThai.articles.map((item) => item.path), ['/th/asdas/second-post', '/th/asdas/hostile-markup']);
+  t.same(
+    bobThai.articles.map((item) => item.path),
+    ['/th/asdas/second-post', '/th/asdas/hostile-markup'],
+  );
 });
 
 t.test('the site table of contents', async (t) => {
   const toc = (await contentPage('en', 'table-of-content')) as SiteTocPageData;
   t.equal(toc.kind, 'toc');
-  t.same(toc.groups.map((group) => [group.id, group.title, group.path]), [
-    ['sections', 'Pages', undefined],
-    ['articles', 'Articles', '/asdas'],
-    ['authors', 'Authors', '/author'],
-  ]);
-  t.same(toc.groups[0]!.items.map((item) => item.path), ['/', '/bonus', '/only-english', '/guides/deep', '/guides']);
-  t.same(toc.groups[1]!.items.map((item) => item.path), [
-    '/asdas/third-post',
-    '/asdas/second-post',
-    '/asdas/first-post',
-    '/asdas/hostile-markup',
-  ]);
-  t.same(toc.groups[2]!.items.map((item) => item.path), ['/author/ann-author', '/author/bob-writer']);
+  t.same(
+    toc.groups.map((group) => [group.id, group.title, group.path]),
+    [
+      ['sections', 'Pages', undefined],
+      ['articles', 'Articles', '/asdas'],
+      ['authors', 'Authors', '/author'],
+    ],
+  );
+  t.same(
+    toc.groups[0]!.items.map((item) => item.path),
+    ['/', '/bonus', '/only-english', '/guides/deep', '/guides'],
+  );
+  t.same(
+    toc.groups[1]!.items.map((item) => item.path),
+    ['/asdas/third-post', '/asdas/second-post', '/asdas/first-post', '/asdas/hostile-markup'],
+  );
+  t.same(
+    toc.groups[2]!.items.map((item) => item.path),
+    ['/author/ann-author', '/author/bob-writer'],
+  );
   const thai = (await contentPage('th', 'table-of-content')) as SiteTocPageData;
   t.equal(thai.seo.title, 'สารบัญ');
-  t.ok(thai.groups.every((group) => group.items.every((item) => item.path.startsWith('/th'))), 'every Thai path is under /th');
+  t.ok(
+    thai.groups.every((group) => group.items.every((item) => item.path.startsWith('/th'))),
+    'every Thai path is under /th',
+  );
   t.same(thai.groups[0]!.items.find((item) => item.path === '/th/only-english')?.fallback, true);
 });
 
@@ -250,12 +308,18 @@ t.test('drafts: never in production, shown (and marked) in development', async (
 
   const hidden = await buildContentApp({ root, env: 'development', showDrafts: false });
   t.teardown(() => hidden.close());
-  await t.rejects(callSource(hidden, 'article', 'en', '/asdas/draft-post', { slug: 'draft-post' }), { name: 'PageNotFoundError' });
+  await t.rejects(callSource(hidden, 'article', 'en', '/asdas/draft-post', { slug: 'draft-post' }), {
+    name: 'PageNotFoundError',
+  });
   const forced = await buildContentApp({ root, env: 'production', showDrafts: true });
   t.teardown(() => forced.close());
-  await t.rejects(callSource(forced, 'article', 'en', '/asdas/draft-post', { slug: 'draft-post' }), {
-    name: 'PageNotFoundError',
-  }, 'production ignores showDrafts');
+  await t.rejects(
+    callSource(forced, 'article', 'en', '/asdas/draft-post', { slug: 'draft-post' }),
+    {
+      name: 'PageNotFoundError',
+    },
+    'production ignores showDrafts',
+  );
 });
 
 t.test('data is shared and frozen: one request cannot change another', async (t) => {
@@ -267,7 +331,10 @@ t.test('data is shared and frozen: one request cannot change another', async (t)
 });
 
 t.test('app.content query API', async (t) => {
-  t.same(app.content.listArticles('en').map((item) => item.slug), ['third-post', 'second-post', 'first-post', 'hostile-markup']);
+  t.same(
+    app.content.listArticles('en').map((item) => item.slug),
+    ['third-post', 'second-post', 'first-post', 'hostile-markup'],
+  );
   t.equal(app.content.getArticle('th', 'first-post')?.article.title, 'โพสต์แรก');
   t.equal(app.content.getHome('en')?.intro.title, 'Welcome');
   t.equal(app.content.listAuthors('en').length, 2);

@@ -29,9 +29,15 @@ t.test('every problem names its file and field', async (t) => {
     `${file('th/asdas/bad-yaml.md')}: the frontmatter is not valid YAML`,
     `${file('authors/no-role.en.md')}: "role" is required`,
   ];
-  for (const line of expected) t.ok(lines.some((found) => found.startsWith(line)), line);
+  for (const line of expected)
+    t.ok(
+      lines.some((found) => found.startsWith(line)),
+      line,
+    );
   t.equal(lines.length, expected.length, 'nothing else is reported');
-  const fields = Object.fromEntries(snapshot.issues.map((issue) => [`${path.basename(issue.file)}:${issue.field}`, issue.pagePath]));
+  const fields = Object.fromEntries(
+    snapshot.issues.map((issue) => [`${path.basename(issue.file)}:${issue.field}`, issue.pagePath]),
+  );
   t.equal(fields['bad-date.md:published'], '/asdas/bad-date', 'the issue knows the page it breaks');
   t.equal(fields['bad-yaml.md:frontmatter'], '/th/asdas/bad-yaml');
   t.equal(fields['no-role.en.md:role'], '/author/no-role');
@@ -55,11 +61,18 @@ t.test('frontmatter schema details', async (t) => {
   t.same(bad({ tags: ['a', 'a'] }), ['tags: "tags" lists the same value twice']);
   t.same(bad({ tags: ['a', 3] }), ['tags: "tags" (every item) must be text']);
   t.same(bad({ image: 'javascript:alert(1)' }), ['image: "image" must be a root-relative path (/...) or an https URL']);
-  t.same(bad({ image: '//evil.example/x.png' }), ['image: "image" must be a root-relative path (/...) or an https URL']);
+  t.same(bad({ image: '//evil.example/x.png' }), [
+    'image: "image" must be a root-relative path (/...) or an https URL',
+  ]);
   t.same(bad({ image: '/images/share.png' }), []);
   t.same(bad({ author: 'Not A Slug' }), ['author: "author" must be an author slug (lowercase words joined by "-")']);
   const missing = checkPageFrontmatter({});
-  t.same(missing.ok ? [] : missing.problems.map((problem) => problem.field).sort(), ['author', 'description', 'published', 'title']);
+  t.same(missing.ok ? [] : missing.problems.map((problem) => problem.field).sort(), [
+    'author',
+    'description',
+    'published',
+    'title',
+  ]);
   const notMapping = checkPageFrontmatter(['a list']);
   t.same(notMapping.ok ? [] : notMapping.problems.map((problem) => problem.field), ['frontmatter']);
 });
@@ -79,9 +92,15 @@ t.test('a production start stops on bad content with the file and the field', as
 t.test('a single problem reads as one line', async (t) => {
   const { dir, cleanup } = await copyFixture('content-basic');
   t.teardown(cleanup);
-  await writeFile(path.join(dir, 'en/asdas/first-post.md'), '---\ntitle: x\ndescription: y\nauthor: ann-author\npublished: soon\n---\n\n## x\n');
+  await writeFile(
+    path.join(dir, 'en/asdas/first-post.md'),
+    '---\ntitle: x\ndescription: y\nauthor: ann-author\npublished: soon\n---\n\n## x\n',
+  );
   const error = await buildContentApp({ root: dir }).catch((caught: unknown) => caught);
-  t.match((error as Error).message, /^Invalid content: .*en\/asdas\/first-post\.md: "published" must be a date \(YYYY-MM-DD\)$/);
+  t.match(
+    (error as Error).message,
+    /^Invalid content: .*en\/asdas\/first-post\.md: "published" must be a date \(YYYY-MM-DD\)$/,
+  );
 });
 
 t.test('in development bad content does not stop the start; the page shows the problem', async (t) => {
@@ -92,10 +111,14 @@ t.test('in development bad content does not stop the start; the page shows the p
     name: 'ContentError',
     message: /content-invalid\/en\/asdas\/bad-date\.md: "published" must be a date \(YYYY-MM-DD\)/,
   });
-  await t.rejects(callSource(app, 'article', 'th', '/asdas/bad-date', { slug: 'bad-date' }), {
-    name: 'ContentError',
-    message: /bad-date\.md/,
-  }, 'the Thai address that would fall back to it shows it too');
+  await t.rejects(
+    callSource(app, 'article', 'th', '/asdas/bad-date', { slug: 'bad-date' }),
+    {
+      name: 'ContentError',
+      message: /bad-date\.md/,
+    },
+    'the Thai address that would fall back to it shows it too',
+  );
   await t.rejects(callSource(app, 'article', 'th', '/asdas/bad-yaml', { slug: 'bad-yaml' }), {
     message: /th\/asdas\/bad-yaml\.md: the frontmatter is not valid YAML/,
   });
@@ -122,8 +145,14 @@ t.test('the real content folder', async (t) => {
   t.ok(english.length >= 12, `at least 12 published articles (${english.length})`);
   t.ok(new Set(english.map((article) => article.author.slug)).size >= 3, 'by at least 3 authors');
   t.ok(thai.filter((article) => !article.fallback).length >= 12, 'at least 12 in Thai');
-  t.ok(thai.some((article) => article.fallback), 'an English-only article falls back in Thai');
-  t.notOk(english.some((article) => article.draft), 'no drafts in production');
+  t.ok(
+    thai.some((article) => article.fallback),
+    'an English-only article falls back in Thai',
+  );
+  t.notOk(
+    english.some((article) => article.draft),
+    'no drafts in production',
+  );
   const drafts = snapshot.pages.filter((page) => page.meta.draft);
   t.ok(drafts.length >= 1, 'the sample has a draft');
   for (const draft of drafts) t.notOk(production.getArticle('en', draft.slug ?? ''), `${draft.file} is not served`);
@@ -135,11 +164,16 @@ t.test('the real content folder', async (t) => {
     }
     const authors = production.listAuthors(locale);
     t.ok(authors.length >= 3, `${locale}: at least 3 authors`);
-    t.ok(authors.every((author) => !author.fallback), `${locale}: every author has a bio in the language`);
+    t.ok(
+      authors.every((author) => !author.fallback),
+      `${locale}: every author has a bio in the language`,
+    );
   }
   // Internal links lead to pages that exist, in the page's own language.
   const addresses = new Set(
-    production.sitemap.flatMap((entry) => locales.filter((locale) => entry.locales[locale]).map((locale) => localePath(locale, entry.path))),
+    production.sitemap.flatMap((entry) =>
+      locales.filter((locale) => entry.locales[locale]).map((locale) => localePath(locale, entry.path)),
+    ),
   );
   for (const locale of locales) for (const app of ['/login', '/registration']) addresses.add(localePath(locale, app));
   for (const page of snapshot.pages) {
@@ -150,6 +184,9 @@ t.test('the real content folder', async (t) => {
   }
   for (const page of snapshot.pages) {
     t.ok(page.toc.length > 0, `${page.file} has sections`);
-    t.ok(page.toc.every((entry) => entry.id), `${page.file}: every heading has an id`);
+    t.ok(
+      page.toc.every((entry) => entry.id),
+      `${page.file}: every heading has an id`,
+    );
   }
 });

@@ -30,7 +30,10 @@ t.test('inline script tags and handlers in any position are dropped', async (t) 
 });
 
 t.test('table of contents: h2/h3 only, ids match the headings and are unique', async (t) => {
-  const { html, toc } = renderMarkdown('## One\n\ntext\n\n### Two\n\n#### Deep\n\n## One\n\n## Footnote label\n\nA note[^1].\n\n[^1]: The note.\n', 'en');
+  const { html, toc } = renderMarkdown(
+    '## One\n\ntext\n\n### Two\n\n#### Deep\n\n## One\n\n## Footnote label\n\nA note[^1].\n\n[^1]: The note.\n',
+    'en',
+  );
   t.same(
     toc.map(({ id, level }) => [id, level]),
     [
@@ -46,7 +49,10 @@ t.test('table of contents: h2/h3 only, ids match the headings and are unique', a
   t.equal(new Set(ids).size, ids.length, 'ids are unique');
   t.match(html, 'aria-describedby="footnote-label"', 'footnote references keep pointing at their heading');
   t.match(html, '<h2 class="sr-only" id="footnote-label">', 'the footnotes heading keeps its id');
-  t.notOk(toc.some((entry) => entry.text === 'Footnotes'), 'the footnotes heading is not in the ToC');
+  t.notOk(
+    toc.some((entry) => entry.text === 'Footnotes'),
+    'the footnotes heading is not in the ToC',
+  );
   t.match(html, /<h4 id="deep">/, 'deeper headings get ids too');
 });
 
@@ -59,14 +65,24 @@ t.test('Thai headings get non-empty, readable, unique ids', async (t) => {
   );
   t.ok(toc.every((entry) => entry.id.length > 0));
   t.equal(toc[1]!.id.normalize('NFC'), toc[1]!.id, 'ids are NFC');
-  t.ok(toc[0]!.id.includes('ณ') && toc[4]!.id.includes('ั') && toc[4]!.id.includes('่'), 'Thai vowels and tone marks survive');
+  t.ok(
+    toc[0]!.id.includes('ณ') && toc[4]!.id.includes('ั') && toc[4]!.id.includes('่'),
+    'Thai vowels and tone marks survive',
+  );
   const ids = idsIn(html);
-  t.same(ids, toc.map((entry) => entry.id), 'ToC ids are the heading ids in the HTML');
+  t.same(
+    ids,
+    toc.map((entry) => entry.id),
+    'ToC ids are the heading ids in the HTML',
+  );
   t.equal(new Set(ids).size, ids.length);
 });
 
 t.test('GFM works: tables, strikethrough, task lists, autolinks', async (t) => {
-  const { html } = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n\nhttps://example.com\n', 'en');
+  const { html } = renderMarkdown(
+    '| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n\nhttps://example.com\n',
+    'en',
+  );
   t.match(html, '<table>');
   t.match(html, '<del>old</del>');
   t.match(html, 'type="checkbox"');
@@ -75,7 +91,11 @@ t.test('GFM works: tables, strikethrough, task lists, autolinks', async (t) => {
 
 t.test('reading time', async (t) => {
   t.equal(countWords('One two three, four.', 'en'), 4);
-  t.equal(countWords('ณิชาเป็นบรรณาธิการด้านการเล่นอย่างรับผิดชอบ', 'th') > 5, true, 'Thai is segmented into words, not counted by spaces');
+  t.equal(
+    countWords('ณิชาเป็นบรรณาธิการด้านการเล่นอย่างรับผิดชอบ', 'th') > 5,
+    true,
+    'Thai is segmented into words, not counted by spaces',
+  );
   t.equal(readingMinutes('short', 'en'), 1, 'at least one minute');
   t.equal(readingMinutes(Array(1000).fill('word').join(' '), 'en'), 5, '1000 words at 200 wpm');
   t.equal(renderMarkdown(Array(450).fill('word').join(' '), 'en').readingMinutes, 2);

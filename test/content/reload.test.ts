@@ -24,7 +24,8 @@ for (const poll of [false, true]) {
       await app.close();
       await cleanup();
     });
-    const bonus = async () => ((await callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' })) as SectionPageData).page.title;
+    const bonus = async () =>
+      ((await callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' })) as SectionPageData).page.title;
     t.equal(await bonus(), 'Bonus');
     const version = app.content.version;
 
@@ -120,10 +121,18 @@ t.test('a reload asked for during a load runs again after it', async (t) => {
   release();
 
   const before = await first;
-  t.equal((before.getContentPage('en', 'bonus') as SectionPageData).page.title, 'Bonus', 'the running load read the old file');
+  t.equal(
+    (before.getContentPage('en', 'bonus') as SectionPageData).page.title,
+    'Bonus',
+    'the running load read the old file',
+  );
   const [latest, same] = await Promise.all([second, third]);
   t.equal(latest, same, 'requests during a load share the next one');
   t.equal(loads, 3, 'one more load, not two');
-  t.equal((latest.getContentPage('en', 'bonus') as SectionPageData).page.title, 'Queued', 'the queued load sees the edit');
+  t.equal(
+    (latest.getContentPage('en', 'bonus') as SectionPageData).page.title,
+    'Queued',
+    'the queued load sees the edit',
+  );
   t.equal(content.index, latest);
 });

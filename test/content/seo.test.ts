@@ -35,7 +35,10 @@ function attr(html: string, selector: RegExp): string | undefined {
 t.test('title and attributes are escaped; nothing can open a tag', async (t) => {
   const html = renderHeadTags(article, context);
   t.match(html, '<title>Odds &amp; &quot;ends&quot; &lt;script&gt;alert(1)&lt;/script&gt; · Asdas</title>');
-  t.match(html, `<meta name="description" content="It&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;" data-seo>`);
+  t.match(
+    html,
+    `<meta name="description" content="It&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;" data-seo>`,
+  );
   // Outside JSON-LD, the only `<script` tags are the JSON-LD ones; inside them no `<` at all.
   const withoutLd = html.replace(/<script type="application\/ld\+json" data-seo>[^<]*<\/script>/g, '');
   t.notMatch(withoutLd, /<script/i, 'no script tag other than JSON-LD');
@@ -48,7 +51,13 @@ t.test('title and attributes are escaped; nothing can open a tag', async (t) => 
 t.test('JSON-LD parses and says the right things', async (t) => {
   const html = renderHeadTags(article, context);
   const [website, articleLd, breadcrumbs] = jsonLd(html);
-  t.same(website, { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Asdas', url: 'https://asdas.example/', inLanguage: 'en' });
+  t.same(website, {
+    '@context': 'https://schema.org',
+    '@type': 'WebSite',
+    name: 'Asdas',
+    url: 'https://asdas.example/',
+    inLanguage: 'en',
+  });
   t.match(articleLd, {
     '@type': 'Article',
     headline: article.title,
@@ -85,14 +94,25 @@ t.test('canonical, hreflang alternates and x-default', async (t) => {
 
   const fallback = renderHeadTags({ ...article, alternates: ['en'] }, { ...context, locale: 'th' });
   t.notMatch(fallback, 'hreflang="th"', 'a fallback page lists only the translations that exist');
-  t.equal(attr(fallback, /<link rel="canonical" href="([^"]+)"/), 'https://asdas.example/asdas/odds', 'and points its canonical at the original');
+  t.equal(
+    attr(fallback, /<link rel="canonical" href="([^"]+)"/),
+    'https://asdas.example/asdas/odds',
+    'and points its canonical at the original',
+  );
   t.equal((jsonLd(fallback)[1] as { inLanguage: string }).inLanguage, 'en', 'the Article is in English');
 
   const thaiOnly = renderHeadTags({ ...article, alternates: ['th'] }, { ...context, locale: 'th' });
-  t.equal(attr(thaiOnly, /hreflang="x-default" href="([^"]+)"/), 'https://asdas.example/th/asdas/odds', 'x-default is Thai when only Thai exists');
+  t.equal(
+    attr(thaiOnly, /hreflang="x-default" href="([^"]+)"/),
+    'https://asdas.example/th/asdas/odds',
+    'x-default is Thai when only Thai exists',
+  );
   t.notMatch(thaiOnly, 'hreflang="en"');
 
-  const home = renderHeadTags({ ...article, path: '/', type: 'website', breadcrumbs: [{ name: 'Home', path: '/' }] }, context);
+  const home = renderHeadTags(
+    { ...article, path: '/', type: 'website', breadcrumbs: [{ name: 'Home', path: '/' }] },
+    context,
+  );
   t.equal(attr(home, /<link rel="canonical" href="([^"]+)"/), 'https://asdas.example/');
   t.equal(jsonLd(home).length, 1, 'a website page has WebSite only (a one-item breadcrumb is left out)');
   t.notMatch(home, 'article:published_time');
@@ -121,7 +141,11 @@ t.test('Open Graph and Twitter', async (t) => {
 
 t.test('headEntries gives the same tags as structured data', async (t) => {
   const entries = headEntries(article, context);
-  t.same(entries[0], { tag: 'title', text: 'Odds & "ends" <script>alert(1)</script> · Asdas' }, 'unescaped text for document.title');
+  t.same(
+    entries[0],
+    { tag: 'title', text: 'Odds & "ends" <script>alert(1)</script> · Asdas' },
+    'unescaped text for document.title',
+  );
   t.equal(entries.filter((entry) => entry.tag === 'script').length, 3);
   t.equal(pageTitle('Asdas'), 'Asdas', 'no "Asdas · Asdas"');
   t.equal(pageTitle('Bonus'), 'Bonus · Asdas');

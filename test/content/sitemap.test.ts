@@ -15,7 +15,10 @@ function parseUrls(xml: string): UrlEntry[] {
       loc: /<loc>([^<]+)<\/loc>/.exec(body)![1]!,
       ...(lastmod ? { lastmod } : {}),
       alternates: Object.fromEntries(
-        [...body.matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map((link) => [link[1]!, link[2]!]),
+        [...body.matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map((link) => [
+          link[1]!,
+          link[2]!,
+        ]),
       ),
     };
   });
@@ -30,7 +33,10 @@ t.test('sitemap.xml is a well-formed urlset with alternates and lastmod', async 
   t.equal(response.headers['content-type'], 'application/xml; charset=utf-8');
   t.equal(response.headers['cache-control'], 'public, max-age=3600');
   const xml = response.body;
-  t.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/);
+  t.match(
+    xml,
+    /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/,
+  );
   const names = checkWellFormedXml(xml);
   t.equal(names[0], 'urlset');
   t.same([...new Set(names)].sort(), ['lastmod', 'loc', 'url', 'urlset', 'xhtml:link']);
@@ -65,7 +71,10 @@ t.test('sitemap.xml is a well-formed urlset with alternates and lastmod', async 
     ],
     'every public page; Thai only where a translation exists; no drafts',
   );
-  t.ok(urls.every((url) => url.loc.startsWith(`${publicUrl}/`)), 'absolute URLs');
+  t.ok(
+    urls.every((url) => url.loc.startsWith(`${publicUrl}/`)),
+    'absolute URLs',
+  );
   t.same(byLoc.get('/th/asdas/third-post'), {
     loc: `${publicUrl}/th/asdas/third-post`,
     lastmod: '2026-03-15',
@@ -84,9 +93,15 @@ t.test('sitemap.xml is a well-formed urlset with alternates and lastmod', async 
   t.equal(byLoc.get('/th')?.lastmod, '2026-01-12', 'each translation has its own lastmod');
   t.equal(byLoc.get('/asdas')?.lastmod, '2026-03-15', 'a list changes with its newest article');
   t.equal(byLoc.get('/author/bob-writer')?.lastmod, '2026-02-20');
-  t.ok(urls.every((url) => !url.lastmod || /^\d{4}-\d{2}-\d{2}$/.test(url.lastmod)), 'W3C dates');
+  t.ok(
+    urls.every((url) => !url.lastmod || /^\d{4}-\d{2}-\d{2}$/.test(url.lastmod)),
+    'W3C dates',
+  );
 
-  const again = await app.inject({ url: '/sitemap.xml', headers: { 'if-none-match': response.headers.etag as string } });
+  const again = await app.inject({
+    url: '/sitemap.xml',
+    headers: { 'if-none-match': response.headers.etag as string },
+  });
   t.equal(again.statusCode, 304, 'ETag revalidation');
 });
 
@@ -107,13 +122,31 @@ t.test('the real content gives a sitemap with both locales', async (t) => {
   checkWellFormedXml(xml);
   const urls = parseUrls(xml);
   const paths = urls.map((url) => url.loc.replace(publicUrl, ''));
-  for (const path of ['/', '/th', '/asdas', '/th/asdas', '/bonus', '/th/bonus', '/terms-apply', '/th/terms-apply', '/play-responsibility', '/th/play-responsibility', '/author', '/th/author', '/table-of-content', '/th/table-of-content']) {
+  for (const path of [
+    '/',
+    '/th',
+    '/asdas',
+    '/th/asdas',
+    '/bonus',
+    '/th/bonus',
+    '/terms-apply',
+    '/th/terms-apply',
+    '/play-responsibility',
+    '/th/play-responsibility',
+    '/author',
+    '/th/author',
+    '/table-of-content',
+    '/th/table-of-content',
+  ]) {
     t.ok(paths.includes(path), path);
   }
   t.ok(paths.filter((path) => path.startsWith('/asdas/')).length >= 12);
   t.ok(paths.filter((path) => path.startsWith('/th/asdas/')).length >= 12);
   t.notOk(paths.includes('/asdas/upcoming-live-tables'), 'the draft is not listed');
-  t.ok(urls.every((url) => url.alternates['x-default'] && url.lastmod), 'every URL has x-default and lastmod');
+  t.ok(
+    urls.every((url) => url.alternates['x-default'] && url.lastmod),
+    'every URL has x-default and lastmod',
+  );
 });
 
 t.test('the well-formedness check itself catches broken XML', async (t) => {
