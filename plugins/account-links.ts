@@ -9,17 +9,11 @@ import { splitLocale } from '../contract/locales.ts';
 export type LinkCheck = (token: string) => Promise<TokenCheck>;
 
 export interface AccountLinks {
-  /**
-   * Declares a page that emailed links open (`/reset-password?token=...`), in every language.
-   * Opening it with a token checks the token first: a link that cannot be used is sent on
-   * (303) to `?problem=invalid|used|expired`, a page with no secret in it.
-   */
+  /** A page emailed links open, in every language; an unusable token is sent on (303) to `?problem=`. */
   define(path: string, check: LinkCheck): void;
-  /** Uses of emailed links per client address (an `onRequest` hook for the routes that use them). */
   limitUse: (request: FastifyRequest) => Promise<void>;
-  /** What the services of emailed links are built with: the database, the accounts, the links' tokens. */
   readonly dependencies: AccountLinkDependencies;
-  /** Emails with a link a user asks for (verification resends, email changes): one limit per user id for all of them. */
+  /** Emails with a link a user asks for (verification resends, email changes): one limit per user. */
   limitEmailsPerUser(request: FastifyRequest, userId: string): Promise<void>;
 }
 
@@ -32,13 +26,8 @@ declare module 'fastify' {
 const tokenParameter = /[?&]token=/;
 
 /**
- * The pages behind emailed links. Their address carries a secret, so whatever they answer is
- * `Cache-Control: no-store` (no shared cache, browser cache or the site's page cache keeps a copy
- * of a page made for one token, and a page that showed a form is never replayed after the link
- * was used) and `Referrer-Policy: same-origin` (the address never travels to another site;
- * `no-referrer` would make browsers post the form with `Origin: null`, which the CSRF check
- * refuses). The page itself only shows what it reads from its own URL; whether the token works
- * is decided here, before it renders, and again when the form is posted.
+ * The addresses of emailed links carry a secret: `no-store`, and `Referrer-Policy: same-origin`
+ * (`no-referrer` would make browsers post the form with `Origin: null`, which the CSRF check refuses).
  */
 export default fp(
   async (app) => {
@@ -70,14 +59,13 @@ export default fp(
       const page = pageOf(request);
       if (!page) return;
       const token = new URL(request.url, 'http://localhost').searchParams.get('token') ?? '';
-      // Marked before the page renders, so the anonymous page cache (plugins/page-cache.ts) never keeps it.
+      // Before the render, so the page cache never keeps it.
       reply.header('cache-control', 'no-store');
       const checked = await pages.get(page.path)!(token);
       if (checked.ok) return;
       return reply.redirect(`${page.pathname}?problem=${checked.problem}`, 303);
     });
 
-    // Links that expired more than a day ago are deleted, hourly.
     app.jobs.every('account link sweep', 60 * 60 * 1000, async () => {
       const count = await tokens.sweep();
       if (count > 0) app.log.info({ count }, 'deleted expired account links');

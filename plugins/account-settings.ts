@@ -39,13 +39,7 @@ function refused(fields: FieldErrors, status = 400): HttpError {
   return validationFailed(fields);
 }
 
-/**
- * Keeping an account, on `/account` and under `/api/account`: display name and language, the
- * password, the email address (changed through a link to the new address; the old one is told),
- * verification resends, login sessions, and deletion. Every change that needs the password
- * counts wrong passwords against the account's login-failure limit. The API is
- * routes/api/account-settings.ts, the page's forms without JavaScript routes/forms/account.ts.
- */
+/** Routes: routes/api/account-settings.ts, routes/forms/account.ts. */
 export default fp(
   async (app) => {
     const { accounts } = app;
@@ -56,7 +50,6 @@ export default fp(
       if (!request.user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
       return request.user;
     };
-    /** Runs a check of the password under the login throttle (plugins/login-throttle.ts). */
     async function withPassword<T extends { ok: boolean; fields?: FieldErrors }>(
       request: FastifyRequest,
       run: () => Promise<T>,
@@ -144,7 +137,6 @@ export default fp(
 
     app.accountLinks.define('/confirm-email', (token) => service.checkEmailChange(token));
 
-    // The account page: Play's data (play sessions, breaks) and this feature's.
     const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {
       if (!user) return { accountSettings: { pendingEmail: null, sessions: [] } };
       const [pendingEmail, sessions] = await Promise.all([

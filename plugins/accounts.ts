@@ -8,15 +8,13 @@ import { HttpError } from '../contract/http-error.ts';
 import { loginThrottles, type LoginThrottle } from './login-throttle.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 
-/** The cookie the spec names (`token`): the client reads it and sends it back as `Authorization: Bearer`. */
 const tokenCookieName = cookieNames.session;
 
 export interface AccountsPluginOptions {
-  /** argon2id cost; production-grade by default. Tests pass `testHashing`. */
+  /** argon2id cost (tests pass `testHashing`). */
   passwordHashing?: PasswordHashingParams;
   /** A ready hasher (tests wrap one to count verifications); overrides passwordHashing. */
   passwordHasher?: PasswordHasher;
-  /** Time source for sessions (tests move it forward). */
   clock?: () => Date;
   /** How often a session's sliding expiry is written at most. Default one minute. */
   touchIntervalMs?: number;
@@ -24,50 +22,33 @@ export interface AccountsPluginOptions {
   sweepIntervalMs?: number;
 }
 
-/** What other plugins use: the JSON routes, the no-JavaScript form posts, the play action, SSR. */
 export interface Accounts {
-  /** The user behind a token, or null (unknown, revoked, expired, malformed). */
   userFromToken(token: string | null | undefined): Promise<PublicUser | null>;
-  /**
-   * The request's token, as its route authenticates (`auth`): the `Authorization: Bearer` header,
-   * and on the pages and their form posts the `token` cookie when there is no header.
-   */
+  /** The request's token as its route's `auth` allows: the Bearer header, else on the pages the cookie. */
   tokenFrom(request: FastifyRequest): string | null;
   /** The `Authorization: Bearer` value, for a route that authenticates by itself (`auth: false`). */
   bearerToken(request: FastifyRequest): string | null;
-  /** Creates the account and its first session. Throws HttpError 409 EMAIL_TAKEN. */
+  /** Throws HttpError 409 EMAIL_TAKEN. */
   register(request: FastifyRequest, registration: Registration): Promise<IssuedSession>;
   /** Called after every registration (the verification email is sent from here); must not throw. */
   onRegistered(listener: (user: PublicUser, request: FastifyRequest) => void): void;
-  /**
-   * Checks the credentials and opens a session. Throws HttpError 429 RATE_LIMITED after too many
-   * failures from this client (plugins/login-throttle.ts), 401 INVALID_CREDENTIALS (the same for
-   * an unknown email and a wrong password).
-   */
+  /** Throws HttpError 429 or 401 INVALID_CREDENTIALS, the same for an unknown email and a wrong password. */
   login(request: FastifyRequest, email: string, password: string): Promise<IssuedSession>;
   /**
-   * Revokes the session the request names: the Bearer token (the API), or on a form post the
-   * cookie (form posts pass an Origin check first). A cookie alone never ends a session
-   * through the API, so another site cannot log a visitor out. Idempotent.
+   * Revokes the session of `tokenFrom(request)`; idempotent. The API never takes the cookie, so
+   * another site cannot log a visitor out (form posts pass an Origin check first).
    */
   logout(request: FastifyRequest): Promise<void>;
   setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
   clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void;
-  /**
-   * Per-address limits: throw HttpError 429 RATE_LIMITED (with Retry-After) when exceeded. Usable
-   * as `onRequest` hooks, or called directly (form posts), sharing one counter either way.
-   */
   limitRegisterPerIp: (request: FastifyRequest) => Promise<void>;
   limitLoginPerIp: (request: FastifyRequest) => Promise<void>;
-  /**
-   * The login throttle, for a logged-in user retyping the password (changing details, deleting
-   * the account): `check()` before verifying, `failed()` after a wrong password.
-   */
+  /** The login throttle for a logged-in user retyping the password (account changes, deletion). */
   passwordThrottle(request: FastifyRequest, email: string): Promise<LoginThrottle>;
-  /** Throws HttpError 401 UNAUTHENTICATED unless `request.user` is set; usable as a preHandler hook. */
+  /** Usable as a preHandler hook. */
   requireUser: (request: FastifyRequest) => Promise<void>;
   readonly service: AccountService;
-  /** The time source of sessions and emailed links (tests move it). */
+  /** The time source of sessions and emailed links. */
   readonly clock: () => Date;
 }
 
@@ -76,17 +57,14 @@ declare module 'fastify' {
     accounts: Accounts;
   }
   interface FastifyRequest {
-    /** The logged-in user (from the Bearer header, otherwise, outside /api/, the `token` cookie), or null. */
+    /** The logged-in user, from the token `auth` allows (`Accounts.tokenFrom`), or null. */
     user: PublicUser | null;
-    /** The id of the session behind `request.user` (the sessions list marks it), or null. */
     sessionId: string | null;
   }
   interface FastifyContextConfig {
     /**
-     * How the route learns who asks, set once per route from its own path (never the address a
-     * request spelled): `header` (routes under /api/: the Bearer header only, no ambient
-     * credential, so no cross-site request forgery), `header-or-cookie` (the pages and their
-     * forms), `false` (every other route, and any route that says so: no session lookup).
+     * Where the route reads the session token (decision 0026): `header` under /api/ (no ambient
+     * credential, so no CSRF), `header-or-cookie` for the pages and their forms, `false` elsewhere.
      */
     auth?: AuthMode;
   }
@@ -94,7 +72,7 @@ declare module 'fastify' {
 
 export type AuthMode = 'header' | 'header-or-cookie' | false;
 
-/** A route's `auth` unless it sets one: decided on the route's registered path. */
+/** Decided on the route's registered path, never on the address a request spelled. */
 function defaultAuthMode(routePath: string): AuthMode {
   if (routePath.startsWith('/api/')) return 'header';
   return routePath === '/*' ? 'header-or-cookie' : false;
@@ -102,10 +80,7 @@ function defaultAuthMode(routePath: string): AuthMode {
 
 const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/**
- * Accounts: `app.accounts`, `request.user` on every request that carries a token, and the rate
- * limits of register and login (plugins/rate-limits.ts). The HTTP routes live in routes/api/auth.ts.
- */
+/** `app.accounts` and `request.user`; the HTTP routes are routes/api/auth.ts and routes/forms/auth.ts. */
 export default fp<AccountsPluginOptions>(
   async (app, options) => {
     const hasher =
@@ -230,9 +205,8 @@ export default fp<AccountsPluginOptions>(
     };
     app.decorate('accounts', accounts);
 
-    // request.user on the routes that authenticate (the SSR renderer included): nothing to do
-    // without a token, otherwise one indexed query. When the expiry slides and the token came in
-    // the cookie, the cookie's Max-Age follows, so an active visitor stays logged in.
+    // When the expiry slides and the token came in the cookie, the cookie's Max-Age follows, so an
+    // active visitor stays logged in.
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
     app.addHook('preHandler', async (request, reply) => {

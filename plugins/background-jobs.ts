@@ -9,9 +9,8 @@ declare module 'fastify' {
 }
 
 /**
- * `app.jobs`; on close, waits stop early and the jobs in flight finish — in preClose, after the
- * requests in flight (whose preClose comes first) and before any onClose hook closes the database
- * or mail under them (onClose hooks run last-registered first: the database's before this one's).
+ * Jobs finish in preClose: after the requests in flight (whose preClose comes first), before the
+ * onClose hooks close the database or mail under them.
  */
 export default fp(
   async (app) => {

@@ -3,10 +3,8 @@ import { checkPath } from '../lib/canonical-path.ts';
 import { HttpError } from '../contract/http-error.ts';
 
 /**
- * Every request reaches the routes at the normal spelling of its path (lib/canonical-path.ts), so
- * the path the router matched, `request.url` and every decision taken on either are one path.
- * Another spelling of a path is redirected there (GET, HEAD) or refused (anything else: a form or
- * an API call is never sent twice); a target that is not a readable path is refused.
+ * One spelling per path, before any other hook (decision 0026): another spelling is redirected
+ * (GET, HEAD) or refused, so a form or an API call is never sent twice.
  */
 export default fp(
   async (app) => {

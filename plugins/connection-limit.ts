@@ -13,11 +13,8 @@ const refusalResponse =
   `Content-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`;
 
 /**
- * At most MAX_CONNECTIONS_PER_ADDRESS open connections per client address (an IPv6 /64 counts
- * as one): one client cannot hold the process's sockets (stalled uploads, idle keep-alives). A
- * connection beyond it is answered 429 and closed. Trusted proxies carry every visitor's
- * connections, so they are not bounded here (the proxy bounds its clients), nor is
- * RATE_LIMIT_ALLOW_LIST (load generators).
+ * One client cannot hold the process's sockets (decision 0026). Trusted proxies carry every
+ * visitor's connections: the proxy bounds its clients.
  */
 export default fp(
   async (app) => {

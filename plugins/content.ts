@@ -14,11 +14,9 @@ declare module 'fastify' {
 }
 
 export interface ContentPluginOptions {
-  /** The content folder; default `<project>/content`. */
   root?: string;
-  /** Reload on edits; default `config.dev`. */
   watch?: boolean;
-  /** Serve and list drafts; default: everywhere but production. Production never shows them. */
+  /** Serve and list drafts; production never does. */
   showDrafts?: boolean;
   /** Force polling instead of fs.watch (tests). */
   poll?: boolean;
@@ -35,14 +33,7 @@ function projectRoot(): string {
   }
 }
 
-/**
- * Content pages: loads `content/` once at start (Markdown rendered and sanitized then, never per
- * request) and defines the `home`, `articleList`, `article` and `contentPage` page data sources
- * (`/sitemap.xml` and `/robots.txt` are routes/sitemap.ts).
- *
- * A content problem stops the start (production); in development it is logged, the affected
- * page's data source throws it (the page shows the message) and edits reload without a restart.
- */
+/** A content problem stops the start, except in development, where the page shows it (decision 0004). */
 export default fp<ContentPluginOptions>(
   async (app, options) => {
     const { config } = app;
@@ -53,10 +44,8 @@ export default fp<ContentPluginOptions>(
       strict: !config.dev,
       showDrafts: !production && (options.showDrafts ?? true),
       publicUrl: config.publicUrl,
-      // In production the Markdown pipeline runs on a thread that ends after the load, so a
-      // replica does not hold it for its whole life (lib/content/load-in-worker.ts). Development
-      // and the tests load on this thread: from the sources a thread must start tsx first (about
-      // a second per load), and there memory is not the point.
+      // Production loads on a thread that ends, so a replica does not hold the Markdown pipeline;
+      // from the sources a thread must start tsx first (decision 0022).
       ...(production ? { read: loadContentInWorker } : {}),
       onIssues: (issues) => {
         for (const issue of issues) app.log.error({ file: issue.file, field: issue.field }, formatIssue(issue));

@@ -21,14 +21,11 @@ export interface DatabasePluginOptions {
 
 const readinessTimeoutMs = 2000;
 
-/**
- * Opens the database from the config, migrates it (under a lock, refusing a database newer than
- * the code), shares it as `app.db`, reports it to /readyz and closes it with the app.
- */
+/** Migrations run under a lock and refuse a database newer than the code (decision 0001). */
 export default fp<DatabasePluginOptions>(
   async (app, options) => {
     let db: Kysely<Database>;
-    /** Closes the database this plugin opened (for PGlite, then lets its folder's lock go). */
+    /** For PGlite, also lets its folder's lock go (decision 0025). */
     let close: (() => Promise<void>) | undefined;
     if (options.db) {
       db = options.db;

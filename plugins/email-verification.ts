@@ -16,19 +16,13 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Verified addresses: registration sends a link; `/verify-email?token=` (form action
- * `verifyEmail`) or `POST /api/auth/verify-email` uses it; the account page resends one
- * (`POST /api/account/verification`). With REQUIRE_VERIFIED_EMAIL_FOR_PLAY=true Play refuses
- * unverified players (routes/api/play.ts).
- */
+/** Registration sends a link; REQUIRE_VERIFIED_EMAIL_FOR_PLAY makes `app.play.start` refuse without. */
 export default fp(
   async (app) => {
     const { accounts } = app;
     const service = new EmailVerifications(app.accountLinks.dependencies);
     const hours = Math.round(service.ttlMs / 3_600_000);
 
-    /** The link, made and mailed off the request. */
     function sendLink(user: Pick<PublicUser, 'id' | 'email' | 'displayName' | 'locale'>) {
       app.jobs.run('email-verification', async () => {
         const token = await service.issue(user);

@@ -29,10 +29,7 @@ function fieldsOf(error: FastifyError): Record<string, string> | undefined {
   return fields;
 }
 
-/**
- * One JSON error shape for everything that is not a page: `{ statusCode, code, message, fields? }`.
- * Client mistakes keep their 4xx and message; server faults are logged and answered without details.
- */
+/** One JSON error shape; server faults are logged and answered without details. */
 export default fp(
   async (app) => {
     const unavailablePages = noticePages('unavailable');
@@ -46,12 +43,9 @@ export default fp(
           ...(error.fields ? { fields: error.fields } : {}),
         });
       }
-      // A 4xx from Fastify (a body the client aborted mid-way carries ECONNRESET too) is the
-      // client's doing, never the database's: it must not be logged as an outage.
+      // A body the client aborted carries ECONNRESET too: a 4xx is never a database outage.
       const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
       if (!clientFault && isDatabaseUnavailable(error)) {
-        // The request is fine; the database is away (a restart, a failover): say "try again",
-        // as a page in the visitor's language to a browser asking for one.
         request.log.error({ err: error }, 'database unavailable');
         reply.code(503).header('retry-after', '5').header('cache-control', 'no-store');
         const path = request.url.split('?')[0] ?? '/';

@@ -10,10 +10,7 @@ export type FormAction = (
   reply: FastifyReply,
 ) => Promise<FormActionResult>;
 
-/**
- * The named server-side form actions the route table points at (`action: 'login'`). With
- * JavaScript the page submits to the JSON API instead; both paths end in the same service calls.
- */
+/** The form actions the route table names (`action: 'login'`); with JavaScript pages use the API. */
 class FormActionRegistry {
   readonly #actions = new Map<string, FormAction>();
 
@@ -30,12 +27,7 @@ class FormActionRegistry {
   }
 }
 
-/**
- * A form whose text is not text (bytes that are not UTF-8, routes/pages.ts): the action never
- * runs, since its fields hold U+FFFD where those bytes were. 400, `malformed_text` on each such
- * field, `MALFORMED_TEXT` for the form when a field's name is the broken part; the other values
- * stay as typed (never a password or a link's token).
- */
+/** Bytes that are not UTF-8 read as U+FFFD: the action never runs; values stay, but no secrets. */
 function malformedForm({ fields }: FormActionArgs, problem: FormTextProblem): FormActionResult {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {
@@ -56,7 +48,7 @@ declare module 'fastify' {
     formActions: FormActionRegistry;
   }
   interface FastifyRequest {
-    /** What is wrong with the text of the form this request posted, if anything (routes/pages.ts). */
+    /** Set by routes/pages.ts. */
     formTextProblem: FormTextProblem | null;
   }
 }

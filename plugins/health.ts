@@ -4,17 +4,13 @@ export type ReadinessCheck = () => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Checks `/readyz` runs (a database ping, say); a plugin adds its own. */
+    /** Checks `/readyz` runs; a plugin adds its own. */
     readinessChecks: Map<string, ReadinessCheck>;
     /** Set when shutdown begins (the drain): /readyz answers 503 so load balancers stop sending traffic. */
     shuttingDown: boolean;
   }
 }
 
-/**
- * What `/healthz` and `/readyz` (routes/health.ts) report: the readiness checks plugins add, and
- * the drain after SIGTERM, during which every answer closes its connection.
- */
 export default fp(
   async (app) => {
     app.decorate('readinessChecks', new Map<string, ReadinessCheck>());

@@ -19,14 +19,11 @@ export type IconAnswer =
 declare module 'fastify' {
   interface FastifyInstance {
     icons: {
-      /** In-process icon lookup for the server renderer: installed sets only, never the upstream. */
+      /** For the server renderer: installed sets only, never the upstream. */
       load(names: readonly string[]): Promise<Record<string, RenderedIcon>>;
       /**
-       * The IconifyJSON subset of validated `names` of `collection`: an installed set, or the
-       * upstream's (one shared call per distinct request, cached; unknown collections and icons
-       * remembered). Throws HttpError 502/504 when the upstream fails, 503 ICON_UPSTREAM_BUSY
-       * past the process's upstream allowance, and whatever `beforeUpstream` throws (the route's
-       * per-address limit), which runs only when this request is about to make a new upstream call.
+       * Throws HttpError 502/504 when the upstream fails, 503 past the process's allowance, and
+       * what `beforeUpstream` throws, which runs only before a new upstream call of this request.
        */
       answer(
         log: FastifyBaseLogger,
@@ -39,26 +36,21 @@ declare module 'fastify' {
 }
 
 export interface IconsPluginOptions {
-  /** How long the upstream may take, body included (default 1500 ms, the spec's icon fetch timeout). */
+  /** How long the upstream may take, body included. */
   upstreamTimeoutMs?: number;
-  /** Bound of the response cache, in entries (default 500) ... */
   cacheEntries?: number;
-  /** ... and in bytes of JSON kept (default 16 MiB). */
   cacheBytes?: number;
-  /** Upstream calls running at once, for the whole process (default 4); more are refused with 503. */
+  /** Upstream calls at once, for the whole process; more are refused with 503. */
   upstreamConcurrency?: number;
-  /** Upstream calls started in any minute, for the whole process (default 60); more are refused with 503. */
+  /** Upstream calls started in any minute, for the whole process; more are refused with 503. */
   upstreamPerMinute?: number;
   /** The clock of that minute, in milliseconds (tests hold it still). */
   now?: () => number;
 }
 
 const FOUND_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-// "Not found" from the upstream is a real answer, but one worth re-asking about soon.
 const MISSING_TTL_MS = 5 * 60 * 1000;
 const UPSTREAM_MAX_BYTES = 4 * 1024 * 1024;
-// Collections the upstream does not have: one question per collection per 10 minutes, whatever
-// icon names are asked for. Icons it answered none of: as long as a "not found" answer.
 const UNKNOWN_COLLECTION_TTL_MS = 10 * 60 * 1000;
 const UNKNOWN_COLLECTIONS = 1000;
 const MISSING_ICONS = 5000;
@@ -79,7 +71,6 @@ class NotAdmitted extends Error {
   }
 }
 
-/** The IconifyJSON subset for `names` (aliases with their parents, `not_found` for the rest). */
 function answerFrom(set: IconifyJSON, collection: string, names: string[]): IconAnswer {
   const subset = getIcons(set, names, true);
   if (!subset || Object.keys(subset.icons).length === 0) return iconsNotFound(collection, names);
@@ -89,16 +80,8 @@ function answerFrom(set: IconifyJSON, collection: string, names: string[]): Icon
 }
 
 /**
- * Icons: `app.icons.load` for the renderer, and `app.icons.answer` behind
- * `GET /api/_nuxt_icon/{collection}.json` (routes/api/icons.ts). Installed `@iconify-json/*`
- * sets answer directly; other collections come from the Iconify API (`ICON_UPSTREAM_URL`), with
- * one shared call per distinct request and a bounded in-memory cache. See docs/decisions/0003-icons.md.
- *
- * Upstream calls are bounded (docs/decisions/0027): per client address (the route's
- * `beforeUpstream`), for the whole process (`upstreamConcurrency`, `upstreamPerMinute`), and by
- * remembering what the upstream does not have: an unknown collection costs one call per 10
- * minutes whatever icons are asked for (requests made before that first answer arrives each
- * make their own call, within the limits).
+ * Installed sets answer directly, other collections `ICON_UPSTREAM_URL` (decision 0003), within
+ * limits per address and per process, remembering what it does not have (decision 0027).
  */
 export default fp<IconsPluginOptions>(
   async (app, options) => {
@@ -121,7 +104,6 @@ export default fp<IconsPluginOptions>(
       return answer;
     }
 
-    /** One upstream call for `key`, after the caller's own limit and the process's allowance. */
     async function callUpstream(
       collection: string,
       names: string[],
@@ -158,7 +140,7 @@ export default fp<IconsPluginOptions>(
           return remember(key, collectionNotFound(collection));
         }
         const answer = answerFrom(set, collection, names);
-        // An empty answer: none of these icons is asked for again, in any combination, for a while.
+        // None of these icons is asked for again, in any combination, for a while.
         if (!answer.found)
           for (const name of names) missingIcons.set(`${collection}:${name}`, true, { ttl: MISSING_TTL_MS });
         return remember(key, answer);
@@ -167,7 +149,6 @@ export default fp<IconsPluginOptions>(
       }
     }
 
-    /** Starts the call for `key`, which identical requests share until it ends. */
     function start(
       collection: string,
       names: string[],
@@ -196,7 +177,6 @@ export default fp<IconsPluginOptions>(
       beforeUpstream?: () => Promise<void>,
     ): Promise<IconAnswer> {
       for (;;) {
-        // What is known already costs no upstream call and counts against no limit.
         if (unknownCollections.get(collection)) return collectionNotFound(collection);
         if (names.every((name) => missingIcons.get(`${collection}:${name}`))) return iconsNotFound(collection, names);
         const cached = cache.get(key);
@@ -207,7 +187,7 @@ export default fp<IconsPluginOptions>(
           return await (shared ?? start(collection, names, key, beforeUpstream));
         } catch (error) {
           if (error instanceof NotAdmitted) {
-            // A shared call that was refused its caller's limit: try again under ours.
+            // Refused its caller's limit: try again under ours.
             if (!mine) continue;
             throw error.refusal;
           }
@@ -225,7 +205,7 @@ export default fp<IconsPluginOptions>(
         const local = await loadLocalSet(collection);
         if (local) {
           const answer = answerFrom(local, collection, names);
-          // Local misses are cheap to recompute: keep the cache for answers worth keeping.
+          // Local misses are cheap to recompute.
           return answer.found ? remember(key, answer) : answer;
         }
         return fromUpstream(log, key, collection, names, beforeUpstream);

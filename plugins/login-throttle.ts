@@ -4,22 +4,16 @@ import type { RateLimits } from './rate-limits.ts';
 
 /** The password checks of one account from one client: checked before, told after. */
 export interface LoginThrottle {
-  /** Throws HttpError 429 RATE_LIMITED while this client may not try this account's password. */
   check(): Promise<void>;
   failed(): Promise<void>;
   succeeded(): Promise<void>;
 }
 
 /**
- * Wrong passwords slow down the client that types them, never lock the owner out (OWASP's
- * authentication guidance; docs/security.md has the numbers):
- * - per account and address: that address waits, the owner elsewhere logs in;
- * - per address, whatever the account: credential stuffing from one address stops;
- * - per account from every address (a guesser with many addresses): past it, only addresses the
- *   account logged in from before may try, so its owner at home still can.
- * The account's key includes its password hash: a completed reset or password change (the
- * mailbox or the password proven) starts every count of the account afresh. Emails are hashed,
- * so the rate-limit store never holds an address or a hash it could reveal.
+ * Wrong passwords slow down the client that types them, never lock the owner out (decision 0026):
+ * per account and address, per address, and per account for addresses it never logged in from.
+ * The account's key hashes the email with its password hash, so a reset or a password change
+ * starts afresh and the store holds nothing it could reveal.
  */
 export function loginThrottles(rateLimits: RateLimits) {
   const { settings } = rateLimits;

@@ -23,10 +23,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Account emails: nodemailer through SMTP_URL, or `.eml` files under DATA_DIR/outbox/ when it is
- * unset (the embedded default: `npm start` needs nothing else; production gets a warning).
- */
+/** nodemailer through SMTP_URL, or `.eml` files under DATA_DIR/outbox/ without it (decision 0009). */
 export default fp<MailPluginOptions>(
   async (app, options) => {
     const { config } = app;
@@ -39,7 +36,6 @@ export default fp<MailPluginOptions>(
       jobs: app.jobs,
       ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     });
-    // In production a missing SMTP_URL is also a start-up warning (lib/config.ts).
     if (mailer.mode === 'outbox') {
       app.log.info(
         { outboxDir },

@@ -5,24 +5,19 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** Seconds: from a fast API answer (1 ms) to a request queued behind an overload (10 s). */
+/** Seconds: from a fast API answer to a request queued behind an overload. */
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const queryBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 export interface Metrics {
   /** The registry the listener serves; other plugins add their own metrics to it. */
   readonly registry: Registry;
-  /** SSR work: `kind` document or payload, `page` the page module's name. */
   readonly ssrRender: Histogram<'kind' | 'page'>;
-  /** Database queries: `backend` pglite or postgres, `outcome` ok or error. */
   readonly dbQuery: Histogram<'backend' | 'outcome'>;
-  /** Requests a rate limit refused, by limit (login-ip, register-ip, login-account, ...). */
   readonly rateLimitRefusals: Counter<'limit'>;
-  /** Anonymous page requests answered from the page cache (`hit`) or rendered (`miss`). */
   readonly pageCache: Counter<'result'>;
-  /** Requests answered 503 because the process is overloaded, by reason (eventLoopDelay, heapUsedBytes). */
   readonly shed: Counter<'reason'>;
-  /** Names a request's route for the request metrics when the router's pattern says little (`/*`). */
+  /** Names a request's route when the router's pattern says little (`/*`). */
   labelRoute(request: FastifyRequest, route: string): void;
   /** The label given by `labelRoute`, if any (the page cache repeats it on its hits). */
   routeLabelOf(request: FastifyRequest): string | undefined;
@@ -39,12 +34,7 @@ declare module 'fastify' {
 const routeLabel = Symbol('metrics route');
 type Labelled = FastifyRequest & { [routeLabel]?: string };
 
-/**
- * Prometheus metrics (prom-client): the process's defaults, event-loop utilisation, and request
- * count and duration by route pattern (never the raw URL), method and status class. Other
- * plugins record into `app.metrics`. The text format is served on a listener of its own
- * (METRICS_PORT), never through the public port.
- */
+/** Labelled by route pattern, never the raw URL; served on METRICS_PORT only (decision 0012). */
 export default fp(
   async (app) => {
     const registry = new Registry();

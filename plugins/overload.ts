@@ -9,25 +9,21 @@ import { splitLocale } from '../contract/locales.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Requests being worked on, and whether the event-loop check counts yet (not until a sample after start). */
+    /** Requests being worked on, and whether the event-loop check counts yet. */
     overloadState(): { inFlight: number; watchingEventLoop: boolean };
   }
 }
 
 /** An admitted request's place under OVERLOAD_MAX_IN_FLIGHT. */
 interface Slot {
-  /** The handler has answered (onSend ran). */
   answered: boolean;
-  /** The connection closed before the answer was out. */
   clientGone: boolean;
   /** Gives the place back (once). */
   release: () => void;
 }
 
-/** What a shed request is told to wait before trying again. */
 const overloadRetryAfterSeconds = 5;
 
-/** How often under-pressure measures the loop and the heap: a burst is noticed (and over) quickly. */
 const sampleIntervalMs = 500;
 
 /** Cheap answers that keep coming under overload: probes, and files the pages already point at. */
@@ -35,18 +31,7 @@ const exemptRoute = /^\/(?:healthz|readyz)$|^\/(?:assets|builds)\//;
 /** Decided on the route the request matched (the pages' catch-all also takes `/assets/unknown`). */
 const exempt = (request: FastifyRequest) => exemptRoute.test(request.routeOptions.url ?? '');
 
-/**
- * Overload shedding: when the event loop's delay or the heap passes its limit (@fastify/under-
- * pressure: OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, OVERLOAD_MAX_HEAP_BYTES), or too many requests are
- * being worked on at once (OVERLOAD_MAX_IN_FLIGHT; 0 turns any of them off), pages and the API
- * answer 503 with Retry-After at once (a translated page for documents, JSON otherwise) instead of
- * queueing until clients time out. Health probes, hashed assets and build manifests are still
- * served; the metrics listener is not behind this at all.
- *
- * The in-flight cap is what bounds the wait of the requests that are served: Node works on all
- * admitted requests in turn, so each waits about (requests in flight) x (CPU time of one); the
- * loop-delay check alone reacts a sample late and lets a burst of hundreds in first.
- */
+/** Overload shedding (decision 0012): a 503 at once rather than a queue until clients time out. */
 export interface OverloadPluginOptions {
   /** How long shedding everything lasts before /readyz fails (default 10 s; tests shorten it). */
   reportAfterMs?: number;
@@ -56,7 +41,7 @@ export default fp<OverloadPluginOptions>(
   async (app, options) => {
     const { config } = app;
     const maxEventLoopDelay = config.overloadMaxEventLoopDelayMs;
-    // Default: shed before V8 runs out of heap (a crash loses every request in flight).
+    // Shed before V8 runs out of heap: a crash loses every request in flight.
     const maxHeapUsedBytes = config.overloadMaxHeapBytes ?? Math.floor(getHeapStatistics().heap_size_limit * 0.9);
     const pages = noticePages('overload');
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
@@ -66,8 +51,7 @@ export default fp<OverloadPluginOptions>(
       message: `The service is busy. Try again in ${overloadRetryAfterSeconds} seconds.`,
     });
 
-    // The first sample after start measures the start itself (compiling, opening the database):
-    // the loop's delay counts only from the first sample taken once the app is ready.
+    // The first sample measures the start itself (compiling, opening the database).
     let delayCounts = false;
     app.addHook('onReady', async () => {
       setTimeout(() => {
@@ -75,15 +59,14 @@ export default fp<OverloadPluginOptions>(
       }, sampleIntervalMs + 100).unref();
     });
 
-    // Shedding everything: since the first request shed after the last one admitted. /readyz
-    // fails while it has lasted `reportAfterMs` and no request could be admitted now, so a
-    // replica held full (stalled clients, a stuck dependency) leaves the load balancer.
+    // Since the first request shed after the last one admitted: /readyz fails once it has lasted
+    // `reportAfterMs`, so a replica held full (stalled clients, a stuck dependency) leaves the pool.
     let sheddingSince: number | undefined;
     const admitted = () => {
       sheddingSince = undefined;
     };
 
-    /** Answers 503 (or, for an exempt request, nothing: it is then served as usual). */
+    /** Answers 503, unless the request is exempt. */
     function shed(request: FastifyRequest, reply: FastifyReply, reason: string): void {
       if (exempt(request)) return;
       if (reason === 'eventLoopDelay' && !delayCounts) return;
@@ -97,8 +80,6 @@ export default fp<OverloadPluginOptions>(
       else reply.type('text/html; charset=utf-8').send(pages[splitLocale(path).locale]);
     }
 
-    // Requests being worked on (pages, API): beyond the cap, new ones are shed at once, so the
-    // ones admitted wait for at most a bounded queue inside the process.
     const maxInFlight = config.overloadMaxInFlight;
     let inFlight = 0;
     if (maxInFlight > 0) {
@@ -108,8 +89,8 @@ export default fp<OverloadPluginOptions>(
         if (inFlight < maxInFlight || exempt(request)) return done();
         shed(request, reply, 'inFlight');
       });
-      // A request takes its place once its body has arrived: a client that stalls its upload
-      // holds a connection (bounded per address, cut by REQUEST_TIMEOUT_MS), never a place.
+      // A place is taken once the body has arrived: a stalled upload holds a connection, never a
+      // place (decision 0026).
       app.addHook('preHandler', (request, reply, done) => {
         if (exempt(request)) return done();
         if (inFlight >= maxInFlight) return shed(request, reply, 'inFlight');
@@ -123,27 +104,21 @@ export default fp<OverloadPluginOptions>(
           inFlight -= 1;
         };
         slots.set(request, slot);
-        // A request counts until its work is done. Usually the answer has gone out by its 'close'.
-        // A client that gives up (a timeout, a reload) closes first while the handler goes on
-        // rendering: such a request keeps its place until its handler answers (onSend), or at
-        // the latest REQUEST_TIMEOUT_MS later (a handler that never answers), so clients that
-        // time out and retry cannot pile up unbounded work behind the cap.
+        // A client that gives up leaves its handler rendering: the place is kept until onSend, or
+        // REQUEST_TIMEOUT_MS at most, so retrying clients cannot pile work behind the cap.
         reply.raw.once('close', () => {
           if (slot.answered || reply.raw.writableFinished) return slot.release();
           slot.clientGone = true;
           timer = setTimeout(() => slot.release(), config.requestTimeoutMs).unref();
         });
-        // Before the work starts, two turns of the event loop: they read what else has arrived
-        // (new requests are admitted or shed at once, instead of waiting in the kernel behind a
-        // chain of renders) and see a client that has already closed its connection. Such a
-        // request is not worked on: under overload most waiting requests are from clients that
-        // gave up. (Two turns: a partial read ends libuv's read loop, so a close that came right
-        // after the request is read on the next poll; the second turn comes after it.)
+        // Two event-loop turns before the work: new requests are admitted or shed meanwhile, and a
+        // client that has already closed is not worked on (decision 0012). Two, because a close
+        // right after the request is read on the next poll.
         const check = () => {
           const socket = request.raw.socket as { destroyed?: boolean; writableEnded?: boolean } | null;
           if (socket && (socket.destroyed === true || socket.writableEnded === true)) {
             metrics?.shed.inc({ reason: 'clientGone' });
-            // The server may have ended the response with the connection: nothing to send then.
+            // The server may have ended the response with the connection.
             if (reply.sent) slots.get(request)?.release();
             else reply.code(503).header('connection', 'close').send();
             return;

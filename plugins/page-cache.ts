@@ -25,14 +25,9 @@ interface Fill {
 const fills = new WeakMap<FastifyRequest, Fill>();
 
 /**
- * The anonymous page cache: GET/HEAD of pages from visitors with no session, no Authorization
- * and no flash notice are answered from memory after the first render (lib/page-cache.ts), with
- * `X-Cache: HIT` or `MISS`, an ETag per encoding and 304. A response is stored only when it is a
- * 200 with no Set-Cookie and no `Cache-Control: no-store`, rendered for no user (`request.user`),
- * so nothing personal can enter.
- * Entries belong to a generation (the build and the content version): a content reload drops
- * them all, and a new build is a new process (decision 0005). Registered before the pages so its
- * hooks see every page request; off in development (Vite swaps the renderer on every request).
+ * Pages for visitors with no session, no Authorization and no flash notice, answered from memory
+ * after the first render. Only a 200 rendered for no user, without Set-Cookie or `no-store`, is
+ * stored. Off in development, where Vite swaps the renderer on every request.
  */
 export default fp(
   async (app) => {
@@ -44,7 +39,6 @@ export default fp(
     const cache = new PageCache({ ttlMs: config.pageCacheTtlMs, maxBytes: config.pageCacheMaxBytes });
     app.decorate('pageCache', cache);
     const buildId = readBuildInfo(false).id;
-    // Apps built without content (some tests) have no content version to follow.
     const content = app.hasDecorator('content') ? app.content : undefined;
     const generation = () => `${buildId} ${content?.version ?? ''}`;
     content?.onReload(() => cache.clear());
@@ -63,8 +57,7 @@ export default fp(
 
     app.addHook('onRequest', async (request, reply) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || request.routeOptions.url !== pagesRoute) return;
-      // Already answered by an earlier hook: the overload shedding's 503 lets the hooks go on,
-      // and its send may still be in its onSend hooks (not `sent` yet), but its status is set.
+      // The overload shedding's 503 lets the hooks go on and may not be `sent` yet.
       if (reply.sent || reply.statusCode !== 200) return;
       reply.header('x-cache', 'MISS');
       const key = pageCacheKey(request, personal);
@@ -76,11 +69,10 @@ export default fp(
         if (done) {
           metrics?.pageCache.inc({ result: 'miss' });
           fills.set(request, { key, generation: current, done });
-          // Whatever happens to the response (an error, a client gone), the waiters are let go.
+          // Whatever happens to the response, the waiters are let go.
           reply.raw.once('close', done);
           return;
         }
-        // Another request is rendering this page: wait for it rather than render it again.
         await cache.rendered(key);
         entry = cache.get(key, current);
         if (!entry) {
@@ -92,9 +84,8 @@ export default fp(
       return sendEntry(request, reply, entry);
     });
 
-    // A callback hook, synchronous for every response that fills nothing: an async one would make
-    // each send asynchronous, and an earlier onRequest answer (the overload shedding's 503, which
-    // lets the hooks go on) would not yet count as sent when the next hook asks.
+    // Synchronous when it fills nothing: an async hook would make each send asynchronous, and the
+    // overload shedding's 503 would not yet count as sent when the next onRequest hook asks.
     app.addHook('onSend', (request, reply, payload, done) => {
       const fill = fills.get(request);
       if (!fill) return done(null, payload);
@@ -131,7 +122,6 @@ export default fp(
   { name: 'page-cache', dependencies: ['config'] },
 );
 
-/** Sets the representation headers (encoding, ETag, Vary) and returns the bytes to send. */
 export async function storedBody(request: FastifyRequest, reply: FastifyReply, entry: PageEntry): Promise<Buffer> {
   const encoding = describe(request, reply, entry);
   const body = await entry.body(encoding);
@@ -146,19 +136,16 @@ function describe(request: FastifyRequest, reply: FastifyReply, entry: PageEntry
   return encoding;
 }
 
-/** The headers to store with a response, or null when it must not be stored. */
 function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredHeaders | null {
-  // The key already leaves out requests with a session cookie or an Authorization header; a user
-  // resolved any other way must not make a personal render everybody's either. (`user` is
-  // undefined, not null, in an app built without accounts.)
+  // A user resolved some way the key does not see must not make a personal render everybody's.
+  // (`user` is undefined in an app built without accounts.)
   if (request.user != null) return null;
   if (reply.statusCode !== 200 || reply.hasHeader('set-cookie') || reply.hasHeader('content-encoding')) return null;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
   const type = String(reply.getHeader('content-type') ?? '');
   if (!/^(?:text\/html|application\/json)\b/.test(type)) return null;
   const cacheControl = reply.getHeader('cache-control');
-  // `private` is for shared caches (payloads are always marked so); this cache is the origin's own
-  // and only ever holds anonymous renders. `no-store` (link pages carrying a token) it honours.
+  // `private` is for shared caches; this one is the origin's own. `no-store` it honours.
   if (cacheControl !== undefined && /\bno-store\b/.test(String(cacheControl))) return null;
   const vary = reply.getHeader('vary');
   return {

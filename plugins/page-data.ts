@@ -3,10 +3,8 @@ import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import type { PageDataSource } from '../contract/page-data.ts';
 
 /**
- * The server's data sources, one per key of contract/data-sources.ts (`data: 'article'` in the
- * route manifest). Feature plugins (content, play, account settings) define them; the SSR render
- * and `_payload.json` both read them, so a page's HTML and its payload always come from the same
- * function.
+ * The data sources of contract/data-sources.ts: the SSR render and `_payload.json` both read them,
+ * so a page's HTML and its payload come from the same function.
  */
 class PageDataRegistry {
   readonly #sources = new Map<DataSourceKey, PageDataSource>();

@@ -8,13 +8,8 @@ import { validationFailed } from '../routes/api/auth.ts';
 
 export interface PasswordResetFeature {
   readonly service: PasswordResets;
-  /** Reset requests per client address (an `onRequest` hook). */
   limitPerIp: (request: FastifyRequest) => Promise<void>;
-  /**
-   * A reset request: checks the address (400) and the emails it had this hour, then returns while
-   * the rest (looking the address up, the link, the email) runs in the background: the same
-   * answer and the same work on the request for every address.
-   */
+  /** Returns before the lookup and the email: the same answer and work for every address. */
   request(request: FastifyRequest, rawEmail: unknown): Promise<void>;
 }
 
@@ -24,12 +19,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Forgotten passwords: `/forgot-password` (form action `forgotPassword`) and
- * `POST /api/auth/password-reset` send a link valid 30 minutes; `/reset-password?token=`
- * (form action `resetPassword`) and `POST /api/auth/password-reset/confirm` set the new password,
- * end every session and log the visitor in.
- */
+/** Forgotten passwords; the routes are routes/api/password-reset.ts and routes/forms/password-reset.ts. */
 export default fp(
   async (app) => {
     const service = new PasswordResets(app.accountLinks.dependencies);
@@ -45,9 +35,8 @@ export default fp(
       async request(request, rawEmail) {
         const email = checkEmail(rawEmail);
         if ('code' in email) throw validationFailed({ email: email.code });
-        // Past the cap the answer stays the same and no email goes out: strangers cannot keep
-        // the owner from asking, nor fill the owner's mailbox. Unknown addresses count too, so
-        // the cap says nothing about which addresses exist.
+        // Past the cap the answer stays the same (unknown addresses count too, so it reveals
+        // nothing) and no email goes out, so strangers cannot fill the owner's mailbox.
         if (!(await emailsPerAddress(request, limitKey(email.value)))) {
           request.log.info('password reset: this address had its emails for the hour; none sent');
           return;

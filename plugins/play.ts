@@ -12,11 +12,9 @@ import { PlayService } from '../lib/play/service.ts';
 import type { AccountPageData } from '../contract/play.ts';
 
 export interface PlayPluginOptions {
-  /** The time source for play sessions, launch tokens and breaks (tests move it). */
   now?: () => Date;
   /** Launch-token key instead of PLAY_SECRET (tests). */
   secret?: string;
-  /** How long a launch token may be used. Default 60 s. */
   tokenTtlMs?: number;
   /** How often long-expired launch tokens are deleted; 0 turns it off. Default one hour. */
   sweepIntervalMs?: number;
@@ -26,13 +24,8 @@ export interface Play {
   readonly service: PlayService;
   /** Where Play sends the player: PLAY_URL, or this site's own `/play` page, with `launch=<token>`. */
   launchUrl(locale: Locale, token: string): string;
-  /**
-   * Play pressed by a logged-in player, through the API or the form posted without JavaScript:
-   * the same checks in one place (a break, an unverified address when that is required), then a
-   * play session and the launch URL.
-   */
+  /** Play pressed (API or form): the checks (a break, an unverified address), a session, the launch URL. */
   start(user: PublicUser, locale: Locale, userAgent: string | undefined): Promise<PlayStart>;
-  /** Play's part of the account page: the latest play sessions (devices named) and the break. */
   accountPage(args: PageDataArgs): Promise<AccountPageData & { seo: SeoData }>;
 }
 
@@ -49,21 +42,19 @@ declare module 'fastify' {
 
 const defaultLaunchTokenTtlMs = 60_000;
 
-/** The site's own play destination, in either language. */
 const launchPage = /^(?:\/th)?\/play\/?$/;
 
 /**
- * Play and responsible play: `app.play` starts a play session with a signed, short-lived,
- * single-use launch token and verifies one; the `/account` and `/play` page data; the launch
- * address opened as a document. Its endpoints are routes/api/play.ts, routes/api/account.ts and
- * routes/forms/play.ts (Play and breaks without JavaScript).
+ * Play sessions with signed, single-use launch tokens (decision 0007), the `/play` page data and
+ * the launch address opened as a document. Routes: routes/api/play.ts, routes/api/account.ts,
+ * routes/forms/play.ts.
  */
 export default fp<PlayPluginOptions>(
   async (app, options) => {
     const { config } = app;
     let secret: string | Buffer | undefined = options.secret ?? config.playSecret;
     if (!secret) {
-      // lib/config.ts refuses PLAY_URL without PLAY_SECRET in production; this is the default run.
+      // lib/config.ts refuses this in production with PLAY_URL or DATABASE_URL.
       secret = randomBytes(32);
       app.log.warn(
         'PLAY_SECRET is not set: launch tokens are signed with a random key made at start, so only this process can verify them ' +
@@ -80,8 +71,7 @@ export default fp<PlayPluginOptions>(
 
     const playUrl = config.playUrl ? new URL(config.playUrl) : undefined;
 
-    // The /account and /play pages: data for the logged-in user (route middleware `auth` keeps
-    // others out), with a head of their own: titled, and never indexed.
+    // The /account and /play pages are the logged-in user's: never indexed.
     const strings = Object.fromEntries(
       locales.map((locale) => [
         locale,
@@ -105,9 +95,7 @@ export default fp<PlayPluginOptions>(
     ) as Record<Locale, SeoData>;
     const play: Play = {
       service,
-      // Play's part of the account page (plugins/account-settings.ts defines the page's data
-      // source). Devices are named in the page's language on the server: the parser stays out of
-      // the browser bundle.
+      // Devices named on the server keep the parser out of the browser bundle (decision 0008).
       async accountPage({ user, locale }) {
         const overview = user ? await service.overview(user.id) : { playSessions: [], selfExclusion: null };
         return {
@@ -125,8 +113,7 @@ export default fp<PlayPluginOptions>(
           url.searchParams.set('launch', token);
           return url.href;
         }
-        // This site's own page, as a path: the browser treats it as internal whatever origin it
-        // reached us by (a proxy, 127.0.0.1, a public name).
+        // A path, so it is internal whatever origin the browser reached us by.
         return `${localePath(locale, '/play')}?launch=${token}`;
       },
       async start(user, locale, userAgent) {
@@ -138,20 +125,15 @@ export default fp<PlayPluginOptions>(
     };
     app.decorate('play', play);
 
-    // The /play page: the player's latest play sessions, so that `/play?session=<id>` (where a
-    // verified launch lands) shows who is playing and since when, on a reload too.
+    // `/play?session=<id>`, where a verified launch lands, shows the session on a reload too.
     app.pageData.define('play', async ({ user, locale }) => ({
       playSessions: user ? (await service.recentSessions(user.id)).map(({ id, startedAt }) => ({ id, startedAt })) : [],
       seo: playSeo[locale],
     }));
 
-    // This site's own destination opened with a launch token: Play pressed without JavaScript
-    // (the form's 303), or an address typed or pasted. The server spends the token as the player
-    // (their own only) and answers 303 to `/play?session=<id>`, or `?problem=<reason>`: the
-    // token leaves the address bar before anything renders, the page never waits for a script,
-    // and a reload shows the same session. Such an answer is made for one visitor and one
-    // token: never stored (no-store, also for the site's page cache) and never sent on as a
-    // Referer. Logged out: login, then Play (a token is of no use to anyone else).
+    // The site's own destination opened with a launch token (Play without JavaScript, or a pasted
+    // address): spent here as the player, then 303, so the token leaves the address bar before
+    // anything renders. Made for one visitor: never stored, never sent on as a Referer.
     app.addHook('preHandler', async (request, reply) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || request.routeOptions.url !== '/*') return;
       const [pathname = '', search = ''] = request.url.split(/\?(.*)/s);

@@ -16,14 +16,13 @@ export interface RateLimitsPluginOptions {
 
 /** Checks one limit for one key; throws HttpError 429 RATE_LIMITED (with Retry-After) past it. */
 export type KeyedLimit = (request: FastifyRequest, key: string) => Promise<void>;
-/** Checks a per-address limit; usable as an `onRequest` hook or called directly, one counter either way. */
+/** Usable as an `onRequest` hook or called directly, one counter either way. */
 export type RequestLimit = (request: FastifyRequest) => Promise<void>;
 
 /** Failures counted per key (a wrong password): only a failure counts, every attempt is checked. */
 export interface FailureLimit {
   /** Throws 429 once the failures reached the limit; counts nothing. */
   check(request: FastifyRequest, key: string): Promise<void>;
-  /** Counts one failure. */
   fail(request: FastifyRequest, key: string): Promise<void>;
 }
 
@@ -37,18 +36,14 @@ export interface RateLimits {
   readonly settings: RateLimitSettings;
   /** The client address as the limits count it (IPv6 by its /64 network). */
   addressOf(request: FastifyRequest): string;
-  /** Whether the client address is on RATE_LIMIT_ALLOW_LIST. */
   allowListed(request: FastifyRequest): boolean;
-  /**
-   * A limit per client address, counted under `name` (and refused as `label` in the metrics).
-   * `allowList`: RATE_LIMIT_ALLOW_LIST's addresses skip it (the load-testing aid).
-   */
+  /** A limit per client address; `label` names it in the metrics, `allowList` lets load generators skip it. */
   perIp(
     name: string,
     rule: RateLimitRule,
     options?: { label?: string; allowList?: boolean; message?: (seconds: number) => string },
   ): RequestLimit;
-  /** A limit keyed by what the caller passes (hash personal keys such as emails with `limitKey`). Create at registration time. */
+  /** Hash personal keys such as emails with `limitKey`; create at registration time. */
   keyed(name: string, rule: RateLimitRule): KeyedLimit;
   failures(name: string, rule: RateLimitRule): FailureLimit;
   /** Counts each call; true while the calls in the window are within `rule.max` (never throws). */
@@ -61,7 +56,6 @@ export interface RateLimits {
 declare module 'fastify' {
   interface FastifyInstance {
     rateLimits: RateLimits;
-    /** True while the rate-limit counters are kept in memory because Redis does not answer. */
     rateLimitStoreDegraded: () => boolean;
   }
 }
@@ -74,10 +68,8 @@ function rateLimited(retryAfterSeconds: number, message = attempts): HttpError {
 }
 
 /**
- * Rate limits (@fastify/rate-limit): one store for the whole app, in memory, or in Redis when
- * REDIS_URL is set (shared by every replica; while Redis is away each replica counts in its own
- * memory, docs/decisions/0010). Features make their limits from `app.rateLimits` with the rules
- * of lib/rate-limit/settings.ts.
+ * One @fastify/rate-limit store for the app: memory, or Redis at REDIS_URL, falling back to each
+ * replica's memory while Redis is away (decision 0010).
  */
 export default fp<RateLimitsPluginOptions>(
   async (app, options) => {
@@ -86,17 +78,15 @@ export default fp<RateLimitsPluginOptions>(
 
     let store: ReturnType<typeof fallbackStore> | undefined;
     if (app.config.redisUrl) {
-      // Loaded only here: a replica without Redis does not carry the client (about 2 MiB of heap).
+      // Loaded only here: a replica without Redis does not carry the client (decision 0022).
       const { Redis } = await import('ioredis');
       const redis = new Redis(app.config.redisUrl, {
         lazyConnect: true,
-        // Fail fast when Redis is away (no queue, one try, a short command timeout): the store
-        // then counts in memory until Redis answers again, and no request waits for it.
+        // Fail fast when Redis is away: the store then counts in memory and no request waits.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         commandTimeout: 1000,
         connectTimeout: 5000,
-        // Keep trying to reconnect, at most every 2 s.
         retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
       });
       // ioredis reports every failed reconnection; the store logs the change of state once.
@@ -141,15 +131,12 @@ export default fp<RateLimitsPluginOptions>(
     });
 
     type Limiter = ReturnType<typeof app.createRateLimit>;
-    /** The 429 of a limit, counted by the metrics. */
     function refuse(label: string, retryAfterSeconds: number, message?: (seconds: number) => string): HttpError {
       metrics?.rateLimitRefusals.inc({ limit: label });
       return rateLimited(retryAfterSeconds, message);
     }
-    /**
-     * Runs a limiter. The store falls back to memory by itself when Redis fails; anything else
-     * thrown here is a bug, logged, and lets the request through rather than failing it.
-     */
+    // The store falls back to memory by itself when Redis fails: anything thrown here is a bug,
+    // logged, and lets the request through.
     async function consult(limiter: Limiter, request: FastifyRequest, increment = true) {
       try {
         return await limiter(request, { increment });
@@ -173,11 +160,9 @@ export default fp<RateLimitsPluginOptions>(
       };
     }
 
-    // The client address; a request whose connection is already gone has none (nothing will
-    // read the answer, but the limiter must not throw on it).
+    // A request whose connection is already gone has no address; the limiter must not throw on it.
     const ipKey = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'unknown');
-    // RATE_LIMIT_ALLOW_LIST: an operator's load generator skips the per-address limits that take
-    // it; the per-account failure limit still applies to it, and nothing changes for anyone else.
+    // RATE_LIMIT_ALLOW_LIST: an operator's load generator; per-account failure limits still apply.
     const allowListed = addressMatcher(app.config.rateLimitAllowList);
     const allowList = (request: FastifyRequest) => allowListed(request.ip ?? '');
 
@@ -209,7 +194,6 @@ export default fp<RateLimitsPluginOptions>(
         const limiter = keyedLimiter(name, rule);
         return {
           async check(request, value) {
-            // Read without counting: only failures count.
             const result = await limiter(request, value, false);
             if (result && !result.isAllowed && result.remaining === 0) throw refuse(name, result.ttlInSeconds);
           },

@@ -10,38 +10,27 @@ declare module 'fastify' {
 
 /** A request's work, from onRequest until its handler is done. */
 interface Work {
-  /** The handler is running right now (its synchronous part). */
+  /** The handler's synchronous part is running. */
   calling: boolean;
-  /** The handler returned a promise that has not settled yet. */
+  /** The handler's promise has not settled yet. */
   pending: boolean;
-  /** The answer has been sent (onSend ran). */
   answered: boolean;
   done: boolean;
-  /** After the client left: the latest the request stops counting (a handler that never ends). */
   timer?: NodeJS.Timeout;
 }
 
 const wrapped = Symbol('requests-in-flight');
 
 /**
- * Shutdown waits for the work of requests in flight before the database, Redis and mail close.
- *
- * Fastify's close() stops the listener and runs the plugins' onClose hooks (db.destroy(), …) once
- * no connection is left. A request whose client has gone (a timeout, a load generator stopping)
- * leaves no connection, but its handler goes on: it then met a destroyed database ("driver has
- * already been destroyed", an error log and half-done work). So every request counts from
- * onRequest until its handler is done — an async handler until its promise settles (when the
- * client is gone and it returns nothing, Fastify runs no onSend for it), any other until its
- * answer is sent (onSend) — and `preClose` stops the listener and waits until none is left,
- * for at most SHUTDOWN_TIMEOUT_MS; Fastify then waits for the connections and runs onClose.
+ * Shutdown waits for the handlers of requests in flight, not only their connections, before
+ * onClose closes the database: a handler whose client has gone goes on (decision 0026).
  */
 export default fp(
   async (app) => {
     const { config } = app;
     const works = new WeakMap<FastifyRequest, Work>();
-    // Requests whose body was still arriving when they came in, with when they came in: only
-    // these may need cutting at shutdown. (Kept apart from `works`: a reply in a WeakMap value
-    // points back at its key, which made every collection of the map costly.)
+    // Bodies still arriving at onRequest, which shutdown may cut. Not in `works`: a reply in a
+    // WeakMap value points back at its key, which makes every collection of the map costly.
     const uploads = new Map<FastifyReply, number>();
     let inFlight = 0;
     let idle: (() => void) | undefined;
@@ -60,8 +49,7 @@ export default fp(
       inFlight += 1;
       const upload = !request.raw.complete;
       if (upload) uploads.set(reply, Date.now());
-      // A client that leaves before the work is done: the request still counts, at most
-      // REQUEST_TIMEOUT_MS longer (a handler that never ends must not hold every shutdown).
+      // A handler that never ends must not hold every shutdown.
       reply.raw.once('close', () => {
         if (upload) uploads.delete(reply);
         if (!work.done) work.timer = setTimeout(() => finish(work), config.requestTimeoutMs).unref();
@@ -73,14 +61,12 @@ export default fp(
       const work = works.get(request);
       if (work) {
         work.answered = true;
-        // Answered by a hook, an error or a synchronous handler: the work is done. An async
-        // handler that answered early still counts until its promise settles.
+        // An async handler counts until its promise settles: without a client it gets no onSend.
         if (!work.calling && !work.pending) finish(work);
       }
       done(null, payload);
     });
 
-    // Each route's handler is watched: its promise settling is the end of its work.
     app.addHook('onRoute', (route) => {
       const handler = route.handler as RouteHandlerMethod & { [wrapped]?: true };
       if (handler[wrapped]) return;
@@ -113,12 +99,11 @@ export default fp(
     app.decorate('requestsInFlight', () => inFlight);
 
     app.addHook('preClose', async () => {
-      // No new connections from here on (Fastify would stop listening only after this hook).
+      // Fastify would stop listening only after this hook.
       if (app.server.listening) app.server.close();
       const timeoutMs = config.shutdownTimeoutMs;
-      // Node stops cutting slow requests once its listener is closed: a body still arriving is cut
-      // here, at its REQUEST_TIMEOUT_MS but within half the shutdown timeout, so a stalled upload
-      // is answered 408 and cannot hold the shutdown.
+      // Node stops cutting slow requests once its listener is closed: a stalled upload is
+      // answered 408 here, within half the shutdown timeout (decision 0026).
       const latest = Date.now() + timeoutMs / 2;
       for (const [reply, startedAt] of uploads) {
         const cut = setTimeout(

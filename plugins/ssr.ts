@@ -22,24 +22,21 @@ import type { PublicUser } from '../contract/page-data.ts';
 import { pageFontPreloads } from '../lib/page-fonts.ts';
 import { originOf } from '../lib/same-origin.ts';
 
-/** What the SSR bundle (client/entry-server.tsx) exposes to the server. */
 interface RendererModule {
   createRenderer(site: RendererSite): Renderer;
 }
 
-/** Renders pages for the pages' routes (routes/pages.ts): what each request asks is theirs to read. */
+/** `app.pages`, called by routes/pages.ts. */
 export interface Pages {
   /**
-   * Renders the page at `request.url` and sends it: HTML (or the error as JSON to a client that
-   * asks for JSON), or a redirect. `form` is the urlencoded body of a form posted without
-   * JavaScript; `flash` the one-shot notice its redirect left (already cleared).
+   * Renders `request.url` and sends HTML, a redirect, or the error as JSON to a client that asks
+   * for JSON. `form`: a form's urlencoded body; `flash`: the one-shot notice (already cleared).
    */
   sendDocument(
     request: FastifyRequest,
     reply: FastifyReply,
     options?: { form?: string; flash?: string },
   ): Promise<FastifyReply>;
-  /** `{pagePath}/_payload.json`: the page's loader data with a strong ETag, and 304 when unchanged. */
   sendPayload(request: FastifyRequest, reply: FastifyReply, pagePath: string): Promise<FastifyReply>;
 }
 
@@ -48,18 +45,14 @@ declare module 'fastify' {
     pages: Pages;
   }
   interface FastifyRequest {
-    /** The logged-in user, set by the accounts plugin (null when nobody is logged in). */
+    /** Set by plugins/accounts.ts. */
     user: PublicUser | null;
   }
 }
 
 const immutableAsset = 'public, max-age=31536000, immutable';
 
-/**
- * The page renderer: loads the SSR bundle (client/entry-server.tsx) and decorates `app.pages`,
- * which the pages' routes (routes/pages.ts) call. Dev mode runs Vite's dev server with HMR;
- * production serves the build in dist/ (hashed assets with their `.br`/`.gz`) and never imports Vite.
- */
+/** Loads the SSR bundle (client/entry-server.tsx); production serves dist/ and never imports Vite. */
 async function ssr(app: FastifyInstance) {
   const { config } = app;
   const build = readBuildInfo(config.dev);
@@ -68,7 +61,7 @@ async function ssr(app: FastifyInstance) {
   await app.register(FastifyVite, {
     root: projectRoot,
     dev: config.dev,
-    // The renderer is the SSR bundle itself; @fastify/vite swaps it on every request in dev.
+    // The renderer is the SSR bundle itself, which @fastify/vite swaps on every request in dev.
     createRenderFunction: async (client) =>
       async function render() {
         return { renderer: client as unknown as RendererModule };
@@ -81,9 +74,9 @@ async function ssr(app: FastifyInstance) {
     },
     fastifyStaticOptions: {
       cacheControl: false,
-      // The build writes `.br`/`.gz` next to each hashed asset (scripts/build.mjs): sent as they are.
+      // scripts/build.mjs writes `.br`/`.gz` next to each asset.
       preCompressed: true,
-      // Vite fingerprints everything under /assets/; other public files may change between builds.
+      // Only /assets/ is fingerprinted.
       setHeaders(reply, path) {
         reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? immutableAsset : 'public, max-age=3600');
       },
@@ -91,13 +84,11 @@ async function ssr(app: FastifyInstance) {
   });
   await app.vite.ready();
 
-  // The icons the pages render, resolved once from the installed sets (contract/app-icons.ts).
   const icons = await app.icons.load(appIcons);
   const unresolved = appIcons.filter((name) => !icons[name]);
   if (unresolved.length > 0)
     app.log.warn({ icons: unresolved }, 'icons listed in contract/app-icons.ts are not in the installed sets');
 
-  // Everything the renderer needs that no request changes: handed over once per loaded bundle.
   const site: RendererSite = {
     dev: config.dev,
     buildId: build.id,
@@ -110,9 +101,8 @@ async function ssr(app: FastifyInstance) {
     dataSource: (name) => app.pageData.get(name),
   };
 
-  // The database was away for a loader or a form action: react-router turns what they threw
-  // into an error page (500), so it is kept here and handed to the error handler after the
-  // render, which answers 503 with Retry-After (plugins/errors.ts), as the API does.
+  // react-router turns a loader's or form action's throw into a 500 page: a database outage met
+  // there is kept and rethrown after the render, so plugins/errors.ts answers 503 as for the API.
   const outages = new WeakMap<ServerRequestContext, unknown>();
 
   function contextFor(request: FastifyRequest, reply: FastifyReply, flash?: string): ServerRequestContext {
@@ -139,7 +129,6 @@ async function ssr(app: FastifyInstance) {
     return context;
   }
 
-  /** Renders with a new request context; a database outage met on the way is thrown after. */
   async function withContext<T>(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -152,7 +141,6 @@ async function ssr(app: FastifyInstance) {
     return outcome;
   }
 
-  // One renderer per loaded SSR bundle: production loads it once; development reloads it on change.
   const renderers = new WeakMap<RendererModule, Renderer>();
   async function rendererFor(reply: FastifyReply): Promise<Renderer> {
     const { renderer: module } = (await reply.render()) as { renderer: RendererModule };
@@ -164,7 +152,7 @@ async function ssr(app: FastifyInstance) {
     return renderer;
   }
 
-  // SSR time and a route label for the request metrics (the router only knows `/*`).
+  // A route label for the request metrics: the router only knows `/*`.
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
   async function timed<T extends DocumentOutcome | PayloadOutcome>(
     request: FastifyRequest,
@@ -195,8 +183,8 @@ async function ssr(app: FastifyInstance) {
   }
 
   function send(request: FastifyRequest, reply: FastifyReply, outcome: DocumentOutcome) {
-    // Same guard as navigateTo: the Location stays on this site (no `//evil`, `/\evil`) and is encoded.
-    // A form action may leave the site only for an origin the configuration allows (Play's PLAY_URL).
+    // As navigateTo: the Location stays on this site (no `//evil`, `/\evil`), unless a form action
+    // sends it to an origin the configuration allows (PLAY_URL).
     if (outcome.type === 'redirect') {
       const location =
         outcome.external && isAllowedExternal(outcome.location)
@@ -211,7 +199,6 @@ async function ssr(app: FastifyInstance) {
     if (outcome.error && wantsJson(request.headers.accept)) {
       return reply.send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
     }
-    // Sends the page (@fastify/vite's reply.html, made by createHtmlFunction above).
     void reply.html({
       lang: outcome.locale,
       buildId: build.id,
@@ -244,8 +231,7 @@ async function ssr(app: FastifyInstance) {
 
 export default fp(ssr, { name: 'ssr', dependencies: ['form-actions'] });
 
-/** Serialised payload bodies by the page data they carry: content data is shared and frozen, so
- * the JSON and its ETag are computed once per content version, not per request. */
+/** Content data is shared and frozen: its JSON and ETag are made once per content version. */
 const serialisedPayloads = new WeakMap<object, { buildId: string; json: string; etag: string }>();
 
 function serialisePayload(payload: PayloadOutcome): { json: string; etag: string } {
@@ -262,10 +248,6 @@ function serialisePayload(payload: PayloadOutcome): { json: string; etag: string
   return serialised;
 }
 
-/**
- * `{path}/_payload.json`: the page's data with a strong ETag (a hash of the body, so it changes
- * when content reloads) and 304 when the browser already has it. Revalidated on every use.
- */
 function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: PayloadOutcome) {
   const { json, etag } = serialisePayload(payload);
   reply.header('cache-control', 'private, no-cache').type('application/json; charset=utf-8');
