@@ -17,10 +17,7 @@ export function useLocale(): Locale {
   return defaultLocale;
 }
 
-/**
- * The data of the page being shown, typed by its data source (the `data` the route manifest
- * names for the page): the one place loader data gets its type.
- */
+/** The one place loader data gets its type, from the data source the route manifest names. */
 export function usePageData<K extends DataSourceKey>(_source: K): PageDataMap[K] {
   return useLoaderData() as PageDataMap[K];
 }
@@ -32,7 +29,6 @@ export interface RootData {
   user: PublicUser | null;
 }
 
-/** API path of the current user; the root loader's data seeds the store (client/components/root.tsx). */
 const currentUserKey = '/auth/me';
 
 /** Who is logged in, asked of the API only when a token exists: no token means nobody. */
@@ -46,15 +42,11 @@ async function fetchCurrentUser(): Promise<RootData> {
   }
 }
 
-/** The browser's current-user store (client/lib/current-user.ts). */
 export const currentUserStore = createBrowserCurrentUserStore(fetchCurrentUser);
 
 const noSubscription = () => () => {};
 
-/**
- * The logged-in user. Seeded from the server render (no request after hydration), then kept
- * fresh by the store: logging out in another tab shows here when this tab regains focus.
- */
+/** Kept fresh by the store: logging out in another tab shows here when this tab regains focus. */
 export function useUser(): PublicUser | null {
   const seeded = useRouteLoaderData<RootData>('root');
   // The snapshot before the store is seeded (hydration) is the root loader's data, so the first
@@ -65,8 +57,7 @@ export function useUser(): PublicUser | null {
     () => undefined,
   );
   useEffect(() => {
-    // The seed first (a no-op for data already seen), so hydration fetches nothing; then a
-    // component that mounts later asks again if the value is older than 5 s (as SWR did).
+    // The seed first, so hydration fetches nothing; a later mount asks if the value is stale.
     if (seeded) currentUserStore.seed(seeded);
     void currentUserStore.revalidate();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount: `seeded` is the first render's

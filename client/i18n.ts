@@ -6,26 +6,19 @@ import { createTranslator, type Resources, type TFunction, type Translator } fro
 
 export type { TFunction, TranslateOptions, Translator } from '../contract/translator.ts';
 
-/**
- * The site's strings: locales/{en,th}.json, compiled once per language into plain lookups
- * (contract/translator.ts). The server registers both languages, whole, at start; the browser loads
- * only the language of the page (its own chunk, preloaded by the page's HTML) and the other one
- * when the visitor switches (see `loadTranslations`). In the browser a language comes in two parts
- * (vite.config.ts, `accountStrings`): what every page shows, and the account pages' strings (forms,
- * the account page, Play's outcomes), loaded with those pages and with the first Play
- * (`loadAccountStrings`), so a reader's first load does not carry them.
- */
+// The browser loads only the page's language, and its account strings (vite.config.ts,
+// `accountStrings`) only with the pages that need them, so a reader's first load does not carry
+// them (decision 0019). The server registers both languages whole.
 const translators = new Map<Locale, Translator & { hook: { t: TFunction } }>();
 /** Languages whose account strings are in place (on the server: every language, whole). */
 const complete = new Set<Locale>();
 
-/** Each language's strings as their own chunk: a page downloads only its language. */
 const sources: Record<Locale, () => Promise<{ default: Resources }>> = {
   en: () => import('../locales/en.json'),
   th: () => import('../locales/th.json'),
 };
 
-/** The account pages' strings of each language (the browser's build cuts them from `sources`). */
+/** The browser's build cuts these from `sources`. */
 const accountSources: Record<Locale, () => Promise<{ default: Resources }>> = {
   en: () => import('../locales/en.json?account'),
   th: () => import('../locales/th.json?account'),
@@ -44,14 +37,13 @@ export function registerTranslations(locale: Locale, resources: Resources): Tran
   return register(locale, resources);
 }
 
-/** Makes a language's strings available (a no-op once they are). */
 export async function loadTranslations(locale: Locale): Promise<void> {
   if (translators.has(locale)) return;
   const { default: resources } = await sources[locale]();
   if (!translators.has(locale)) register(locale, resources);
 }
 
-/** Makes a language's account strings available too (both parts load at once when neither has). */
+/** Both parts load at once when neither has. */
 export async function loadAccountStrings(locale: Locale): Promise<void> {
   if (complete.has(locale)) return;
   const [, { default: account }] = await Promise.all([loadTranslations(locale), accountSources[locale]()]);
@@ -77,7 +69,6 @@ export function translatorFor(locale: Locale): Translator {
 
 const TranslationContext = createContext<Locale>(defaultLocale);
 
-/** The language every `useTranslation()` below reads its strings in. */
 export function TranslationProvider({ locale, children }: { locale: Locale; children: ReactNode }) {
   return createElement(TranslationContext.Provider, { value: locale }, children);
 }

@@ -60,7 +60,6 @@ interface AccountFormPageProps {
   busy: boolean;
   /** The last submission's outcome: its message and field errors go into the error summary. */
   state: FormState | undefined;
-  /** The label of each field, for the summary's links. */
   labels: Record<string, string>;
   children: ReactNode;
 }
@@ -88,12 +87,7 @@ interface AccountFormProps {
   buttonClass?: string;
 }
 
-/**
- * Every account form (login, registration, password reset, the account page's forms): posted to
- * the page's action (the API through `clientAction` with JavaScript, a form post without), with
- * an error summary on top (the form-wide message, and links to the fields in error when their
- * labels are given; it takes focus) and one submit button.
- */
+/** Posted to the page's action: the API through `clientAction`, or a form post without JavaScript. */
 export function AccountForm({
   busy,
   message,

@@ -30,11 +30,8 @@ import { useRuntime } from '../runtime.tsx';
 const absoluteUrl = /^(?:[a-z][a-z\d+\-.]*:|\/\/)/i;
 
 /**
- * react-router's Link and NavLink props without what needs its framework mode or is unstable:
- * `prefetch` other than 'none' (PrefetchPageLinks needs a <HydratedRouter>; a data router's
- * Link throws with it) and `mask`. Leaving them out lets the links below be drawn without
- * react-router's Link and NavLink, whose prefetch code (about 9 KB minified) every page would
- * otherwise load; vite.config.ts lets the bundler drop the unused components.
+ * Without framework-mode `prefetch` (a data router's Link throws with it) and the unstable `mask`, the
+ * links below need no react-router Link or NavLink, whose prefetch code every page would load (decision 0019).
  */
 export type LinkProps = Omit<RouterLinkProps, 'prefetch' | 'mask'> & { prefetch?: 'none' };
 export type NavLinkProps = Omit<RouterNavLinkProps, 'prefetch' | 'mask'> & { prefetch?: 'none' };
@@ -57,12 +54,7 @@ function prefetchTarget(to: To, resolvedPathname: string, currentPathname: strin
   return pathname === currentPathname ? null : pathname;
 }
 
-/**
- * Prefetch behaviour shared by AppLink and AppNavLink: when the link comes into view, or on
- * hover, focus or touch, the target page's payload and route chunk are fetched (client/router/
- * prefetch.ts). Skipped for crawlers, external links, links to the current page and new tabs.
- * `resolved` is the pathname the link opens (react-router's resolution, or a plain path's own).
- */
+/** Prefetch when the link comes into view or on intent; not for crawlers, other sites or new tabs. */
 function usePrefetch<E extends Element>(
   { to, target, reloadDocument }: PrefetchOptions,
   resolved: string,
@@ -117,11 +109,8 @@ function intentHandlers(
 }
 
 /**
- * A plain path on this site (`/th/asdas?page=2#x`) needs none of react-router's resolution: it is
- * its own href, and its active state is a string comparison. A CPU profile of the server showed
- * Link and NavLink resolving every link of every page (about a tenth of a page's render), so
- * such links are drawn here with the same markup and the same click behaviour; anything else
- * (relative paths, objects, other origins, `..`, router options) goes through react-router's own.
+ * A plain path on this site (`/th/asdas?page=2#x`) is its own href, and its active state a string
+ * comparison: drawn here without react-router's resolution, with the same markup (decision 0021).
  */
 const plainPath = /^\/(?!\/)[\w\-.~!$&'()*+,;=:@%/]*(?:\?[^#\s]*)?(?:#\S*)?$/;
 const dotSegment = /(?:^|\/)\.{1,2}(?:\/|$)/;
@@ -245,10 +234,7 @@ function parseTo(to: To, basename: string): { to: To; absoluteURL: string | unde
   return { to: path, absoluteURL: to, isExternal };
 }
 
-/**
- * react-router's Link (7.x), as a data router draws it: the same `<a>` (href, click handling,
- * data-discover) from react-router's own hooks, without framework-mode prefetch (see LinkProps).
- */
+/** react-router's Link (7.x) as a data router draws it, from its own hooks, without framework prefetch. */
 function RouterAnchor({
   onClick,
   discover = 'render',
@@ -340,11 +326,8 @@ const linkOptions = new Set([
 ]);
 
 /**
- * A plain link as the server renders it: the same `<a>` as PlainAnchor's, without what only a
- * browser uses (prefetch on view or intent, the click handler, the ref), which React would not
- * render anyway. `nav` is NavLink's active state. Written without object rest and spread
- * copies: a profile of uncached pages showed the links' prop copying (four per link) at about a
- * fifth of a render, and a render draws some 35 links.
+ * PlainAnchor's `<a>` as the server renders it; `nav` is NavLink's active state. No object rest or
+ * spread: the links' prop copies were a fifth of a render (decision 0021).
  */
 function serverAnchor(
   props: LinkProps | PlainNavLinkProps,

@@ -5,12 +5,8 @@ import type { Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 import { AppLink } from './app-link.tsx';
 
-/**
- * Small pieces the content pages share: dates, reading time, bylines, article cards,
- * breadcrumbs and the note on a Thai page that shows the English text. The pages import the
- * prose and table of contents from here too, so all of it is one chunk, loaded with the first
- * content page (a prefetched route chunk is then one request: see client/router/prefetch.ts).
- */
+// The pages import the prose and table of contents from here too, so all of it is one chunk:
+// a prefetched route chunk is then one request.
 export { Prose } from './prose.tsx';
 export { TableOfContents } from './table-of-contents.tsx';
 
@@ -76,7 +72,6 @@ export function FallbackNote() {
   );
 }
 
-/** Meta line of an article: author, date, reading time. */
 function ArticleMeta({ article, showAuthor = true }: { article: ArticleSummary; showAuthor?: boolean }) {
   const { t } = useTranslation();
   return (
@@ -92,7 +87,6 @@ function ArticleMeta({ article, showAuthor = true }: { article: ArticleSummary; 
   );
 }
 
-/** One article in a list: title, description, author, date and reading time. */
 function ArticleCard({
   article,
   heading: Heading = 'h2',

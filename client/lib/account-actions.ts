@@ -21,7 +21,7 @@ type Intent = (form: FormData, locale: Locale) => Promise<string>;
 
 /**
  * The account page's forms with JavaScript, by intent: each calls the API and names what it did
- * (`?done=...`), as the server's form actions do without JavaScript (plugins/account-settings.ts).
+ * (`?done=...`), as the server's form actions do without JavaScript (routes/forms/account.ts).
  */
 const intents: Record<string, Intent> = {
   async resendVerification() {

@@ -1,23 +1,8 @@
 /**
- * The one API client (ofetch), used by pages, forms and SWR, in the browser and
- * on the server render.
- *
- * - Base `/api` in the browser; the server render passes an absolute base.
- * - Before every request (including a retry) `getToken()` is called; when it
- *   returns a token, `Authorization: Bearer <token>` is set. In the browser the
- *   token is the `token` cookie read from `document.cookie`; on the server the
- *   caller passes the incoming request's token.
- *   The token is only sent to our own API: relative requests (joined with the
- *   base) and absolute URLs on the base's origin. An absolute URL to another
- *   origin never gets it. A caller's own `Authorization` header is kept. A token
- *   that is not a valid header value (controls, spaces, non-ASCII) is not sent.
- * - Retries: on 408, 409, 425, 429, 500, 502, 503, 504 and on network failures
- *   (ofetch counts "no response" as 500); 1 retry for non-mutating methods
- *   (GET, HEAD, OPTIONS ...), 0 for POST, PUT, PATCH, DELETE; no delay. These
- *   are ofetch 1.5's defaults (node_modules/ofetch `retryStatusCodes`,
- *   `isPayloadMethod`), set here explicitly so the spec's constants live in our
- *   code. A number in `retry` applies to every method in ofetch, so the
- *   per-method count is set in `onRequest` when the caller did not choose one.
+ * The browser's API client (ofetch), loaded on first use by client/lib/api.ts. The token is read
+ * before every attempt and sent only to our own API's origin. The retry rules are ofetch 1.5's
+ * defaults, written out; ofetch applies a numeric `retry` to every method, so the per-method count
+ * is set in `onRequest` (docs/client-runtime.md).
  */
 import { ofetch, type $Fetch, type FetchContext, type FetchOptions, type FetchRequest } from 'ofetch';
 import { browserToken } from './cookies.ts';
@@ -31,12 +16,11 @@ const RETRIES_SAFE_METHOD = 1;
 const RETRIES_MUTATING_METHOD = 0;
 const RETRY_DELAY_MS = 0;
 
-/** 1 retry for GET/HEAD/OPTIONS and other non-mutating methods, 0 for POST/PUT/PATCH/DELETE. */
 export function retriesFor(method: string | undefined): number {
   return MUTATING_METHODS.has((method ?? 'GET').toUpperCase()) ? RETRIES_MUTATING_METHOD : RETRIES_SAFE_METHOD;
 }
 
-// RFC 6750 b64token-ish: visible ASCII without spaces; anything else is not a safe header value.
+// Visible ASCII without spaces; anything else is not a safe header value.
 const TOKEN_RE = /^[\x21-\x7e]+$/;
 
 const OWN_AUTH = '__asdasBearerFromToken';
@@ -51,7 +35,6 @@ function currentOrigin(): string | undefined {
   }
 }
 
-/** Is this request going to our own API (so it may carry the token)? */
 export function isOwnApiRequest(request: FetchRequest, baseURL: string, origin = currentOrigin()): boolean {
   const url = typeof request === 'string' ? request : request instanceof URL ? request.href : request.url;
   if (!SCHEME_OR_PROTOCOL_RELATIVE.test(url)) return true; // relative: joined with our base
@@ -67,11 +50,11 @@ export function isOwnApiRequest(request: FetchRequest, baseURL: string, origin =
 }
 
 export interface ApiClientOptions {
-  /** `/api` in the browser; an absolute URL (`http://127.0.0.1:3000/api`) on the server. */
+  /** `/api`, or an absolute URL (tests). */
   baseURL?: string;
-  /** Called before every request; return the bearer token or undefined. */
+  /** Called before every attempt, retries included. */
   getToken?: () => string | null | undefined;
-  /** Custom fetch (tests, server-side dispatcher). */
+  /** Tests. */
   fetch?: typeof globalThis.fetch;
 }
 
@@ -84,8 +67,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const onRequest = (context: FetchContext) => {
     const opts = context.options as FetchContext['options'] & { [OWN_AUTH]?: boolean };
     if (opts.retry === undefined) opts.retry = retriesFor(opts.method);
-    // A caller's own Authorization header is kept; ours (marked, and copied by ofetch
-    // into the retry's options) is refreshed before every attempt.
+    // A caller's own Authorization header is kept; ours (marked, and copied by ofetch into the
+    // retry's options) is refreshed before every attempt.
     if (opts.headers.has('authorization') && !opts[OWN_AUTH]) return;
     if (!isOwnApiRequest(context.request, baseURL)) return;
     let token: string | null | undefined;
@@ -128,5 +111,4 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   return client;
 }
 
-/** The browser's client: base `/api`, token from the `token` cookie before every request. */
 export const api: ApiClient = createApiClient({ baseURL: API_BASE, getToken: browserToken });

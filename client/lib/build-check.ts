@@ -1,15 +1,6 @@
 /**
- * New-build detection: poll `/builds/latest.json` every `intervalMs`
- * (3 600 000 ms by default) after start (never at load). When the id differs
- * from the running build's, call `onOutdated(latest)` once and stop polling; the
- * app then turns the next client navigation into a full page load.
- *
- * - Checks are chained with one timer at a time (no overlap even when a request
- *   is slower than the interval).
- * - A failed check (network error, non-2xx, malformed JSON) is ignored
- *   (reported to `onError` if given) and polling goes on.
- * - `stop()` cancels the pending timer, and a check already in flight can no
- *   longer call `onOutdated`.
+ * New-build detection (decision 0005): one timer at a time, so checks never overlap; a failed
+ * check is ignored; after `stop()` a check in flight can no longer call `onOutdated`.
  */
 
 export const BUILD_CHECK_INTERVAL_MS = 3_600_000;
@@ -35,7 +26,7 @@ export function latestUrl(now: number = Date.now(), path: string = LATEST_BUILD_
   return `${path}?${now}`;
 }
 
-/** Validates the JSON of latest.json; null when it is not `{ id: non-empty string, timestamp: number }`. */
+/** Null unless `{ id: non-empty string, timestamp: number }`. */
 export function parseBuildInfo(value: unknown): BuildInfo | null {
   if (!value || typeof value !== 'object') return null;
   const { id, timestamp } = value as Record<string, unknown>;
@@ -49,7 +40,6 @@ export interface FetchLatestOptions {
   path?: string;
 }
 
-/** The default `fetchLatest`: GET latest.json with a cache-busting query, `cache: 'no-store'`. */
 export async function fetchLatestBuild(options: FetchLatestOptions = {}): Promise<BuildInfo> {
   const doFetch = options.fetch ?? globalThis.fetch;
   const url = latestUrl((options.now ?? Date.now)(), options.path);

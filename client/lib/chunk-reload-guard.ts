@@ -1,27 +1,7 @@
 /**
- * Chunk-load failure: reload the target path once, guarded by a sessionStorage
- * marker `{ path, expires }` that lasts 10 s, so a chunk that is really gone
- * cannot cause a reload loop (a second failure for the same path inside 10 s
- * returns false: show the error screen instead).
- *
- * Decisions:
- * - A marker blocks a reload only while `now < expires` and only for the exact
- *   same `path` string (the caller passes the full target: path + search + hash).
- *   At `now >= expires` it is expired and the path may reload again.
- * - A malformed marker (not JSON, not an object, `path` not a string, `expires`
- *   not a finite number) is ignored: it never blocks a reload.
- * - A marker whose `expires` lies more than `ttlMs` in the future (clock moved
- *   back, or a hand-edited value) is treated as malformed, so it cannot block
- *   reloads of that path for longer than one TTL.
- * - Storage that is missing or throws (getItem, setItem, or even reading
- *   `window.sessionStorage`, as in Safari private mode or with storage blocked)
- *   never throws out of here. The decision then falls back to an in-memory
- *   marker with the same `{ path, expires }` rule, kept for the life of the
- *   page. So the reload still happens once; after the reload the memory is
- *   gone, but the app only calls this for a chunk error during a client-side
- *   navigation (which needs a user action on the freshly loaded page), so no
- *   automatic loop is possible. Both stores are consulted: a valid marker in
- *   either blocks the reload.
+ * The once-per-path reload marker of decision 0005. Storage that is missing or throws (even
+ * reading `window.sessionStorage`) falls back to a marker in memory: after the reload it is gone,
+ * but this runs only for a client navigation, which needs a user action, so it cannot loop.
  */
 
 export const RELOAD_MARKER_KEY = 'asdas:reload';
@@ -42,7 +22,6 @@ export interface ChunkReloadOptions {
   storage?: MarkerStorage | (() => MarkerStorage | null | undefined) | null;
   now?: () => number;
   ttlMs?: number;
-  /** In-memory fallback used when storage is unavailable; defaults to one per module (page lifetime). */
   memory?: MemoryMarker;
 }
 
@@ -82,6 +61,7 @@ export function parseMarker(raw: unknown, now: number, ttlMs: number): ReloadMar
   if (!value || typeof value !== 'object') return null;
   const { path, expires } = value as Record<string, unknown>;
   if (typeof path !== 'string' || typeof expires !== 'number' || !Number.isFinite(expires)) return null;
+  // Set by a clock moved back or by hand: it must not block longer than one TTL.
   if (expires - now > ttlMs) return null;
   return { path, expires };
 }
@@ -90,11 +70,7 @@ function blocks(marker: ReloadMarker | null, path: string, now: number): boolean
   return marker !== null && marker.path === path && now < marker.expires;
 }
 
-/**
- * Should a chunk-load failure while navigating to `path` reload the page?
- * True the first time (and writes the marker); false while a marker for the
- * same path has not expired. Never throws.
- */
+/** True the first time (and writes the marker), false while a marker for `path` lasts. Never throws. */
 export function shouldReloadForChunkError(path: string, options: ChunkReloadOptions = {}): boolean {
   const now = (options.now ?? Date.now)();
   const ttlMs = options.ttlMs ?? RELOAD_TTL_MS;
@@ -123,9 +99,6 @@ export function shouldReloadForChunkError(path: string, options: ChunkReloadOpti
   }
   return true;
 }
-
-// ---------------------------------------------------------------------------
-// Recognising the errors
 
 const CSS_PRELOAD_RE = /Unable to preload CSS for/i;
 
@@ -170,11 +143,7 @@ export function isCssPreloadError(error: unknown): boolean {
   return causes(error).some((e) => CSS_PRELOAD_RE.test(messageOf(e)));
 }
 
-/**
- * A JavaScript chunk failed to load (any browser's wording, a `ChunkLoadError`,
- * or a `vite:preloadError` event carrying one). CSS-only failures are excluded.
- * Looks through `error.cause` (a few levels) for routers that wrap errors.
- */
+/** Any browser's wording, a `ChunkLoadError` or a `vite:preloadError`, also in `error.cause`. */
 export function isChunkLoadError(error: unknown): boolean {
   if (isCssPreloadError(error)) return false;
   return causes(error).some((e) => {

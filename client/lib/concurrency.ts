@@ -1,18 +1,11 @@
-/**
- * A small concurrency limiter for route preloads and payload prefetches
- * (at most `PRELOAD_CONCURRENCY` = 5 at a time). Tasks beyond the cap wait in a
- * FIFO queue; a task that fails (throws synchronously or rejects) frees its slot
- * like any other, and its error goes to the caller of `run` only.
- */
+// A failing task frees its slot like any other; its error goes to the caller of `run` only.
 
 export const PRELOAD_CONCURRENCY = 5;
 
 export interface Limiter {
   /** Run `task` when a slot is free; resolves or rejects with the task's outcome. */
   run<T>(task: () => T | PromiseLike<T>): Promise<T>;
-  /** Tasks queued and not started yet. */
   pending(): number;
-  /** Tasks running now (never more than `max`). */
   active(): number;
   /** Drop queued (not started) tasks; their promises reject with an AbortError. Returns how many. */
   clear(): number;

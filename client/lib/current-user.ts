@@ -1,19 +1,6 @@
 import type { PublicUser } from '../../contract/page-data.ts';
 
-/**
- * Who is logged in, as a tiny external store for React's `useSyncExternalStore` (docs/decisions/0017).
- * It replaces SWR, which the app used for this one value only, and keeps the spec's data-cache
- * rules (seed-spec: fresh for 5000 ms; failed fetches retried up to 3 times with back-off capped at
- * 30 s; 4xx never retried):
- * - `seed(data)`: the root loader's data (the server render, then every login/logout, whose loaders
- *   run again) becomes the value at once. The first (the server's render) counts as fresh:
- *   hydration fetches nothing; later ones are stale, so the next component that mounts asks.
- * - `revalidate()`: asks the API again unless the value is younger than `freshMs`; one request at a
- *   time (callers share the one in flight). A failure keeps the value shown and is retried.
- * - window `focus`/`visibilitychange` (at most once per `freshMs`) and `online` revalidate while
- *   something is subscribed.
- * ("Unused data discarded after 5 minutes" does not arise: the store holds one small value.)
- */
+// Who is logged in, as a store for `useSyncExternalStore` with SWR's rules (decision 0017).
 
 export interface CurrentUserData {
   user: PublicUser | null;
@@ -22,12 +9,11 @@ export interface CurrentUserData {
 const FRESH_MS = 5_000;
 const MAX_ERROR_RETRIES = 3;
 
-/** Delay before retry number `attempt + 1` (attempt starts at 0): 1000, 2000, 4000 ... capped at 30000. */
+/** 1000, 2000, 4000 ... ms, at most 30 s. */
 export function retryDelay(attempt: number): number {
   return Math.min(1_000 * 2 ** Math.max(0, attempt), 30_000);
 }
 
-/** HTTP status of an error: ofetch `FetchError.statusCode` (or `status`, or `response.status`). */
 export function statusOf(error: unknown): number | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const e = error as { statusCode?: unknown; status?: unknown; response?: { status?: unknown } };
@@ -42,7 +28,6 @@ function isClientError(error: unknown): boolean {
   return status !== undefined && status >= 400 && status < 500;
 }
 
-/** The window events the store listens to (a fake in unit tests). */
 export interface StoreEvents {
   addEventListener(type: string, listener: () => void): void;
   removeEventListener(type: string, listener: () => void): void;
@@ -127,10 +112,8 @@ export function createCurrentUserStore(options: CurrentUserStoreOptions) {
       if (Object.is(data, seeded)) return;
       const hydration = seeded === undefined;
       seeded = data;
-      // Only the server's render is an answer of the API's: later root loader data is the browser's
-      // own session store after a form (login, an emailed link used), so the next component that
-      // mounts asks the API again, as SWR did (the account page after an email change shows the
-      // new address, verified).
+      // Only the server's render is an answer of the API's: after a form (login, an emailed link)
+      // the next component that mounts asks again, as SWR did (decision 0017).
       set(data, hydration);
     },
     revalidate: (): Promise<void> => revalidate(),

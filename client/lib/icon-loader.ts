@@ -5,19 +5,18 @@ import type { IconData, IconDataMap } from './icon-data.ts';
 export type { IconData, IconDataMap };
 
 export interface IconLoaderOptions {
-  /** Our endpoint (default `/api/_nuxt_icon`). */
   endpoint?: string;
   /** Asked once when the endpoint fails: the public Iconify API by default. */
   fallbackUrl?: string;
-  /** How long each of the two requests may take (default 4000 ms). */
+  /** For each of the two requests. */
   timeoutMs?: number;
-  /** Most names in one request (the endpoint accepts 100; Iconify keeps URLs under ~500 characters). */
+  /** The endpoint accepts 100; Iconify keeps URLs under ~500 characters. */
   maxNamesPerRequest?: number;
   fetch?: typeof fetch;
 }
 
 export interface IconLoader {
-  /** What is known already: the data, `null` for an icon that does not exist, `undefined` when not loaded. */
+  /** `null` for an icon that does not exist, `undefined` when not loaded. */
   peek(name: string): IconData | null | undefined;
   /** The icon's data, or null when it cannot be had. Never rejects. */
   load(name: string): Promise<IconData | null>;
@@ -39,10 +38,8 @@ function ownTable(value: unknown): Record<string, never> {
 type Outcome = { kind: 'set'; set: IconifyJSON } | { kind: 'missing' } | { kind: 'failed' };
 
 /**
- * Loads icons the page did not bring: names asked for in the same tick are sent together, one
- * request per collection; answers (found or not) are kept for the rest of the visit. When our
- * endpoint fails (network error, timeout, 429 or 5xx) the public Iconify API is asked once; a 404
- * from the endpoint means the icons do not exist and is final.
+ * Names asked for in the same tick go in one request per collection. When our endpoint fails the
+ * public Iconify API is asked once; a 404 from the endpoint is final.
  */
 export function createIconLoader(options: IconLoaderOptions = {}): IconLoader {
   const endpoint = (options.endpoint ?? DEFAULT_ICON_ENDPOINT).replace(/\/$/, '');

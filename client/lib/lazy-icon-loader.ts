@@ -1,10 +1,8 @@
 import type { IconLoader, IconLoaderOptions } from './icon-loader.ts';
 
 /**
- * An IconLoader whose code (client/lib/icon-loader.ts) is loaded with the first icon a page did
- * not bring. The icons a page shows when it loads come with it (contract/app-icons.ts), so most
- * visits never need it (docs/look-and-accessibility.md, Bundle budget). Until then nothing is known (`peek` answers
- * undefined), as with a new loader; like it, `load` never rejects.
+ * Loaded with the first icon a page did not bring, which most visits never need (decision 0019).
+ * Until then `peek` answers undefined, as a new loader does.
  */
 export function lazyIconLoader(options: IconLoaderOptions = {}): IconLoader {
   let loader: IconLoader | undefined;

@@ -1,31 +1,21 @@
 import { resolveNavigation, type NavigationTarget } from '../../contract/navigation-guard.ts';
 
 /**
- * `navigateTo(to, options)`: the one way the app moves somewhere in code (Play, Clear errors,
- * redirects after login ...). Links (components/app-link.tsx) navigate in the router, redirects in route middleware
- * use react-router's `redirect()`; both stay on the site by construction.
- *
- * - Internal targets (paths, `?query`, `#hash`, same-origin URLs) navigate in the data router,
- *   or by a full load when no router is running (start-up failed, error screen before hydration).
- * - External targets are refused unless `external: true` is passed AND the origin is on the
- *   configured allow-list (`ALLOWED_EXTERNAL_ORIGINS`, sent as `window.__ASDAS__`).
- * - `javascript:`, `data:`, `blob:` and `vbscript:` are always refused.
- * Refusals throw a `NavigationRefusedError` (synchronously) whose `reason` and message name why.
+ * `navigateTo`: the one way code moves the visitor (docs/client-runtime.md). Without a router (the
+ * start failed) an internal target is a full load. A refusal throws `NavigationRefusedError`
+ * synchronously.
  */
 
 export interface NavigateToOptions {
-  /** Replace the current history entry instead of adding one. */
   replace?: boolean;
   /** Allow leaving the site (still only to an allowed origin). */
   external?: boolean;
 }
 
-/** The part of react-router's data router navigateTo needs. */
 export interface RouterNavigator {
   navigate(to: string, options?: { replace?: boolean }): Promise<void>;
 }
 
-/** What navigateTo needs from the browser; injectable for tests. */
 export interface NavigationEnvironment {
   location: Pick<Location, 'origin' | 'pathname' | 'search' | 'hash' | 'assign' | 'replace' | 'reload'>;
   allowedOrigins: () => readonly string[];
@@ -35,12 +25,12 @@ export interface NavigationEnvironment {
 let activeRouter: RouterNavigator | null = null;
 let leavingPage = false;
 
-/** True once a full document load was started from here: the page is going away. */
+/** True once a full document load was started from here. */
 export function isLeavingPage(): boolean {
   return leavingPage;
 }
 
-/** Called once the browser router exists (client/entry-client.tsx); returns an unregister function. */
+/** Returns an unregister function. */
 export function setNavigationRouter(router: RouterNavigator | null): () => void {
   activeRouter = router;
   return () => {
@@ -54,18 +44,13 @@ function browserEnvironment(): NavigationEnvironment {
   }
   return {
     location: window.location,
-    // `window.__ASDAS__` is the server's snapshot (client/runtime.tsx RuntimeSnapshot).
     allowedOrigins: () =>
       (window as { __ASDAS__?: { allowedExternalOrigins?: string[] } }).__ASDAS__?.allowedExternalOrigins ?? [],
     router: () => activeRouter,
   };
 }
 
-/**
- * A full document load of an internal path: `reload()` when it is the page already shown
- * (after a back/forward the address bar already shows the target), else `assign()` (or
- * `replace()`).
- */
+/** A full document load; `reload()` when after a back/forward the address bar shows it already. */
 export function hardNavigate(
   path: string,
   env: Pick<NavigationEnvironment, 'location'> = browserEnvironment(),
@@ -81,7 +66,6 @@ export function hardNavigate(
   if (path.startsWith(`${current}#`)) location.reload();
 }
 
-/** Where `to` would go from the current page; throws `NavigationRefusedError` when it may not. */
 function resolveTarget(to: string, options: NavigateToOptions, env: NavigationEnvironment): NavigationTarget {
   return resolveNavigation(to, {
     external: options.external === true,

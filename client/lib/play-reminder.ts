@@ -1,8 +1,4 @@
-/**
- * The optional session reminder on the `/play` page: every 30 or 60 minutes of play (or never),
- * a non-blocking notice with the minutes played. The choice is kept in localStorage. The timing
- * is pure and takes its timers as arguments, so tests drive it with a fake clock.
- */
+// The `/play` page's optional reminder. The timing takes its timers as arguments, for tests.
 
 export const reminderChoices = [30, 60, 0] as const;
 /** Minutes between reminders; 0 is off. */
@@ -32,15 +28,11 @@ export function saveReminderChoice(storage: Pick<Storage, 'setItem'> | null | un
   }
 }
 
-/** Whole minutes played since `startedAt`. */
 export function minutesPlayed(startedAt: number, now: number, minute = minuteMs): number {
   return Math.max(0, Math.floor((now - startedAt) / minute));
 }
 
-/**
- * Milliseconds from `now` to the next reminder: the next whole multiple of the interval after
- * the start that is still ahead (a reminder exactly due now is the next one, in one interval).
- */
+/** To the next whole multiple of the interval after the start; one due now is a whole interval away. */
 export function nextReminderDelay(startedAt: number, now: number, intervalMs: number): number {
   if (intervalMs <= 0) throw new RangeError('the interval must be positive');
   const elapsed = now - startedAt;
@@ -58,11 +50,9 @@ export interface ReminderTimers {
 
 export interface ScheduleOptions {
   startedAt: number;
-  /** Minutes between reminders (0: none). */
   everyMinutes: number;
   /** The length of a minute (tests and demos shorten it). */
   minute?: number;
-  /** Called when a reminder is due, with the whole minutes played. */
   onDue: (minutes: number) => void;
   timers?: ReminderTimers;
 }

@@ -1,9 +1,5 @@
-/**
- * The Play action in the browser: `POST /api/play`, then follow the launch URL with
- * `navigateTo(url, { external: true })`, which goes only to this site or an allowed origin
- * (PLAY_URL's origin and ALLOWED_EXTERNAL_ORIGINS). And, on the `/play` page, the check of a
- * launch token through `POST /api/play/verify`, once per token whatever React does.
- */
+// Play in the browser: the launch URL is followed with `navigateTo(url, { external: true })`, so
+// only to this site or an allowed origin.
 import type { Locale } from '../../contract/locales.ts';
 import { loginForPlay } from '../../contract/login-path.ts';
 import { launchProblemCodes, type LaunchProblem, type VerifiedLaunch } from '../../contract/play.ts';
@@ -12,15 +8,11 @@ import { navigateTo, type NavigateToOptions } from './navigate.ts';
 import { NavigationRefusedError } from '../../contract/navigation-guard.ts';
 
 export type PlayOutcome =
-  /** On the way to the destination. */
   | { kind: 'navigated' }
-  /** Not (or no longer) logged in: log in, then come back to `/play`. */
   | { kind: 'login'; to: string }
-  /** During a self-exclusion break: refused until `until`. */
   | { kind: 'self-excluded'; until: string }
-  /** The destination's origin is not on the allow-list: nowhere to go. */
   | { kind: 'refused'; url: string }
-  /** Anything else: an error code to translate (`NETWORK`, `RATE_LIMITED`, `INTERNAL` ...). */
+  /** An error code to translate (`NETWORK`, `RATE_LIMITED` ...). */
   | { kind: 'failed'; code: string };
 
 export interface PlayDependencies {
@@ -38,14 +30,13 @@ interface ApiFailure {
   data?: { code?: unknown; until?: unknown } | null;
 }
 
-/** Code of a failed API call as the pages translate it. */
 export function failureCode(error: unknown): string {
   const { statusCode, data } = (error ?? {}) as ApiFailure;
   if (data && typeof data === 'object' && typeof data.code === 'string') return data.code;
   return statusCode === undefined ? 'NETWORK' : 'UNKNOWN';
 }
 
-/** Presses Play for a logged-in player. Never throws: every way it can end is an outcome. */
+/** Never throws: every way it can end is an outcome. */
 export async function startPlay(
   locale: Locale,
   dependencies: PlayDependencies = browserDependencies,
@@ -71,10 +62,7 @@ export async function startPlay(
   }
 }
 
-export type LaunchCheck =
-  | { kind: 'verified'; launch: VerifiedLaunch }
-  /** `LAUNCH_TOKEN_USED`, `LAUNCH_TOKEN_EXPIRED`, `LAUNCH_TOKEN_INVALID`, `LAUNCH_TOKEN_UNKNOWN`, `RATE_LIMITED`, `NETWORK` ... */
-  | { kind: 'failed'; code: string };
+export type LaunchCheck = { kind: 'verified'; launch: VerifiedLaunch } | { kind: 'failed'; code: string };
 
 export interface VerifyDependencies {
   request: (token: string) => Promise<VerifiedLaunch>;
@@ -84,16 +72,11 @@ const browserVerifyDependencies: VerifyDependencies = {
   request: (token) => api<VerifiedLaunch>('/play/verify', { method: 'POST', body: { token } }),
 };
 
-/** Checks in flight or done, by token: StrictMode's double effects and remounts share one request. */
+/** StrictMode's double effects and remounts share one request per token (single-use). */
 const checks = new Map<string, Promise<LaunchCheck>>();
-/** Sessions verified in this tab, by id: `/play?session=<id>` shows one even before the page's data has it. */
+/** `/play?session=<id>` shows one even before the page's data has it. */
 const verifiedSessions = new Map<string, VerifiedLaunch>();
 
-/**
- * Verifies a launch token once (it is single-use). The page then replaces its address with
- * `?session=<id>`, which the page's data (and, until that data is fetched again, this tab's
- * memory: `verifiedSession`) can show on a reload too.
- */
 export function verifyLaunch(
   token: string,
   dependencies: VerifyDependencies = browserVerifyDependencies,
@@ -111,18 +94,17 @@ export function verifyLaunch(
   return check;
 }
 
-/** A play session this tab verified, by id. */
 export function verifiedSession(id: string): VerifiedLaunch | undefined {
   return verifiedSessions.get(id);
 }
 
-/** `?problem=` of the page for a verify failure that spent or refused the token (`used` ...); null for a passing one (network, rate limit). */
+/** The `?problem=` for a failure that spent or refused the token; null for a passing one (network). */
 export function launchProblemOf(code: string): LaunchProblem | null {
   const found = Object.entries(launchProblemCodes).find(([, known]) => known === code);
   return found ? (found[0] as LaunchProblem) : null;
 }
 
-/** For tests: forget the checks made. */
+/** For tests. */
 export function forgetLaunchChecks(): void {
   checks.clear();
   verifiedSessions.clear();

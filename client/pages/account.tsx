@@ -22,10 +22,7 @@ import { failureCode } from '../lib/play.ts';
 import { clearPayloadCache } from '../router/payload.ts';
 import { formText } from '../lib/form-text.ts';
 
-/**
- * With JavaScript: each form of the page through the API, told apart by its `intent` as the
- * server's form action does (plugins/account-settings.ts); "take a break" is the default.
- */
+/** Each form through the API, told apart by `intent` as routes/forms/account.ts does. */
 export async function clientAction({ request }: ActionFunctionArgs): Promise<FormState | Response> {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
@@ -35,7 +32,7 @@ export async function clientAction({ request }: ActionFunctionArgs): Promise<For
   return selfExclusionAction(locale, form);
 }
 
-/** The same two steps as plugins/play.ts `selfExclusion`: the period, then the confirmation, which calls the API. */
+/** The same two steps as routes/forms/play.ts `selfExclusion`: the period, then the confirmation. */
 async function selfExclusionAction(locale: Locale, form: FormData): Promise<FormState | Response> {
   const period = formText(form, 'period');
   if (!isSelfExclusionPeriod(period)) {

@@ -16,17 +16,9 @@ import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
 const started = new Map<string, Promise<PlayOutcome>>();
 
 /**
- * `/play`: the site's own play destination (when PLAY_URL is not set).
- * - `?launch=<token>`: the token Play hands over. Opened as a document, the server spends it as
- *   the player before anything renders (plugins/play.ts) and answers with one of the two below;
- *   reached by client navigation (Play with JavaScript), the browser verifies it through
- *   `POST /api/play/verify` and replaces the address the same way. Either way the token leaves
- *   the address bar once it is spent.
- * - `?session=<id>`: who is playing, since when, and the responsible-play reminders, from the
- *   page's data (the player's latest sessions): a reload shows the same session.
- * - `?problem=<reason>`: the token could not be used (used, expired ...), and Play again.
- * - Nothing (logged in, route middleware `auth`): presses Play, which lands back here with a
- *   token; this is where "log in, then continue to Play" arrives.
+ * The site's own play destination (docs/play.md). `?launch=` opened as a document is spent by the
+ * server (plugins/play.ts); reached by client navigation, the browser verifies it and replaces
+ * the address the same way, with `?session=` or `?problem=`.
  */
 export default function PlayPage() {
   const [search] = useSearchParams();
@@ -44,7 +36,7 @@ export default function PlayPage() {
   return <StartPlay />;
 }
 
-/** Play refused by the server's form action (pressed without JavaScript during a break, or unverified). */
+/** Play pressed without JavaScript and refused (a break, an unverified address). */
 function useRefusal(): PlayOutcome | null {
   const state = useActionData<FormState>();
   const until = state?.values.until;

@@ -1,22 +1,15 @@
 import type { RouteObject } from 'react-router';
 import { isChunkLoadError, isCssPreloadError, shouldReloadForChunkError } from '../lib/chunk-reload-guard.ts';
 
-/**
- * Chunk-load failures (a deploy removed the code a long-open tab still points at, or the
- * network dropped it): a page whose code fails to load during a client navigation is loaded
- * again as a full document, once per path per 10 s (the sessionStorage marker of
- * chunk-reload-guard.ts). A second failure for the same path inside that time is left to the
- * router, which shows the error screen. A failure while the app starts never reloads (the
- * entry shows the error screen): with storage blocked, a reload there could loop.
- */
+// A page whose code fails to load during a client navigation is loaded as a document, once per
+// path per 10 s (decision 0005). Never while the app starts: with storage blocked it could loop.
 
 /** Errors Vite reported through `vite:preloadError` that were JavaScript failures. */
 export type SeenChunkErrors = WeakSet<object>;
 
 /**
- * The `vite:preloadError` handler: a CSS-only failure is swallowed (`preventDefault`, so the page
- * module still loads, without its styles, and nothing reloads); a JavaScript failure is
- * remembered and left to reject the import, which the guarded route `lazy` then sees.
+ * A CSS-only failure is swallowed, so the page module still loads without its styles; a
+ * JavaScript failure is remembered and left to reject the import, which the guarded `lazy` sees.
  */
 export function handlePreloadError(event: Event, seen: SeenChunkErrors): void {
   const error = (event as Event & { payload?: unknown }).payload;
@@ -37,11 +30,9 @@ export interface LazyGuardOptions {
   /** The full path (path, query, hash) of the client navigation under way, or null outside one. */
   navigationTarget: () => string | null;
   seen: SeenChunkErrors;
-  /** A full document load of the path. */
   reload: (path: string) => void;
   /** True while the page is already being left for a full load: errors then are noise. */
   leaving?: () => boolean;
-  /** Default: the sessionStorage marker guard. */
   shouldReload?: (path: string) => boolean;
 }
 

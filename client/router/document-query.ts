@@ -13,16 +13,9 @@ type Matches = StaticHandlerContext['matches'];
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The state react-router's static handler `query` makes of a GET, made directly: match the
- * path, run the matched routes' loaders together, and put an error at its nearest error boundary.
- * A CPU profile of uncached pages showed `query` itself (a Request and an AbortSignal per page,
- * its data strategy and match bookkeeping) costing about a fifth as much as React's render.
- *
- * This is enough because of what the loaders here do (client/router/server-router.ts): they
- * return data, or throw a redirect `Response` (route middleware) or `data()` with an error
- * status (pageError); anything else they catch and turn into pageError. A path that matches no
- * route, or a loader throwing something else, goes to `query` itself, so its rules apply there.
- * test/ssr/document-query.test.ts holds both to the same answers.
+ * The state react-router's static handler `query` makes of a GET, made directly (decision 0018).
+ * Enough because the loaders of client/router/server-router.ts only return data or throw a
+ * redirect or `data()`; anything else goes to `query` itself (test/ssr/document-query.test.ts).
  */
 export async function queryDocument(url: URL, context: LoaderContext): Promise<StaticHandlerContext | Response> {
   const location: Location = {
@@ -77,12 +70,8 @@ export async function queryDocument(url: URL, context: LoaderContext): Promise<S
 }
 
 /**
- * The route matches of a pathname, remembered for the last 2,000 pathnames used. react-router's
- * `matchRoutes` flattens, ranks and compiles the whole route tree on every call (its static
- * handler does it once, but keeps the result to itself): a CPU profile of uncached pages showed
- * that at a third of the busy time. Matches depend on the pathname alone and are never mutated
- * (renders copy them, `staticRouterFor`); any number of distinct paths (a crawler, a scanner)
- * holds a bounded few, and a pathname seen for the first time pays the full match.
+ * `matchRoutes` compiles the whole route tree on every call (decision 0018), so matches are kept
+ * per pathname, a bounded number; renders copy them, never mutate (`staticRouterFor`).
  */
 export function matchPath(pathname: string): Matches | null {
   let remembered = rememberedMatches.get(pathname);

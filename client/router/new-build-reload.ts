@@ -11,12 +11,9 @@ export interface SubscribableRouter {
 }
 
 export interface NewBuildReloadOptions {
-  /** The build this page was rendered by (`window.__ASDAS__.buildId`). */
   currentId: string;
-  /** `window.__ASDAS__.buildCheckIntervalMs` (config `BUILD_CHECK_INTERVAL_MS`, default 3600000). */
   intervalMs: number;
   router: SubscribableRouter;
-  /** A full document load of an internal path (client/lib/navigate.ts `hardNavigate`). */
   hardNavigate: (path: string) => void;
   fetchLatest?: () => Promise<BuildInfo>;
   /** Told once when a newer build is found (the browser marks `<html data-outdated-build>`). */
@@ -30,14 +27,9 @@ export interface NewBuildReload {
 }
 
 /**
- * New-build reload: polls `/builds/latest.json?<now>` (build-check.ts) and, once it names another
- * build, stops polling and turns the next client navigation into a full load of its target
- * (path, query and hash), so the visitor lands on the new build's HTML and code.
- *
- * The router is watched through `subscribe`: a navigation shows up as `navigation.state ===
- * 'loading'` with its target before any new page renders, whatever started it (a link,
- * navigateTo, a redirect, back/forward). A non-GET submission is left alone: reloading
- * would drop what the visitor submitted.
+ * Once another build is announced, the next client navigation becomes a full load of its target
+ * (decision 0005). `subscribe` sees every navigation, whatever started it, before the page renders;
+ * a non-GET submission is left alone, or the visitor would lose what they submitted.
  */
 export function startNewBuildReload(options: NewBuildReloadOptions): NewBuildReload {
   let outdated: BuildInfo | null = null;

@@ -7,7 +7,6 @@ export function payloadUrl(pathname: string): string {
   return `${payloadKey(pathname).replace(/\/$/, '')}/_payload.json`;
 }
 
-/** A page's path as the payload cache knows it: no trailing slash (except `/` itself). */
 function payloadKey(pathname: string): string {
   return pathname.replace(/\/+$/, '') || '/';
 }
@@ -21,7 +20,6 @@ interface PayloadBody {
   fatal?: boolean;
 }
 
-/** One answer of `{path}/_payload.json`, kept as received so it can be read later. */
 interface PayloadResult {
   ok: boolean;
   status: number;
@@ -33,13 +31,12 @@ export const payloadFreshMs = 5000;
 
 interface CacheEntry {
   result: Promise<PayloadResult>;
-  /** When the answer arrived; unset while the request is in flight. */
+  /** Unset while the request is in flight. */
   settledAt?: number;
 }
 
 /** Prefetched payloads by page path: each is used once, or dropped after `payloadFreshMs`. */
 const prefetched = new Map<string, CacheEntry>();
-/** Prefetches waiting for a free slot, so a path is queued once. */
 const queued = new Set<string>();
 /** The payload the router used last: a query-only change of the same page reuses it. */
 let lastUsed: { key: string; result: PayloadResult; at: number } | undefined;
@@ -81,11 +78,7 @@ function readResult(result: PayloadResult, pathname: string): unknown {
   return body.data;
 }
 
-/**
- * A page's data for client navigation: what its loader returned on the server. A prefetched
- * payload (in flight or fresh) is used instead of a new request, so one navigation fetches a
- * page's payload at most once; a query-only change of the page just shown reuses its payload.
- */
+/** A prefetched payload, in flight or fresh, stands in for a new request: one fetch per navigation. */
 export async function fetchPayload(pathname: string, signal?: AbortSignal): Promise<unknown> {
   const key = payloadKey(pathname);
   const entry = prefetched.get(key);
@@ -109,14 +102,9 @@ export async function fetchPayload(pathname: string, signal?: AbortSignal): Prom
   return readResult(result, pathname);
 }
 
-/** Runs a task when a prefetch slot is free (client/lib/concurrency.ts). */
 export type SlotRunner = <T>(task: () => Promise<T>) => Promise<T>;
 
-/**
- * Fetches a page's payload ahead of a likely navigation, through `run` (the shared limit of
- * prefetches). Does nothing when a fresh copy is already cached, queued or just used. A failed
- * or non-2xx answer is not kept for later (only a navigation already waiting on it reads it).
- */
+/** A failed answer is not kept: only a navigation already waiting on it reads it. */
 export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void> {
   const key = payloadKey(pathname);
   for (const [path, entry] of prefetched) if (!isFresh(entry)) prefetched.delete(path);
@@ -142,7 +130,7 @@ export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void
   });
 }
 
-/** For tests: forget every cached payload. */
+/** For tests. */
 export function clearPayloadCache(): void {
   prefetched.clear();
   queued.clear();

@@ -4,25 +4,15 @@ import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
 import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';
 
-/**
- * Link prefetch: a page's `_payload.json` and its route chunk, fetched before the visitor clicks.
- * One limiter for the whole page: payloads and chunks together, at most 5 at a time.
- */
+// Payloads and route chunks share one limiter.
 const limiter = createLimiter(PRELOAD_CONCURRENCY);
 const run = <T>(task: () => Promise<T>) => limiter.run(task);
 
-/**
- * Route chunks asked for once per page life: by page id (both locales share one chunk), and by
- * language too for a page that brings its language's account strings.
- */
+/** By page id, and by language too for a page that brings its language's account strings. */
 const preloadedChunks = new Set<string>();
-/** Paths prefetched because a link came into view: once per page life. */
 const seenInView = new Set<string>();
 
-/**
- * Loads a page's chunk. The page bindings (client/pages.ts) are handed in by the entry module, so
- * this file, which every link imports, never imports the pages (that was an import cycle).
- */
+/** Handed in by the entry module: this file, which every link imports, must not import the pages. */
 let loadPageChunk: (route: PageRoute, locale: Locale) => Promise<unknown> = async () => undefined;
 export function setPageChunkLoader(load: (route: PageRoute, locale: Locale) => Promise<unknown>): void {
   loadPageChunk = load;
@@ -48,12 +38,7 @@ function prefetchAllowed(): boolean {
   return !(connection?.saveData || /2g/.test(connection?.effectiveType ?? ''));
 }
 
-/**
- * Prefetches what opening `pathname` needs: its route chunk (once) and, for a page with data,
- * its payload (kept for the navigation that follows, see client/router/payload.ts). A path that
- * would fail `validate` is skipped. `reason` 'view' happens once per path; hover and focus may
- * prefetch again once an earlier payload was used or went stale.
- */
+/** The route chunk and the payload; 'view' once per path, 'intent' again once a payload was used. */
 export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void {
   if (!prefetchAllowed()) return;
   if (reason === 'view') {
@@ -105,10 +90,7 @@ const idle: (callback: Callback) => () => void =
         return () => clearTimeout(handle);
       };
 
-/**
- * Prefetches `pathname` when `element` comes into view (one IntersectionObserver for every link
- * of the page, armed when the browser is idle). Returns the clean-up.
- */
+/** One IntersectionObserver for every link, armed when the browser is idle. Returns the clean-up. */
 export function prefetchWhenVisible(element: Element, pathname: string): () => void {
   if (typeof IntersectionObserver === 'undefined' || !prefetchAllowed() || seenInView.has(pathname))
     return () => undefined;

@@ -6,10 +6,7 @@ import type { PageErrorInfo } from './page-error.ts';
 
 // What the server (plugins/ssr.ts) and the renderer (client/entry-server.tsx) say to each other.
 
-/**
- * What never changes while the server runs, handed to `createRenderer` once (plugins/ssr.ts):
- * everything derived from it (the runtime snapshot's JSON, head parts) is computed once too.
- */
+/** What never changes while the server runs: everything derived from it is computed once too. */
 export interface RendererSite {
   dev: boolean;
   buildId: string;
@@ -20,7 +17,7 @@ export interface RendererSite {
   fontPreloads?: Partial<Record<Locale, string>>;
   /** The icons of contract/app-icons.ts, resolved once at start (plugins/ssr.ts): rendered inline. */
   icons?: IconDataMap;
-  /** The browser's icon fallback when our endpoint fails (the configured upstream). */
+  /** The browser's fallback when our icon endpoint fails. */
   iconFallbackUrl?: string;
   dataSource: (name: DataSourceKey) => PageDataSource;
 }
@@ -28,7 +25,6 @@ export interface RendererSite {
 /** What the server knows about one request: who asks, and the two things only it can do. */
 export interface ServerRequestContext {
   user: PublicUser | null;
-  /** The id of the session behind `user` (the account page marks it), or null. */
   sessionId?: string | null;
   isBot: boolean;
   /** A one-shot message for this page (the `flash` cookie, already cleared): client/lib/flash.ts. */
@@ -39,17 +35,14 @@ export interface ServerRequestContext {
 }
 
 export interface Renderer {
-  /**
-   * Renders one page: redirects from middleware or a form action, or the HTML with its status,
-   * head and hydration data. `form` is the urlencoded body of a form posted without JavaScript.
-   */
+  /** `form`: the urlencoded body of a form posted without JavaScript. */
   renderDocument(url: string, request: ServerRequestContext, options?: { form?: string }): Promise<DocumentOutcome>;
   /** `{path}/_payload.json`: exactly what the page's loader returns, plus the build id. */
   loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome>;
 }
 
 export type DocumentOutcome =
-  /** `external`: an absolute URL a form action chose (the server checks its origin against its allow-list). */
+  /** `external`: an absolute URL a form action chose (the server checks its origin). */
   | { type: 'redirect'; status: number; location: string; external?: boolean }
   | {
       type: 'page';

@@ -41,10 +41,7 @@ export function isPassThrough(error: unknown): boolean {
   );
 }
 
-/**
- * A route's loader as the server calls it: what it needs of a request is its URL (react-router's
- * loaders get a `Request` for it; client/router/document-query.ts calls these without one).
- */
+/** A loader needs only the URL: client/router/document-query.ts calls these without a `Request`. */
 export type DirectLoader = (input: { url: URL; params: Params; context: LoaderContext }) => Promise<unknown>;
 
 async function serverData(
@@ -137,7 +134,6 @@ const routes = createRouteObjects({
   },
 });
 
-// Built once at start: the handler holds the route tree every request is matched against.
 export const handler = createStaticHandler(routes);
 export const pageModules = new Map(
   locales.flatMap((locale) => pageRoutes.map((route) => [pageRouteId(locale, route), route.module] as const)),
