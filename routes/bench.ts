@@ -12,17 +12,9 @@ const benchPaths = {
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /**
- * What `npm run bench` compares the pages with, registered with the pages (routes/index.ts)
- * only when BENCH_BASELINE=1, so the baseline goes through exactly the hooks a page does:
- *
- * - `GET /__bench/baseline`: a constant copy of the English home page's HTML (rendered once, on
- *   the first request, compressed once per encoding like a cached page), sent through every hook
- *   a page goes through: the floor of what serving a page can cost here.
- * - `GET /__bench/react-floor?path=/th`: the page at `path` (default `/`) rendered per request by
- *   React from its own markup as plain elements (lib/react-floor.ts) and sent as a page rendered
- *   per request is (compressed per response): what React alone costs for those bytes.
- * - `GET /__bench/process`: this process's CPU time and memory, read by the bench before and
- *   after each route, so it reports server CPU per request rather than the load generator's.
+ * What `npm run bench` compares the pages with (docs/benchmark.md, decision 0021), registered with
+ * the pages, so the baseline goes through exactly the hooks a page does. `/__bench/process` lets
+ * the bench report server CPU per request rather than the load generator's.
  */
 export default async function bench(app: FastifyInstance) {
   const pageHtml = async (url: string) => {

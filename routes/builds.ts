@@ -18,10 +18,8 @@ const META_FILE_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,127})\.json$/;
 const notFound = (path: string) => notFoundError(path, { 'cache-control': 'no-cache' });
 
 /**
- * The build manifest for browsers: `/builds/latest.json` (the newest build, read from disk on
- * every request so a deploy is visible to a running server, revalidated every time) and
- * `/builds/meta/{id}.json` (one file per build, never changes). Anything else under /builds/
- * is a JSON 404: these addresses never fall through to the page renderer.
+ * `/builds/latest.json` is read from disk on every request, so a running server announces a deploy
+ * (decision 0005); anything else under /builds/ is a JSON 404, never a page.
  */
 export default async function buildsRoutes(app: FastifyInstance, options: BuildsRoutesOptions = {}) {
   const dir = options.dir ?? resolve(projectRoot, 'builds');

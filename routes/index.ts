@@ -20,12 +20,7 @@ import playFormRoutes from './forms/play.ts';
 import pageRoutes from './pages.ts';
 import sitemapRoutes from './sitemap.ts';
 
-/**
- * Every HTTP endpoint, each file under routes/ registered here (forms/: what a page's form posted
- * without JavaScript does, called by the pages' POST route) with its prefix, once the plugins have
- * made what they use (`app.accounts`, `app.play`, `app.pages` ...). A part a test leaves out takes
- * its routes with it.
- */
+/** Registered once the plugins have made what the routes use; a part a test leaves out takes its routes. */
 export async function registerRoutes(
   app: FastifyInstance,
   included: (part: AppPart) => boolean,

@@ -10,11 +10,7 @@ import { checkFormText } from '../lib/text.ts';
 
 const payloadSuffix = '/_payload.json';
 
-/**
- * The pages: every GET that no other route claims is a page rendered by React on the server
- * (`app.pages`, plugins/ssr.ts), or that page's `_payload.json`; every POST is a page's form
- * posted without JavaScript, which the page's route entry hands to its form action.
- */
+/** Every GET no other route claims is a page or its `_payload.json`; every POST a page's form. */
 export default async function pageRoutes(app: FastifyInstance) {
   const { config } = app;
 
@@ -37,10 +33,8 @@ export default async function pageRoutes(app: FastifyInstance) {
     });
   });
 
-  // Only this scope parses urlencoded bodies: the JSON API keeps answering 415 to them. As bytes:
-  // decoding them as a string would turn bytes that are not UTF-8 (raw, or escaped as %FF) into
-  // U+FFFD, which the form would then store; instead the form action is not run and the page
-  // says which field (plugins/form-actions.ts).
+  // Only this scope parses urlencoded bodies: the JSON API keeps answering 415. As bytes, so bytes
+  // that are not UTF-8 (raw, or escaped as %FF) are refused (plugins/form-actions.ts), not stored.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, body, done) => {
     const refused = refusedCharset(request.headers['content-type']);
     if (refused) {

@@ -18,11 +18,7 @@ const sessionSchema = strictObject(
   ['id', 'device', 'userAgent', 'createdAt', 'lastSeenAt', 'current'],
 );
 
-/**
- * `/api/account/*` for keeping an account (Bearer auth): details, verification resends, sessions
- * and deletion, through `app.accountSettings` (plugins/account-settings.ts); beside Play's
- * `/api/account` routes (routes/api/account.ts). Bodies are checked strictly; refused input changes nothing.
- */
+/** Beside Play's `/api/account` routes (routes/api/account.ts); refused input changes nothing. */
 export default async function accountSettingsRoutes(app: FastifyInstance) {
   jsonApiScope(app);
   app.addHook('preHandler', app.accounts.requireUser);

@@ -83,10 +83,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The JSON account API under /api/auth. JSON bodies only (anything else is 415); every body and
- * answer has a schema; errors are `{ statusCode, code, message, fields? }` with stable field codes.
- */
+/** Every body and answer has a schema; errors carry stable field codes. */
 export default async function authRoutes(app: FastifyInstance) {
   // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
   // no body, so `POST /logout` with a JSON content type and nothing in it is fine.

@@ -76,11 +76,8 @@ function send(reply: FastifyReply, answer: IconAnswer, ifNoneMatch: string | und
 }
 
 /**
- * `GET /api/_nuxt_icon/{collection}.json?icons=a,b`: what @nuxt/icon's client asks its server
- * for, answered by `app.icons` (plugins/icons.ts) with an ETag and a week of caching. Names are
- * checked before anything is looked up (400); a request that would make a new upstream call
- * counts against its address's limit (429 with Retry-After); installed sets and cached answers
- * are never limited.
+ * What @nuxt/icon's client asks its server for. Only a request that would make a new upstream
+ * call counts against its address's limit (decision 0027).
  */
 export default async function iconRoutes(app: FastifyInstance) {
   const limitUpstream = app.rateLimits.perIp('icon-upstream-ip', app.rateLimits.settings.iconUpstreamPerIp, {

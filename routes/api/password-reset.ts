@@ -17,11 +17,7 @@ export function tokenFailed(problem: TokenProblem): HttpError {
   return new HttpError(status, code, message);
 }
 
-/**
- * The options of a route that uses an emailed link: no login (the link says whose it is), the
- * per-address limit on link uses, `body` checked by the handler (schemaErrorsOf, for the API's
- * field codes), `ok` or the token errors as answers.
- */
+/** No login: the link says whose it is. `body` is checked by the handler, for the API's field codes. */
 export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<number, object>) {
   return {
     config: { auth: false as const },
@@ -34,10 +30,7 @@ export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<nu
 const acceptedMessage =
   'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
-/**
- * `/api/auth/password-reset`: ask for a link (always the same 202, known address or not) and use
- * it (answers like login: the user, and the session cookie).
- */
+/** Asking for a link always answers the same 202, known address or not. */
 export default async function passwordResetRoutes(app: FastifyInstance) {
   jsonApiScope(app);
   const { passwordResets } = app;

@@ -20,7 +20,6 @@ const verifyBodySchema = {
   required: ['token'],
 } as const;
 
-/** An error answer that also says until when (self-exclusion). */
 export const untilErrorSchema = {
   type: 'object',
   properties: { ...errorResponseSchema.properties, until: { type: 'string', format: 'date-time' } },
@@ -54,7 +53,6 @@ const verifiedSchema = {
 
 const errors = errorResponses(400, 401, 404, 409, 410, 413, 415, 429, 500);
 
-/** The verify failures, each with its own status and code. */
 const verifyFailures = {
   invalid: [400, launchProblemCodes.invalid, 'The launch token is malformed or its signature is wrong.'],
   unknown: [404, launchProblemCodes.unknown, 'No such launch token was issued.'],
@@ -88,10 +86,7 @@ export function sendUntilError(reply: FastifyReply, statusCode: number, code: st
   return reply.code(statusCode).send({ statusCode, code, message, until });
 }
 
-/**
- * `/api/play`: Play (Bearer auth) and the destination's server-to-server check of a launch token.
- * plugins/play.ts owns the service (`app.play`).
- */
+/** Play, and the destination's server-to-server check of a launch token (decision 0007). */
 export default async function playRoutes(app: FastifyInstance) {
   jsonApiScope(app);
 
@@ -138,8 +133,7 @@ export default async function playRoutes(app: FastifyInstance) {
   });
 
   /**
-   * Only the play destination (`Authorization: Bearer <PLAY_VERIFY_KEY>`) or the player the token
-   * was issued to (their session's Bearer token: the site's own /play page) may spend a token;
+   * Only the destination (PLAY_VERIFY_KEY) or the player the token was issued to may spend it;
    * anyone else holding one (it travels in a URL) is refused before it is looked at.
    */
   async function authorizeVerify(request: FastifyRequest) {

@@ -11,7 +11,6 @@ import { limits } from '../../lib/auth/validation.ts';
 /** A string field: any string up to the hard maximum (each field's own rules are checked after the schema). */
 export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
 
-/** An object with these properties and no others, the `required` ones present. */
 export const strictObject = <P extends Record<string, unknown>, R extends readonly string[]>(
   properties: P,
   required: R,
@@ -30,10 +29,8 @@ export const publicUserSchema = strictObject(
   ['id', 'email', 'displayName', 'locale', 'createdAt', 'emailVerified'],
 );
 
-/** `{ user }`: what login, registration, a password reset and a profile change answer. */
 export const userResponseSchema = strictObject({ user: publicUserSchema }, ['user']);
 
-/** `{ message }`: an accepted request that says what happens next. */
 export const messageSchema = strictObject({ message: { type: 'string' } }, ['message']);
 
 /** The error answer `{ statusCode, code, message, fields? }` (plugins/errors.ts) for each of these statuses. */
@@ -44,10 +41,8 @@ export function errorResponses<S extends number>(...statuses: S[]): Record<S, ty
   >;
 }
 
-/** The error answers of the account API under /api/auth. */
 export const authErrors = errorResponses(400, 401, 409, 413, 415, 429, 500);
 
-/** The body of a route that uses an emailed link: its token. */
 export const tokenBodySchema = strictObject({ token: text }, ['token']);
 
 /** The error answers of a route that uses an emailed link: the account API's, and 410 for an expired link. */

@@ -9,10 +9,8 @@ import { formFailure, setFlash } from './form-results.ts';
 type AccountIntent = (args: FormActionArgs, request: FastifyRequest, reply: FastifyReply) => Promise<FormActionResult>;
 
 /**
- * The account page without JavaScript: every form posts to `/account` (form action `account`)
- * with a hidden `intent`; Play's "take a break" form is the default, so it works as before. The
- * link sent to a new address is the button on `/confirm-email` (form action `confirmEmail`).
- * Both go through `app.accountSettings`, as the JSON API does.
+ * Every form of the account page posts to `/account` with a hidden `intent`; without one it is
+ * Play's "take a break". Through `app.accountSettings`, as the JSON API.
  */
 export default async function accountFormRoutes(app: FastifyInstance) {
   const settings = app.accountSettings;

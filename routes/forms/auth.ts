@@ -3,11 +3,7 @@ import { validateRegistration } from '../../lib/auth/validation.ts';
 import { localePath } from '../../contract/locales.ts';
 import { formFailure, setFlash } from './form-results.ts';
 
-/**
- * Login, registration and logout for browsers without JavaScript (form actions `login`,
- * `register`, `logout`): plain form posts that end in the same account service calls and cookie
- * as the JSON API, then a 303 to the next page.
- */
+/** The same account service calls and cookie as the JSON API, then a 303 to the next page. */
 export default async function authFormRoutes(app: FastifyInstance) {
   const { accounts } = app;
 

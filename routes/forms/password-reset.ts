@@ -3,11 +3,7 @@ import { localePath } from '../../contract/locales.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
 import { formFailure } from './form-results.ts';
 
-/**
- * Forgotten passwords without JavaScript: `/forgot-password` (form action `forgotPassword`) asks
- * for a link, `/reset-password?token=` (form action `resetPassword`) sets the new password, ends
- * every session and logs the visitor in; both through `app.passwordResets`.
- */
+/** Through `app.passwordResets`, as the JSON API. */
 export default async function passwordResetFormRoutes(app: FastifyInstance) {
   const { passwordResets } = app;
   app.formActions.define('forgotPassword', async ({ locale, fields }, request, reply): Promise<FormActionResult> => {

@@ -6,8 +6,7 @@ import { isSelfExclusionPeriod } from '../../contract/play.ts';
 
 /** Play and its breaks without JavaScript (form actions `selfExclusion` and `play`), through `app.play`. */
 export default async function playFormRoutes(app: FastifyInstance) {
-  // "Take a break" posted without JavaScript: first the period (the page then asks to confirm,
-  // explaining it cannot be undone), then the confirmation; 303 back to the account page.
+  // First the period (the page then asks to confirm: it cannot be undone), then the confirmation.
   app.formActions.define('selfExclusion', async ({ locale, fields }, request): Promise<FormActionResult> => {
     const accountPath = localePath(locale, '/account');
     if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, accountPath) };
@@ -26,10 +25,8 @@ export default async function playFormRoutes(app: FastifyInstance) {
     return { ok: true, redirect: accountPath };
   });
 
-  // Play pressed without JavaScript (the button is a form posted to /play): the same outcomes
-  // as POST /api/play in the browser. Logged out: to login, then back to Play. Logged in: a
-  // play session and a 303 to the launch URL (PLAY_URL's origin comes from the configuration,
-  // never from the request). Refused (a break, an unverified address): the /play page says why.
+  // The same outcomes as POST /api/play in the browser. The launch URL's origin comes from the
+  // configuration, never from the request.
   app.formActions.define('play', async ({ locale }, request): Promise<FormActionResult> => {
     const playPath = localePath(locale, '/play');
     if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, playPath) };
