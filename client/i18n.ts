@@ -1,15 +1,19 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the server build (tsconfig.server.json) compiles this file without client/*.d.ts
 /// <reference path="./locale-parts.d.ts" />
+import i18next from 'i18next';
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { defaultLocale, type Locale } from '../contract/locales.ts';
-import { createTranslator, type Resources, type TFunction, type Translator } from '../contract/translator.ts';
+import { createTranslations, type Resources, type TFunction, type Translator } from '../contract/translations.ts';
 
-export type { TFunction, TranslateOptions, Translator } from '../contract/translator.ts';
+export type { TFunction, TranslateOptions, Translator } from '../contract/translations.ts';
 
-// The browser loads only the page's language, and its account strings (vite.config.ts,
-// `accountStrings`) only with the pages that need them, so a reader's first load does not carry
-// them (decision 0019). The server registers both languages whole.
-const translators = new Map<Locale, Translator & { hook: { t: TFunction } }>();
+// i18next answers every string (contract/translations.ts): one instance per language, made here
+// once, in the browser and in the SSR bundle. The browser loads only the page's language, and its
+// account strings (vite.config.ts, `accountStrings`) only with the pages that need them, so a
+// reader's first load does not carry them (decision 0019). The server registers both languages whole.
+const translations = createTranslations(i18next);
+/** Languages whose strings are in place (their reader part, in the browser). */
+const loaded = new Set<Locale>();
 /** Languages whose account strings are in place (on the server: every language, whole). */
 const complete = new Set<Locale>();
 
@@ -24,23 +28,20 @@ const accountSources: Record<Locale, () => Promise<{ default: Resources }>> = {
   th: () => import('../locales/th.json?account'),
 };
 
-function register(locale: Locale, resources: Resources): Translator {
-  const fallback = locale === defaultLocale ? undefined : translators.get(defaultLocale);
-  const translator = createTranslator(locale, resources, fallback);
-  translators.set(locale, { ...translator, hook: { t: translator.t } });
-  return translator;
-}
-
 /** The server's registration: a language's every string, so no account part is ever loaded. */
 export function registerTranslations(locale: Locale, resources: Resources): Translator {
+  loaded.add(locale);
   complete.add(locale);
-  return register(locale, resources);
+  translations.add(locale, resources);
+  return translations.translator(locale);
 }
 
 export async function loadTranslations(locale: Locale): Promise<void> {
-  if (translators.has(locale)) return;
+  if (loaded.has(locale)) return;
   const { default: resources } = await sources[locale]();
-  if (!translators.has(locale)) register(locale, resources);
+  if (loaded.has(locale)) return;
+  loaded.add(locale);
+  translations.add(locale, resources);
 }
 
 /** Both parts load at once when neither has. */
@@ -49,22 +50,15 @@ export async function loadAccountStrings(locale: Locale): Promise<void> {
   const [, { default: account }] = await Promise.all([loadTranslations(locale), accountSources[locale]()]);
   if (complete.has(locale)) return;
   complete.add(locale);
-  translators.get(locale)!.add(account);
+  translations.add(locale, account);
 }
 
-/** Until its strings are loaded a language answers keys (never the case where pages render). */
-const missing: Translator & { hook: { t: TFunction } } = (() => {
-  const t: TFunction = (key, options) => options?.defaultValue ?? key;
-  return { language: 'none', t, add: () => undefined, hook: { t } };
-})();
-
-function entryFor(locale: Locale) {
-  return translators.get(locale) ?? translators.get(defaultLocale) ?? missing;
-}
-
-/** The `t` of a language outside React (document head, error screens before the router). */
+/**
+ * The `t` of a language outside React (document head, error screens before the router). A language
+ * not loaded yet answers in English where English is, else with keys (never the case where pages render).
+ */
 export function translatorFor(locale: Locale): Translator {
-  return entryFor(locale);
+  return translations.translator(loaded.has(locale) ? locale : defaultLocale);
 }
 
 const TranslationContext = createContext<Locale>(defaultLocale);
@@ -73,7 +67,7 @@ export function TranslationProvider({ locale, children }: { locale: Locale; chil
   return createElement(TranslationContext.Provider, { value: locale }, children);
 }
 
-/** `const { t } = useTranslation()`: i18next's keys, interpolation and plurals, as plain lookups. */
+/** `const { t } = useTranslation()`: the language's i18next `t`, the same object on every render. */
 export function useTranslation(): { t: TFunction } {
-  return entryFor(useContext(TranslationContext)).hook;
+  return translatorFor(useContext(TranslationContext));
 }

@@ -3,6 +3,6 @@
 declare module '*.json?account' {
   // An import() type: a top-level import would make this file a module, where a wildcard module cannot be declared.
   // eslint-disable-next-line @typescript-eslint/consistent-type-imports
-  const strings: import('../contract/translator.ts').Resources;
+  const strings: import('../contract/translations.ts').Resources;
   export default strings;
 }

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { escapeHtml } from '../contract/escape-html.ts';
 import { locales, type Locale } from '../contract/locales.ts';
-import { projectRoot } from './build-info.ts';
+import { serverT } from './translations.ts';
 
 /** The notices the server answers without rendering: overload shedding, the database away. */
 export type Notice = 'overload' | 'unavailable';
@@ -16,17 +14,10 @@ export function noticePages(notice: Notice): Record<Locale, string> {
 }
 
 function noticePage(locale: Locale, notice: Notice): string {
-  const strings = (
-    JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Record<
-      Notice,
-      {
-        title: string;
-        message: string;
-        retry: string;
-      }
-    >
-  )[notice];
-  const [title, message, retry] = [strings.title, strings.message, strings.retry].map(escapeHtml);
+  const t = serverT(locale);
+  const [title, message, retry] = (['title', 'message', 'retry'] as const).map((part) =>
+    escapeHtml(t(`${notice}.${part}`)),
+  );
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>
 <style>body{font-family:system-ui,"Noto Sans Thai",sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#f7f7f8;color:#1c1c21}main{max-width:32rem;padding:2rem;text-align:center}h1{font-size:1.5rem}a{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border-radius:.4rem;background:#5b21b6;color:#fff;text-decoration:none}</style>

@@ -10,6 +10,7 @@ import { AccountForm, useAccountForm } from './account-form.tsx';
 import { AppLink } from './app-link.tsx';
 import { LinkProblem, linkProblemOf, tokenProblemFromError } from './link-problem.tsx';
 import { formText } from '../lib/form-text.ts';
+import { revalidateCurrentUser } from '../lib/user-cache.ts';
 
 /**
  * The two pages an emailed link opens (`/verify-email?token=...`, `/confirm-email?token=...`):
@@ -35,6 +36,7 @@ export function emailedLinkAction({ apiPath, page }: EmailedLink) {
     try {
       await api(apiPath, { method: 'POST', body: { token: formText(form, 'token') } });
       clearPayloadCache();
+      void revalidateCurrentUser();
       return redirect(`${localePath(splitLocale(url.pathname).locale, page)}?done=1`);
     } catch (error) {
       const problem = tokenProblemFromError(error);

@@ -1,11 +1,10 @@
 import { useTranslation } from '../i18n.ts';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { cookieNames } from '../../contract/cookies.ts';
 import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
 import { languageIcons } from '../../contract/app-icons.ts';
 import { Icon } from './icon.tsx';
-import { LinkWithoutPrefetch } from './app-link.tsx';
 
 const languageCookie = cookieNames.language;
 
@@ -14,7 +13,7 @@ function rememberLanguage(locale: Locale) {
   document.cookie = `${languageCookie}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax`;
 }
 
-/** The same page in the other language: the path (and query) is kept. */
+/** The same page in the other language: the path (and query) is kept. A plain Link: no prefetch. */
 export function LanguageSwitch() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -22,7 +21,7 @@ export function LanguageSwitch() {
   const target: Locale = locale === 'en' ? 'th' : 'en';
   const href = localePath(target, splitLocale(pathname).path) + search;
   return (
-    <LinkWithoutPrefetch
+    <Link
       to={href}
       className="language-switch"
       hrefLang={target}
@@ -33,6 +32,6 @@ export function LanguageSwitch() {
     >
       <Icon name={languageIcons[target]} />
       <span>{t('language.switchTo')}</span>
-    </LinkWithoutPrefetch>
+    </Link>
   );
 }

@@ -1,27 +1,36 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
-import { currentUserStore, onServer, useLocale, useUser, type RootData } from '../hooks.ts';
+import { SWRConfig } from 'swr';
+import { onServer, useLocale, useUser, type RootData } from '../hooks.ts';
 import { session } from '../lib/session.ts';
+import { swrConfig, useBindCacheMutate } from '../lib/swr-config.ts';
+import { userKey } from '../lib/user-cache.ts';
 import { TranslationProvider } from '../i18n.ts';
 import { DocumentHead } from './document-head.tsx';
 import { NoticeProvider } from './notices.tsx';
 import { RouteAnnouncer } from './route-announcer.tsx';
 
-/** The top of the page tree: the language every string is read in, the document head, scroll. */
+/**
+ * The top of the page tree: the language every string is read in, SWR's one configuration (the
+ * root loader's data seeds who is logged in, under the key `useUser` reads), the head, scroll.
+ */
 export function Root() {
   const locale = useLocale();
   const rootData = useRouteLoaderData('root') as RootData;
+  const swr = useMemo(() => ({ ...swrConfig, fallback: { [userKey]: rootData } }), [rootData]);
   return (
     <TranslationProvider locale={locale}>
-      {/* Effects only: nothing to do in the server render. */}
-      {onServer ? null : <CurrentUserSync rootData={rootData} />}
-      <DocumentHead />
-      <RouteAnnouncer />
-      <ScrollToTop />
-      <HydratedMarker />
-      <NoticeProvider>
-        <Outlet />
-      </NoticeProvider>
+      <SWRConfig value={swr}>
+        {/* Effects only: nothing to do in the server render. */}
+        {onServer ? null : <CurrentUserSync />}
+        <DocumentHead />
+        <RouteAnnouncer />
+        <ScrollToTop />
+        <HydratedMarker />
+        <NoticeProvider>
+          <Outlet />
+        </NoticeProvider>
+      </SWRConfig>
     </TranslationProvider>
   );
 }
@@ -44,14 +53,12 @@ function HydratedMarker() {
 }
 
 /**
- * Keeps the three views of "who is logged in" in step: the root loader (changed by login and
- * logout), the current-user store (refreshed on focus) and the session store route middleware reads.
+ * Form actions change SWR's cache through its bound `mutate`; what SWR learns on its own (a logout
+ * in another tab, seen on return) reaches the session store route middleware reads.
  */
-function CurrentUserSync({ rootData }: { rootData: RootData }) {
+function CurrentUserSync() {
+  useBindCacheMutate();
   const user = useUser();
-  useEffect(() => {
-    currentUserStore.seed(rootData);
-  }, [rootData]);
   useEffect(() => {
     session.set(user);
   }, [user]);

@@ -7,8 +7,8 @@ import type { PublicUser } from '../../contract/page-data.ts';
 import { api } from './api.ts';
 import { setFlash } from './flash.ts';
 import { formStateFromError } from './form-state.ts';
-import { session } from './session.ts';
 import { formText } from './form-text.ts';
+import { setCurrentUser } from './user-cache.ts';
 
 /** The last submission's state if it came from the form with this intent ("take a break" has none). */
 export function formStateFor(actionData: unknown, intent: string): FormState | undefined {
@@ -33,7 +33,7 @@ const intents: Record<string, Intent> = {
       method: 'PATCH',
       body: { displayName: formText(form, 'displayName'), locale: formText(form, 'locale') },
     });
-    session.set(user);
+    await setCurrentUser(user);
     return 'profile-saved';
   },
   async password(form) {
@@ -63,7 +63,7 @@ const intents: Record<string, Intent> = {
 /** Deleting the account ends on the home page, logged out, with a notice. */
 async function deleteAccount(form: FormData, locale: Locale): Promise<Response> {
   await api('/account', { method: 'DELETE', body: { password: formText(form, 'password') } });
-  session.set(null);
+  await setCurrentUser(null);
   setFlash('accountDeleted');
   clearPayloadCache();
   return redirect(localePath(locale, '/'));

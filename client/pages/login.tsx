@@ -10,7 +10,7 @@ import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';
-import { session } from '../lib/session.ts';
+import { setCurrentUser } from '../lib/user-cache.ts';
 import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: log in through the API, then go where the visitor was heading. */
@@ -23,7 +23,7 @@ export async function clientAction({ request }: ActionFunctionArgs) {
       method: 'POST',
       body: { email, password: formText(form, 'password') },
     });
-    session.set(user);
+    await setCurrentUser(user);
     setFlash('signedIn');
     return redirect(
       safeRedirectPath(url.searchParams.get('redirect'), localePath(splitLocale(url.pathname).locale, '/')),

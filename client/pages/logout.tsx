@@ -3,12 +3,12 @@ import { Form, redirect, type ActionFunctionArgs } from 'react-router';
 import { localePath, splitLocale } from '../../contract/locales.ts';
 import { api } from '../lib/api.ts';
 import { setFlash } from '../lib/flash.ts';
-import { session } from '../lib/session.ts';
+import { setCurrentUser } from '../lib/user-cache.ts';
 
 /** With JavaScript: revoke the session through the API. Logging out never fails for the visitor. */
 export async function clientAction({ request }: ActionFunctionArgs) {
   await api('/auth/logout', { method: 'POST' }).catch(() => undefined);
-  session.set(null);
+  await setCurrentUser(null);
   setFlash('signedOut');
   return redirect(localePath(splitLocale(new URL(request.url).pathname).locale, '/'));
 }

@@ -10,7 +10,7 @@ import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
 import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';
-import { session } from '../lib/session.ts';
+import { setCurrentUser } from '../lib/user-cache.ts';
 import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: create the account through the API (which logs the new player in). */
@@ -30,7 +30,7 @@ export async function clientAction({ request }: ActionFunctionArgs) {
         confirmAge: form.get('confirmAge') === 'on',
       },
     });
-    session.set(user);
+    await setCurrentUser(user);
     setFlash('registered');
     return redirect(safeRedirectPath(url.searchParams.get('redirect'), localePath(locale, '/')));
   } catch (error) {

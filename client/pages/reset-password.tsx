@@ -6,7 +6,7 @@ import { LinkProblem, linkProblemOf, tokenProblemFromError } from '../components
 import { useTranslation } from '../i18n.ts';
 import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
-import { session } from '../lib/session.ts';
+import { setCurrentUser } from '../lib/user-cache.ts';
 import { formText } from '../lib/form-text.ts';
 
 /** With JavaScript: the new password through the API, which logs the visitor in (as login does). */
@@ -20,7 +20,7 @@ export async function clientAction({ request }: ActionFunctionArgs) {
       method: 'POST',
       body: { token, password: formText(form, 'password') },
     });
-    session.set(user);
+    await setCurrentUser(user);
     return redirect(`${localePath(locale, '/account')}?done=password-reset`);
   } catch (error) {
     const problem = tokenProblemFromError(error);

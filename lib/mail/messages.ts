@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createTranslator, type Resources, type TFunction } from '../../contract/translator.ts';
-import { projectRoot } from '../build-info.ts';
-import { defaultLocale, locales, type Locale } from '../../contract/locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 import { escapeHtml } from '../../contract/escape-html.ts';
+import { serverT } from '../translations.ts';
 
 /** The emails the site sends, each in the recipient's language (strings under `email.*` in locales/). */
 export type MailKind = 'passwordReset' | 'verifyEmail' | 'confirmEmailChange' | 'emailChanged';
@@ -27,17 +24,6 @@ export interface ComposedMail {
   html: string;
 }
 
-// The site's own translator (contract/translator.ts) over locales/*.json, read once at start.
-const readStrings = (locale: Locale) =>
-  JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')) as Resources;
-const english = createTranslator(defaultLocale, readStrings(defaultLocale));
-const fixed = new Map<Locale, TFunction>(
-  locales.map((locale) => [
-    locale,
-    (locale === defaultLocale ? english : createTranslator(locale, readStrings(locale), english)).t,
-  ]),
-);
-
 /** What each kind says, as keys under `email.{kind}`: paragraphs before the button, the button, paragraphs after. */
 const layout: Record<MailKind, { before: string[]; action?: string; after: string[] }> = {
   passwordReset: { before: ['intro', 'validity'], action: 'action', after: ['ignore'] },
@@ -47,7 +33,7 @@ const layout: Record<MailKind, { before: string[]; action?: string; after: strin
 };
 
 export function composeMail(kind: MailKind, locale: Locale, to: string, values: MailValues): ComposedMail {
-  const t = fixed.get(locale)!;
+  const t = serverT(locale);
   const say = (key: string) => t(`email.${kind}.${key}`, { ...values, count: values.minutes ?? values.hours ?? 0 });
   const parts = layout[kind];
   const greeting = t('email.greeting', { name: values.name });

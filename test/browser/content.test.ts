@@ -65,6 +65,25 @@ t.test('from the list to an article: one _payload.json, no document', async (t) 
   await context.close();
 });
 
+t.test('a link out of view prefetches its page on hover, not before', async (t) => {
+  const { page, context, payloads, payloadArrived } = await open('/asdas');
+  const link = page.locator('[data-testid="article-card"] .card-title a').last();
+  const target = (await link.getAttribute('href'))!;
+  t.ok(
+    await link.evaluate((anchor) => anchor.getBoundingClientRect().top > window.innerHeight),
+    'the last card starts below the fold',
+  );
+  // The first card's prefetch shows the links are watched; the last one's page is not asked for.
+  const first = await page.locator('[data-testid="article-card"] .card-title a').first().getAttribute('href');
+  await payloadArrived(first!);
+  t.same(payloads(target), [], 'nothing asked for the link out of view');
+  // A pointer over it (React's onMouseEnter), without scrolling it into view.
+  await link.dispatchEvent('mouseover');
+  await payloadArrived(target);
+  t.same(payloads(target), [`${base}${target}/_payload.json`], 'its payload, once');
+  await context.close();
+});
+
 t.test('the pagination navigates on the client and reuses the list payload', async (t) => {
   const { page, context, documents, payloads } = await open('/asdas');
   const firstTitle = () => page.locator('[data-testid="article-card"] .card-title a').first().textContent();

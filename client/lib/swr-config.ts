@@ -1,0 +1,200 @@
+import { useEffect } from 'react';
+import {
+  unstable_serialize,
+  useSWRConfig,
+  type BareFetcher,
+  type Cache,
+  type Key,
+  type Middleware,
+  type ScopedMutator,
+  type SWRConfiguration,
+  type State,
+} from 'swr';
+import { api } from './api.ts';
+
+// SWR as the root's one SWRConfig sets it up (client/components/root.tsx), with the spec's data
+// rules (decision 0029).
+
+/** Data is fresh this long: no request for a key within it, on mount, focus or reconnect. */
+export const FRESH_MS = 5_000;
+export const MAX_ERROR_RETRIES = 3;
+/** Cache entries no hook has used for this long are dropped. */
+export const UNUSED_MS = 300_000;
+
+/** Before retry `attempt + 1` (attempt 0 first): 1000, 2000, 4000 ... ms, at most 30 s. */
+export function retryDelay(attempt: number): number {
+  return Math.min(1_000 * 2 ** Math.max(0, attempt), 30_000);
+}
+
+/** The HTTP status of an error: ofetch's `FetchError.statusCode` (or `status`, `response.status`). */
+export function statusOf(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { statusCode?: unknown; status?: unknown; response?: { status?: unknown } };
+  for (const v of [e.statusCode, e.status, e.response?.status]) {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+  }
+  return undefined;
+}
+
+/** SWR's `retryCount` is 1 for the first retry. A 4xx will not change by asking again. */
+export const onErrorRetry: NonNullable<SWRConfiguration['onErrorRetry']> = (error, _key, _config, revalidate, opts) => {
+  const status = statusOf(error);
+  if ((status !== undefined && status >= 400 && status < 500) || opts.retryCount > MAX_ERROR_RETRIES) return;
+  setTimeout(() => void revalidate(opts), retryDelay(opts.retryCount - 1));
+};
+
+/** Keys are API paths (relative to `/api`); the API client retries a GET once on its own. */
+export function apiFetcher<T>(path: string): Promise<T> {
+  return api<T>(path);
+}
+
+interface Entry {
+  state: State;
+  usedAt: number;
+}
+
+/**
+ * SWR's cache (`provider`): an entry no mounted hook holds and nothing has read or written for
+ * `unusedMs` is dropped. One timer, set for the oldest entry's turn, while there are entries.
+ */
+export class UnusedDroppingCache implements Cache {
+  readonly createdAt = Date.now();
+  private readonly entries = new Map<string, Entry>();
+  private readonly holders = new Map<string, number>();
+  private readonly served = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly unusedMs = UNUSED_MS) {}
+
+  keys(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
+  get(key: string): State | undefined {
+    const entry = this.entries.get(key);
+    if (entry) entry.usedAt = Date.now();
+    return entry?.state;
+  }
+
+  set(key: string, state: State): void {
+    this.entries.set(key, { state, usedAt: Date.now() });
+    this.schedule();
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** A mounted hook uses `key` until the returned function is called. */
+  hold(key: string): () => void {
+    this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    return () => {
+      const left = (this.holders.get(key) ?? 1) - 1;
+      if (left > 0) this.holders.set(key, left);
+      else this.holders.delete(key);
+      this.get(key); // unused from now on
+    };
+  }
+
+  /**
+   * True once per key, within FRESH_MS of the cache's start (hydration): the server's render of
+   * that key (the `fallback`) then answers the key's first request, so hydration asks nothing and
+   * SWR's dedupe keeps the answer fresh for FRESH_MS. Never after `mutate` changed the key.
+   */
+  serverAnswers(key: string): boolean {
+    if (this.served.has(key)) return false;
+    this.served.add(key);
+    return Date.now() - this.createdAt < FRESH_MS;
+  }
+
+  mutated(key: string): void {
+    this.served.add(key);
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.entries.size === 0) return;
+    let oldest = Infinity;
+    for (const entry of this.entries.values()) oldest = Math.min(oldest, entry.usedAt);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.sweep();
+      },
+      Math.max(0, oldest + this.unusedMs - Date.now()),
+    );
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.entries) {
+      if (this.holders.has(key)) entry.usedAt = now;
+      else if (now - entry.usedAt >= this.unusedMs) this.entries.delete(key);
+    }
+    this.schedule();
+  }
+}
+
+/**
+ * Every hook: its key is held in the cache while it is mounted, and its fetcher lets the server's
+ * render answer the key's first request (UnusedDroppingCache.serverAnswers).
+ */
+const cacheRules: Middleware = (useSWRNext) =>
+  function useCacheRules<Data, Error>(
+    key: Key,
+    fetcher: BareFetcher<Data> | null,
+    config: SWRConfiguration<Data, Error, BareFetcher<Data>>,
+  ) {
+    const { cache, fallback } = useSWRConfig();
+    const serialized = unstable_serialize(key);
+    useEffect(
+      () => (serialized && cache instanceof UnusedDroppingCache ? cache.hold(serialized) : undefined),
+      [cache, serialized],
+    );
+    const seed = fallback[serialized] as Data | undefined;
+    const answered: BareFetcher<Data> | null =
+      fetcher && seed !== undefined && cache instanceof UnusedDroppingCache
+        ? (...args: unknown[]) => (cache.serverAnswers(serialized) ? Promise.resolve(seed) : fetcher(...args))
+        : fetcher;
+    return useSWRNext<Data, Error>(key, answered, config);
+  };
+
+/** The root's SWRConfig, less the `fallback` (the root loader's data) it adds per render. */
+export const swrConfig = {
+  fetcher: apiFetcher as BareFetcher,
+  dedupingInterval: FRESH_MS,
+  focusThrottleInterval: FRESH_MS,
+  // A hook that mounts asks again, but SWR's dedupe makes that "when older than FRESH_MS".
+  revalidateIfStale: true,
+  revalidateOnFocus: true,
+  revalidateOnReconnect: true,
+  errorRetryCount: MAX_ERROR_RETRIES,
+  onErrorRetry,
+  provider: () => new UnusedDroppingCache(),
+  use: [cacheRules],
+} satisfies SWRConfiguration;
+
+let bound: { cache: Cache; mutate: ScopedMutator } | undefined;
+
+/** Inside the root's SWRConfig: lets code outside components (form actions) change its cache. */
+export function useBindCacheMutate(): void {
+  const { cache, mutate } = useSWRConfig();
+  useEffect(() => {
+    bound = { cache, mutate };
+  }, [cache, mutate]);
+}
+
+function mutateBound(key: string, ...rest: [] | [data: unknown, options: { revalidate: false }]): Promise<unknown> {
+  if (!bound) return Promise.resolve();
+  if (bound.cache instanceof UnusedDroppingCache) bound.cache.mutated(key);
+  return bound.mutate(key, ...rest);
+}
+
+/** An API answer already says what `key` holds now: shown at once, no request. */
+export async function setCached(key: string, data: unknown): Promise<void> {
+  await mutateBound(key, data, { revalidate: false });
+}
+
+/** Something changed what `key` holds: its hooks ask the API again. */
+export async function revalidateCached(key: string): Promise<void> {
+  await mutateBound(key);
+}

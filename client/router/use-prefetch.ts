@@ -1,0 +1,62 @@
+import { useEffect, useRef, type FocusEvent, type MouseEvent, type TouchEvent } from 'react';
+import { createPath, useLocation, type To } from 'react-router';
+import { useRuntime } from '../runtime.tsx';
+import { prefetchPage, prefetchWhenVisible } from './prefetch.ts';
+
+interface LinkLike {
+  to: To;
+  target?: string | undefined;
+  reloadDocument?: boolean | undefined;
+  onMouseEnter?: ((event: MouseEvent<HTMLAnchorElement>) => void) | undefined;
+  onFocus?: ((event: FocusEvent<HTMLAnchorElement>) => void) | undefined;
+  onTouchStart?: ((event: TouchEvent<HTMLAnchorElement>) => void) | undefined;
+}
+
+/**
+ * The path on this site a link opens, read from the `<a>` react-router drew (so its resolution is
+ * react-router's), or null for another site, the page shown now or a hash on it.
+ */
+function pathToPrefetch(anchor: HTMLAnchorElement, currentPathname: string): string | null {
+  const url = new URL(anchor.href, window.location.href);
+  if (url.origin !== window.location.origin || url.pathname === currentPathname) return null;
+  return url.pathname;
+}
+
+/**
+ * Props for a link's `<a>` that prefetch its page (route chunk and payload) when it comes into view
+ * and on hover, focus or touch; nothing for crawlers, new tabs and full document loads.
+ */
+export function usePrefetchOnView(link: LinkLike) {
+  const ref = useRef<HTMLAnchorElement>(null);
+  const { isBot } = useRuntime();
+  const { pathname } = useLocation();
+  const enabled = !isBot && !link.reloadDocument && (!link.target || link.target === '_self');
+  const toKey = typeof link.to === 'string' ? link.to : createPath(link.to);
+
+  useEffect(() => {
+    const anchor = ref.current;
+    if (!enabled || !anchor) return;
+    const path = pathToPrefetch(anchor, pathname);
+    return path === null ? undefined : prefetchWhenVisible(anchor, path);
+  }, [enabled, toKey, pathname]);
+
+  const onIntent = () => {
+    const path = enabled && ref.current ? pathToPrefetch(ref.current, pathname) : null;
+    if (path !== null) prefetchPage(path, 'intent');
+  };
+  return {
+    ref,
+    onMouseEnter: (event: MouseEvent<HTMLAnchorElement>) => {
+      link.onMouseEnter?.(event);
+      onIntent();
+    },
+    onFocus: (event: FocusEvent<HTMLAnchorElement>) => {
+      link.onFocus?.(event);
+      onIntent();
+    },
+    onTouchStart: (event: TouchEvent<HTMLAnchorElement>) => {
+      link.onTouchStart?.(event);
+      onIntent();
+    },
+  };
+}
