@@ -23,13 +23,13 @@ import type {
   RendererSite,
   ServerRequestContext,
 } from './router/renderer-api.ts';
-import { matchPath, queryDocument } from './router/document-query.ts';
 import {
   directLoaders,
   externalRedirectHeader,
   handler,
   isPassThrough,
   type LoaderContext,
+  matchPath,
   pageModules,
   redirectStatus,
   requestFor,
@@ -127,11 +127,9 @@ export function createRenderer(site: RendererSite): Renderer {
     const { pathname } = parsed;
     const { locale } = splitLocale(pathname);
     const context: LoaderContext = { site, request };
-    // A form posted without JavaScript goes through react-router's action machinery; a GET is direct.
-    const state =
-      options.form === undefined
-        ? await queryDocument(parsed, context)
-        : await handler.query(requestFor(url, options.form), { requestContext: context });
+    // react-router's static handler: a GET runs the loaders, a form posted without JavaScript its action first.
+    const asked = options.form === undefined ? new Request(parsed) : requestFor(url, options.form);
+    const state = await handler.query(asked, { requestContext: context });
     if (state instanceof Response) {
       const raw = state.headers.get('location') ?? '/';
       if (state.headers.get(externalRedirectHeader))

@@ -1,9 +1,11 @@
-import { useLoaderData, useMatches } from 'react-router';
-import useSWR from 'swr';
+import { useLoaderData, useLocation, useMatches, useRouteLoaderData } from 'react-router';
 import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { defaultLocale, isLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
+import { fetchPageData } from './lib/page-data-fetch.ts';
+import { useSeededSWR } from './lib/swr-config.ts';
 import { fetchCurrentUser, userKey, type UserData } from './lib/user-cache.ts';
+import { payloadUrl } from './router/payload.ts';
 
 /** The locale of the page being shown, from the locale route in the matches. */
 export function useLocale(): Locale {
@@ -31,5 +33,17 @@ export type RootData = UserData;
  * API is asked; returning to the tab asks again, so a logout in another tab shows here.
  */
 export function useUser(): PublicUser | null {
-  return useSWR<UserData>(userKey, fetchCurrentUser).data?.user ?? null;
+  const seed = useRouteLoaderData<RootData>('root') ?? noUser;
+  return useSeededSWR(userKey, fetchCurrentUser, seed).user;
+}
+
+const noUser: UserData = { user: null };
+
+/**
+ * A page's data that changes while it is shown (the account page's login and play sessions): the
+ * loader's, then kept fresh by SWR like the current user (returning to the tab asks again).
+ */
+export function useLivePageData<K extends DataSourceKey>(source: K): PageDataMap[K] {
+  const { pathname } = useLocation();
+  return useSeededSWR(payloadUrl(pathname), fetchPageData<PageDataMap[K]>, usePageData(source));
 }

@@ -1,5 +1,5 @@
-import { useContext, useEffect } from 'react';
-import { UNSAFE_DataRouterStateContext, useLocation, useMatches } from 'react-router';
+import { useEffect } from 'react';
+import { useLocation, useMatches } from 'react-router';
 import { pageTitle } from '../../contract/page-title.ts';
 import type { SeoData } from '../../contract/seo.ts';
 import { useLocale } from '../hooks.ts';
@@ -13,14 +13,13 @@ import { useRuntime } from '../runtime.tsx';
  * The title and language at once (RouteAnnouncer, the next effect, reads the title); the other
  * tags once contract/seo.ts is loaded: it is loaded after hydration, not with the page (first-load
  * budget, test/ssr/first-load.test.ts), and nobody reads those tags in between.
+ * Drawn by the layout for a page, and by the error boundaries with the `error` they show.
  */
-export function DocumentHead() {
+export function DocumentHead({ error }: { error?: unknown }) {
   const matches = useMatches();
   const locale = useLocale();
   const { pathname } = useLocation();
   const { publicUrl, dev } = useRuntime();
-  const errors = useContext(UNSAFE_DataRouterStateContext)?.errors;
-  const error: unknown = errors ? Object.values(errors)[0] : undefined;
   const leaf = matches[matches.length - 1];
   const seo = (leaf?.data as { seo?: SeoData } | null | undefined)?.seo;
   useEffect(() => {

@@ -5,6 +5,7 @@ import { TranslationProvider } from '../i18n.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
+import { DocumentHead } from './document-head.tsx';
 import { ErrorDetails, ErrorScreen } from './error-screen.tsx';
 import { LayoutFrame } from './layout.tsx';
 
@@ -27,7 +28,7 @@ function useBoundaryError() {
   useEffect(() => {
     if (isRenderFailure && !runtime.isServerError(error)) console.error(renderErrorLog, error);
   }, [error, isRenderFailure, runtime]);
-  return { info, isBot: runtime.isBot };
+  return { error, info, isBot: runtime.isBot };
 }
 
 /** Clear errors: a new navigation to `/` replaces the error with the home page. */
@@ -39,11 +40,18 @@ function useClearErrors() {
 
 /** Errors of a page: fatal ones take the whole screen, others render inside the layout. */
 export function LocaleErrorBoundary() {
-  const { info, isBot } = useBoundaryError();
+  const { error, info, isBot } = useBoundaryError();
   const clear = useClearErrors();
-  if (info.fatal && !isBot) return <ErrorScreen info={info} onClear={clear} />;
+  if (info.fatal && !isBot)
+    return (
+      <>
+        <DocumentHead error={error} />
+        <ErrorScreen info={info} onClear={clear} />
+      </>
+    );
   return (
     <LayoutFrame>
+      <DocumentHead error={error} />
       <section className="inline-error" role="alert" data-testid="inline-error">
         <ErrorDetails info={info} />
       </section>
@@ -53,11 +61,12 @@ export function LocaleErrorBoundary() {
 
 /** Errors above the layout (the root loader): always the error screen. */
 export function RootErrorBoundary() {
-  const { info } = useBoundaryError();
+  const { error, info } = useBoundaryError();
   const clear = useClearErrors();
   const locale = useLocale();
   return (
     <TranslationProvider locale={locale}>
+      <DocumentHead error={error} />
       <ErrorScreen info={info} onClear={clear} />
     </TranslationProvider>
   );

@@ -7,6 +7,7 @@ import { navigationIcons } from '../../contract/app-icons.ts';
 import { AppNavLink } from './app-link.tsx';
 import { BackToTop } from './back-to-top.tsx';
 import { Icon } from './icon.tsx';
+import { DocumentHead } from './document-head.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { navigationItems } from '../../contract/navigation.ts';
 import { NoticeArea } from './notices.tsx';
@@ -16,6 +17,7 @@ import { PlayButton } from './play-button.tsx';
 export function Layout() {
   return (
     <LayoutFrame>
+      <DocumentHead />
       <Outlet />
     </LayoutFrame>
   );

@@ -1,29 +1,24 @@
-import { useEffect, useMemo } from 'react';
-import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
-import { onServer, useLocale, useUser, type RootData } from '../hooks.ts';
+import { onServer, useLocale, useUser } from '../hooks.ts';
 import { session } from '../lib/session.ts';
 import { swrConfig, useBindCacheMutate } from '../lib/swr-config.ts';
-import { userKey } from '../lib/user-cache.ts';
 import { TranslationProvider } from '../i18n.ts';
-import { DocumentHead } from './document-head.tsx';
 import { NoticeProvider } from './notices.tsx';
 import { RouteAnnouncer } from './route-announcer.tsx';
 
 /**
- * The top of the page tree: the language every string is read in, SWR's one configuration (the
- * root loader's data seeds who is logged in, under the key `useUser` reads), the head, scroll.
+ * The top of the page tree: the language every string is read in, SWR's one configuration
+ * (client/lib/swr-config.ts), the route announcer, scroll.
  */
 export function Root() {
   const locale = useLocale();
-  const rootData = useRouteLoaderData('root') as RootData;
-  const swr = useMemo(() => ({ ...swrConfig, fallback: { [userKey]: rootData } }), [rootData]);
   return (
     <TranslationProvider locale={locale}>
-      <SWRConfig value={swr}>
+      <SWRConfig value={swrConfig}>
         {/* Effects only: nothing to do in the server render. */}
         {onServer ? null : <CurrentUserSync />}
-        <DocumentHead />
         <RouteAnnouncer />
         <ScrollToTop />
         <HydratedMarker />

@@ -23,7 +23,7 @@ export function RouteAnnouncer() {
   useEffect(() => {
     if (seen.current === key) return;
     seen.current = key;
-    // DocumentHead's effect (a sibling before this one) has already written the new title.
+    // DocumentHead's effect (in the layout or an error boundary, below this: it runs first) wrote the title.
     setMessage(document.title);
     if (hash) return;
     const target = pageFocusTarget();

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import {
-  unstable_serialize,
+import useSWR, {
   useSWRConfig,
   type BareFetcher,
   type Cache,
@@ -58,10 +57,8 @@ interface Entry {
  * `unusedMs` is dropped. One timer, set for the oldest entry's turn, while there are entries.
  */
 export class UnusedDroppingCache implements Cache {
-  readonly createdAt = Date.now();
   private readonly entries = new Map<string, Entry>();
   private readonly holders = new Map<string, number>();
-  private readonly served = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly unusedMs = UNUSED_MS) {}
@@ -96,23 +93,9 @@ export class UnusedDroppingCache implements Cache {
     };
   }
 
-  /**
-   * True once per key, within FRESH_MS of the cache's start (hydration): the server's render of
-   * that key (the `fallback`) then answers the key's first request, so hydration asks nothing and
-   * SWR's dedupe keeps the answer fresh for FRESH_MS. Never after `mutate` changed the key.
-   */
-  serverAnswers(key: string): boolean {
-    if (this.served.has(key)) return false;
-    this.served.add(key);
-    return Date.now() - this.createdAt < FRESH_MS;
-  }
-
-  mutated(key: string): void {
-    this.served.add(key);
-  }
-
   private schedule(): void {
-    if (this.timer !== undefined || this.entries.size === 0) return;
+    // The server's renders fetch nothing and end: no timer there.
+    if (this.timer !== undefined || this.entries.size === 0 || typeof window === 'undefined') return;
     let oldest = Infinity;
     for (const entry of this.entries.values()) oldest = Math.min(oldest, entry.usedAt);
     this.timer = setTimeout(
@@ -134,31 +117,24 @@ export class UnusedDroppingCache implements Cache {
   }
 }
 
-/**
- * Every hook: its key is held in the cache while it is mounted, and its fetcher lets the server's
- * render answer the key's first request (UnusedDroppingCache.serverAnswers).
- */
-const cacheRules: Middleware = (useSWRNext) =>
-  function useCacheRules<Data, Error>(
+/** Every hook's key is held in the cache while the hook is mounted. */
+const holdKeys: Middleware = (useSWRNext) =>
+  function useHeldKey<Data, Error>(
     key: Key,
     fetcher: BareFetcher<Data> | null,
     config: SWRConfiguration<Data, Error, BareFetcher<Data>>,
   ) {
-    const { cache, fallback } = useSWRConfig();
-    const serialized = unstable_serialize(key);
+    const { cache } = useSWRConfig();
+    // The site's keys are API and payload paths: strings.
+    const serialized = typeof key === 'string' ? key : '';
     useEffect(
       () => (serialized && cache instanceof UnusedDroppingCache ? cache.hold(serialized) : undefined),
       [cache, serialized],
     );
-    const seed = fallback[serialized] as Data | undefined;
-    const answered: BareFetcher<Data> | null =
-      fetcher && seed !== undefined && cache instanceof UnusedDroppingCache
-        ? (...args: unknown[]) => (cache.serverAnswers(serialized) ? Promise.resolve(seed) : fetcher(...args))
-        : fetcher;
-    return useSWRNext<Data, Error>(key, answered, config);
+    return useSWRNext<Data, Error>(key, fetcher, config);
   };
 
-/** The root's SWRConfig, less the `fallback` (the root loader's data) it adds per render. */
+/** The root's SWRConfig. */
 export const swrConfig = {
   fetcher: apiFetcher as BareFetcher,
   dedupingInterval: FRESH_MS,
@@ -170,31 +146,65 @@ export const swrConfig = {
   errorRetryCount: MAX_ERROR_RETRIES,
   onErrorRetry,
   provider: () => new UnusedDroppingCache(),
-  use: [cacheRules],
+  use: [holdKeys],
 } satisfies SWRConfiguration;
 
-let bound: { cache: Cache; mutate: ScopedMutator } | undefined;
+/** What the seeded keys hold: the data, and when it was the server's or the API's answer. */
+export interface Dated<T> {
+  data: T;
+  at: number;
+}
+
+/** Keys `revalidateCached` asked for: their next answer is the API's, not the seed. */
+const mustAsk = new Set<string>();
+
+/** When each loader result was first seen: every hook reading it agrees on its age. */
+const seenAt = new WeakMap<object, number>();
+
+function arrivedAt(seed: unknown): number {
+  if (typeof seed !== 'object' || seed === null) return Date.now();
+  let at = seenAt.get(seed);
+  if (at === undefined) seenAt.set(seed, (at = Date.now()));
+  return at;
+}
+
+/**
+ * SWR for data a loader already brought (`seed`: the server's render, a payload): the seed is an
+ * answer as fresh as any for FRESH_MS from its arrival, so hydration and the page just loaded ask
+ * nothing; after that SWR asks `fetcher` (focus, reconnect, a later mount, `mutate`). Shown is the
+ * later of the seed and SWR's data, so a new loader result wins over an older answer.
+ */
+export function useSeededSWR<T>(key: string, fetcher: (key: string) => Promise<T>, seed: T): T {
+  const at = arrivedAt(seed);
+  const answer = (asked: string): Promise<Dated<T>> =>
+    !mustAsk.delete(asked) && Date.now() - at < FRESH_MS
+      ? Promise.resolve({ data: seed, at })
+      : fetcher(asked).then((data) => ({ data, at: Date.now() }));
+  const { data } = useSWR<Dated<T>>(key, answer, { fallbackData: { data: seed, at } });
+  return data && data.at >= at ? data.data : seed;
+}
+
+let boundMutate: ScopedMutator | undefined;
 
 /** Inside the root's SWRConfig: lets code outside components (form actions) change its cache. */
 export function useBindCacheMutate(): void {
-  const { cache, mutate } = useSWRConfig();
+  const { mutate } = useSWRConfig();
   useEffect(() => {
-    bound = { cache, mutate };
-  }, [cache, mutate]);
+    boundMutate = mutate;
+  }, [mutate]);
 }
 
 function mutateBound(key: string, ...rest: [] | [data: unknown, options: { revalidate: false }]): Promise<unknown> {
-  if (!bound) return Promise.resolve();
-  if (bound.cache instanceof UnusedDroppingCache) bound.cache.mutated(key);
-  return bound.mutate(key, ...rest);
+  return boundMutate ? boundMutate(key, ...rest) : Promise.resolve();
 }
 
-/** An API answer already says what `key` holds now: shown at once, no request. */
+/** An API answer already says what a seeded `key` holds now: shown at once, no request. */
 export async function setCached(key: string, data: unknown): Promise<void> {
-  await mutateBound(key, data, { revalidate: false });
+  await mutateBound(key, { data, at: Date.now() } satisfies Dated<unknown>, { revalidate: false });
 }
 
-/** Something changed what `key` holds: its hooks ask the API again. */
+/** Something changed what `key` holds: its hooks ask the API again, however fresh their seed. */
 export async function revalidateCached(key: string): Promise<void> {
+  mustAsk.add(key);
   await mutateBound(key);
 }

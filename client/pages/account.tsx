@@ -15,7 +15,7 @@ import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } fro
 import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
-import { useLocale, usePageData, useUser } from '../hooks.ts';
+import { useLivePageData, useLocale, useUser } from '../hooks.ts';
 import { accountIntentAction, formStateFor } from '../lib/account-actions.ts';
 import { api } from '../lib/api.ts';
 import { failureCode } from '../lib/play.ts';
@@ -56,7 +56,7 @@ async function selfExclusionAction(locale: Locale, form: FormData): Promise<Form
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const data = usePageData('account');
+  const data = useLivePageData('account');
   return (
     <div className="page account-page">
       <h1>{t('accountPage.title')}</h1>

@@ -1,7 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import {
   createStaticHandler,
   createStaticRouter,
   data,
+  matchRoutes,
   redirect,
   type Params,
   type StaticHandlerContext,
@@ -41,7 +43,7 @@ export function isPassThrough(error: unknown): boolean {
   );
 }
 
-/** A loader needs only the URL: client/router/document-query.ts calls these without a `Request`. */
+/** A loader needs only the URL: `_payload.json` (client/entry-server.tsx) calls these without a `Request`. */
 export type DirectLoader = (input: { url: URL; params: Params; context: LoaderContext }) => Promise<unknown>;
 
 async function serverData(
@@ -135,57 +137,30 @@ const routes = createRouteObjects({
 });
 
 export const handler = createStaticHandler(routes);
+
+type Matches = StaticHandlerContext['matches'];
+
+/**
+ * A payload's matches. `matchRoutes` ranks the whole route tree on every call (the static handler
+ * does it once, but offers no match without a query), so they are kept per pathname, a bounded number.
+ */
+export function matchPath(pathname: string): Matches | null {
+  let remembered = rememberedMatches.get(pathname);
+  if (remembered === undefined) {
+    remembered = { matches: matchRoutes<Matches[number]['route']>(handler.dataRoutes, pathname) };
+    rememberedMatches.set(pathname, remembered);
+  }
+  return remembered.matches;
+}
+
+const rememberedMatches = new LRUCache<string, { matches: Matches | null }>({ max: 2000 });
 export const pageModules = new Map(
   locales.flatMap((locale) => pageRoutes.map((route) => [pageRouteId(locale, route), route.module] as const)),
 );
 
-/**
- * `createStaticRouter` converts the whole route tree again on every call; the tree never changes,
- * so it is converted once here and each request gets a router that differs only in its state.
- */
-const routerTemplate = createStaticRouter(handler.dataRoutes, {
-  basename: '/',
-  location: { pathname: '/', search: '', hash: '', state: null, key: 'default' },
-  matches: [],
-  loaderData: {},
-  actionData: null,
-  errors: null,
-  statusCode: 200,
-  loaderHeaders: {},
-  actionHeaders: {},
-});
-const idleRouterState = routerTemplate.state;
-
-type Matches = StaticHandlerContext['matches'];
-
-/** A path's matches (remembered per pathname, client/router/document-query.ts) bound to the template's routes, made once each. */
-const boundMatches = new WeakMap<Matches, Matches>();
-
-function routerMatches(matches: Matches): Matches {
-  let bound = boundMatches.get(matches);
-  if (bound === undefined) {
-    const manifest = routerTemplate.manifest;
-    bound = matches.map((match) => ({ ...match, route: manifest[match.route.id] ?? match.route }));
-    boundMatches.set(matches, bound);
-  }
-  return bound;
-}
-
-export function staticRouterFor(state: StaticHandlerContext): typeof routerTemplate {
-  const routerState = {
-    ...idleRouterState,
-    location: state.location,
-    matches: routerMatches(state.matches),
-    loaderData: state.loaderData,
-    actionData: state.actionData,
-    errors: state.errors,
-    fetchers: new Map(),
-    blockers: new Map(),
-  };
-  return Object.create(routerTemplate, {
-    basename: { value: state.basename },
-    state: { value: routerState },
-  }) as typeof routerTemplate;
+/** The router a render reads: react-router's, over the static handler's routes and the request's state. */
+export function staticRouterFor(state: StaticHandlerContext) {
+  return createStaticRouter(handler.dataRoutes, state);
 }
 
 /** A form posted without JavaScript, as react-router's static handler takes it. */
