@@ -181,7 +181,7 @@ export function useSeededSWR<T>(key: string, fetcher: (key: string) => Promise<T
       ? Promise.resolve({ data: seed, at })
       : fetcher(asked).then((data) => ({ data, at: Date.now() }));
   const { data } = useSWR<Dated<T>>(key, answer, { fallbackData: { data: seed, at } });
-  return data && data.at >= at ? data.data : seed;
+  return data && data.at > at ? data.data : seed;
 }
 
 let boundMutate: ScopedMutator | undefined;

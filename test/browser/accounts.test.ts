@@ -92,3 +92,50 @@ async function journey(t: Test, javaScriptEnabled: boolean) {
 
 t.test('register, see the name, reload, log out, log in again — with JavaScript', (t) => journey(t, true));
 t.test('the same without JavaScript', (t) => journey(t, false));
+
+t.test('a logout in another tab shows when this tab is used again, not sooner than 5 s', async (t) => {
+  const context = await browser.newContext({ userAgent: browserUserAgent });
+  const registered = await context.request.post(`${base}/api/auth/register`, {
+    data: {
+      email: 'two-tabs@example.com',
+      password: 'correct horse battery staple',
+      displayName: 'Fah',
+      locale: 'en',
+      acceptTerms: true,
+      confirmAge: true,
+    },
+  });
+  t.equal(registered.status(), 201, 'registered (the session cookie is in this browser)');
+  const first = await context.newPage();
+  await first.clock.install();
+  const meAnswers: (number | undefined)[] = [];
+  first.on('response', (response) => {
+    if (response.url().endsWith('/api/auth/me')) meAnswers.push(response.status());
+  });
+  await first.goto(`${base}/bonus`);
+  await first.waitForSelector('html[data-hydrated="true"]');
+  t.equal(await signedIn(first).textContent(), 'Signed in as Fah');
+
+  const second = await context.newPage();
+  await second.goto(`${base}/`);
+  await second.waitForSelector('html[data-hydrated="true"]');
+  await second.click('[data-testid="logout"]');
+  await second.locator('a[data-nav="login"]').waitFor();
+
+  // Back to the first tab within 5 s of its data: SWR counts it fresh and asks nothing.
+  await first.bringToFront();
+  await first.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await settled(first, 3);
+  t.same(meAnswers, [], 'no request within the 5 s the data is fresh');
+  t.equal(await signedIn(first).count(), 1, 'still shown as signed in');
+
+  // Later, the same return asks again (the token is gone, so the answer is "nobody" without a
+  // request), and the header follows.
+  await second.bringToFront();
+  await first.clock.fastForward(6_000);
+  await first.bringToFront();
+  await first.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await first.locator('a[data-nav="login"]').waitFor();
+  t.equal(await signedIn(first).count(), 0, 'the first tab shows the visitor logged out');
+  await context.close();
+});
