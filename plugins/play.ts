@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
-import { projectRoot } from '../lib/build-info.ts';
+import { serverT } from '../lib/translations.ts';
 import { deviceName } from '../lib/device-name.ts';
 import { localePath, locales, splitLocale, type Locale } from '../contract/locales.ts';
 import { loginThenBackTo } from '../contract/login-path.ts';
@@ -72,15 +70,9 @@ export default fp<PlayPluginOptions>(
     const playUrl = config.playUrl ? new URL(config.playUrl) : undefined;
 
     // The /account and /play pages are the logged-in user's: never indexed.
-    const strings = Object.fromEntries(
-      locales.map((locale) => [
-        locale,
-        JSON.parse(readFileSync(resolve(projectRoot, 'locales', `${locale}.json`), 'utf8')),
-      ]),
-    ) as Record<Locale, { site: { tagline: string }; accountPage: { title: string }; nav: { play: string } }>;
     const privateSeo = (locale: Locale, path: string, title: string): SeoData => ({
       title,
-      description: strings[locale].site.tagline,
+      description: serverT(locale)('site.tagline'),
       path,
       alternates: [...locales],
       type: 'website',
@@ -88,10 +80,10 @@ export default fp<PlayPluginOptions>(
       noindex: true,
     });
     const seo = Object.fromEntries(
-      locales.map((locale) => [locale, privateSeo(locale, '/account', strings[locale].accountPage.title)]),
+      locales.map((locale) => [locale, privateSeo(locale, '/account', serverT(locale)('accountPage.title'))]),
     ) as Record<Locale, SeoData>;
     const playSeo = Object.fromEntries(
-      locales.map((locale) => [locale, privateSeo(locale, '/play', strings[locale].nav.play)]),
+      locales.map((locale) => [locale, privateSeo(locale, '/play', serverT(locale)('nav.play'))]),
     ) as Record<Locale, SeoData>;
     const play: Play = {
       service,
