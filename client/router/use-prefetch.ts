@@ -22,11 +22,18 @@ function pathToPrefetch(anchor: HTMLAnchorElement, currentPathname: string): str
   return url.pathname;
 }
 
+const onServer = typeof document === 'undefined';
+
 /**
  * Props for a link's `<a>` that prefetch its page (route chunk and payload) when it comes into view
- * and on hover, focus or touch; nothing for crawlers, new tabs and full document loads.
+ * and on hover, focus or touch; nothing for crawlers, new tabs and full document loads. The server
+ * render draws no handlers: nothing (the side is fixed for a module's life).
  */
-export function usePrefetchOnView(link: LinkLike) {
+export const usePrefetchOnView: (link: LinkLike) => ReturnType<typeof useBrowserPrefetch> | undefined = onServer
+  ? () => undefined
+  : useBrowserPrefetch;
+
+function useBrowserPrefetch(link: LinkLike) {
   const ref = useRef<HTMLAnchorElement>(null);
   const { isBot } = useRuntime();
   const { pathname } = useLocation();
