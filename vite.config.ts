@@ -8,6 +8,9 @@ const projectRoot = import.meta.dirname;
 // react-router's package exports only its development build (extra checks and warnings); production
 // builds use the production one, bundled into both the client and the SSR bundle.
 const reactRouterProduction = resolve(projectRoot, 'node_modules/react-router/dist/production/index.mjs');
+// SWR's `use-sync-external-store/shim` is React's useSyncExternalStore for React before 18: in the
+// browser build it is React 19's own (client/lib/use-sync-external-store-shim.ts).
+const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-external-store-shim.ts');
 
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
@@ -57,7 +60,10 @@ export default defineConfig(({ mode }) => ({
   ...(mode === 'production'
     ? {
         resolve: {
-          alias: [{ find: /^react-router$/, replacement: reactRouterProduction }],
+          alias: [
+            { find: /^react-router$/, replacement: reactRouterProduction },
+            { find: /^use-sync-external-store\/shim(?:\/index\.js)?$/, replacement: reactSyncExternalStore },
+          ],
         },
         ssr: { noExternal: ['react-router'] },
       }
