@@ -14,7 +14,7 @@ const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-externa
 
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
-  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|emailed-link-page|form-field|session-reminder|link-problem)|lib[\\/](account-actions|build-check|play|play-reminder|form-state))\.tsx?$/;
+  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|local-time)|lib[\\/](account-actions|build-check|play|play-reminder|form-state))\.tsx?$/;
 
 // Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
 // and the busy page (plugins/overload.ts). The browser's language chunks (client/i18n.ts) leave them out.
@@ -120,11 +120,11 @@ export default defineConfig(({ mode }) => ({
             // page is one request: the page's own chunk. The prefetch limit of 5 then holds for requests.
             // Code only some visits need is left out of it and loaded when first used (first-load budget:
             // test/ssr/first-load.test.ts): the API client (ofetch), the icon loader and drawing for icons
-            // the page did not bring, the play client (the first Play), the new-build check (started
-            // after hydration), and the account pages' own components. A component left in the group
-            // brings what it imports with it (includeDependenciesRecursively): the emailed-link pages'
-            // component kept the account forms in every page's first load (they are now a chunk of
-            // their own, so prefetching a form page fetches two chunks).
+            // the page did not bring, the play client and what Play does and says (the first Play), the
+            // new-build check (started after hydration), and the account pages' own components. A
+            // component left in the group brings what it imports with it (includeDependenciesRecursively):
+            // the emailed-link pages' component kept the account forms in every page's first load (they
+            // are now a chunk of their own, so prefetching a form page fetches two chunks).
             // A language's account strings (client/i18n.ts) as en-account-<hash>.js, not a second en-<hash>.js.
             chunkFileNames: (chunk: { facadeModuleId: string | null }) =>
               chunk.facadeModuleId?.endsWith('?account')

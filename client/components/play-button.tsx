@@ -1,23 +1,19 @@
-import { useState } from 'react';
-import { loadAccountStrings, useTranslation } from '../i18n.ts';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from '../i18n.ts';
 import { localePath } from '../../contract/locales.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { navigationIcons } from '../../contract/app-icons.ts';
-import { navigateTo } from '../lib/navigate.ts';
-import { loginForPlay } from '../../contract/login-path.ts';
 import type { PlayOutcome } from '../lib/play.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
-import { LocalDateTime } from './local-time.tsx';
 import { useShowNotice } from './notices.tsx';
 
 /**
  * Play is an action, not a link: a form posted to `/play` (`/th/play`), so it works without
  * JavaScript too (the server's `play` form action: logged out, to login and back; logged in, the
- * launch redirect; on a break, the translated refusal). With JavaScript the form is handled here
- * instead: logged out, log in and continue to Play; logged in, `POST /api/play`, then to the
- * launch URL only if its origin is allowed. When nothing moves, the reason is shown beside the
- * button, or, for the header's button (`notify`), as a notice at the top of the page.
+ * launch redirect; on a break, the translated refusal). With JavaScript the form is handled in the
+ * browser instead (play-outcome.tsx, loaded when pressed). When nothing moves, the reason is shown
+ * beside the button, or, for the header's button (`notify`), as a notice at the top of the page.
  */
 export function PlayButton({
   className = 'button button-play',
@@ -33,40 +29,19 @@ export function PlayButton({
   const user = useUser();
   const showNotice = useShowNotice();
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<PlayOutcome | null>(null);
+  const [message, setMessage] = useState<ReactNode>(null);
 
-  const report = (result: PlayOutcome | null) => {
-    if (!notify) setOutcome(result);
-    else if (result)
-      showNotice({
-        tone: 'error',
-        content: <PlayOutcomeText outcome={result} />,
-        testId: 'play-message',
-        kind: result.kind,
-      });
+  const report = (outcome: PlayOutcome | null, text: ReactNode) => {
+    if (!notify) setMessage(outcome && <PlayMessage kind={outcome.kind}>{text}</PlayMessage>);
+    else if (outcome) showNotice({ tone: 'error', content: text, testId: 'play-message', kind: outcome.kind });
   };
 
-  const play = async () => {
-    if (!user) {
-      void navigateTo(loginForPlay(locale));
-      return;
-    }
-    setBusy(true);
-    report(null);
-    // The play client (client/lib/play.ts) is loaded with the first Play, as the API client is, and
-    // with it the account strings, which hold what Play says when it goes nowhere (client/i18n.ts).
-    const [result]: [PlayOutcome, unknown] = await Promise.all([
-      import('../lib/play.ts').then(
-        ({ startPlay }) => startPlay(locale),
-        (): PlayOutcome => ({ kind: 'failed', code: 'NETWORK' }),
-      ),
-      // Without them the message would show its keys; Play itself goes on.
-      loadAccountStrings(locale).catch(() => undefined),
-    ]);
-    setBusy(false);
-    if (result.kind === 'login') void navigateTo(result.to);
-    else if (result.kind !== 'navigated') report(result);
-  };
+  const play = () =>
+    import('./play-outcome.tsx').then(
+      ({ pressPlay }) => pressPlay({ user, locale, setBusy, report }),
+      // Its code did not load: said as the play client's own failure would be.
+      () => report({ kind: 'failed', code: 'NETWORK' }, t('play.errors.NETWORK')),
+    );
 
   return (
     <form
@@ -89,43 +64,16 @@ export function PlayButton({
         <Icon name={navigationIcons.play} />
         <span>{t('nav.play')}</span>
       </button>
-      {notify ? null : <PlayOutcomeMessage outcome={outcome} />}
+      {notify ? null : message}
     </form>
   );
 }
 
-/** Why Play went nowhere, translated: a break (with its end), a refused destination, an error. */
-function PlayOutcomeText({ outcome }: { outcome: PlayOutcome }) {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  if (outcome.kind === 'self-excluded') {
-    return (
-      <>
-        {t('play.selfExcluded')} <LocalDateTime iso={outcome.until} testId="play-excluded-until" />.{' '}
-        <AppLink to={localePath(locale, '/play-responsibility')}>{t('play.getHelp')}</AppLink>
-      </>
-    );
-  }
-  if (outcome.kind === 'refused') return <>{t('play.destinationRefused')}</>;
-  if (outcome.kind === 'failed' && outcome.code === 'EMAIL_NOT_VERIFIED') {
-    return (
-      <>
-        {t('play.errors.EMAIL_NOT_VERIFIED')}{' '}
-        <AppLink to={localePath(locale, '/account')}>{t('play.verifyLink')}</AppLink>
-      </>
-    );
-  }
-  if (outcome.kind === 'failed')
-    return <>{t(`play.errors.${outcome.code}`, { defaultValue: t('play.errors.UNKNOWN') })}</>;
-  return null;
-}
-
-/** The same, as a message beside a Play button in the page. */
-export function PlayOutcomeMessage({ outcome }: { outcome: PlayOutcome | null }) {
-  if (!outcome || outcome.kind === 'navigated' || outcome.kind === 'login') return null;
+/** Why Play went nowhere, beside a Play button in the page. */
+export function PlayMessage({ kind, children }: { kind: string; children: ReactNode }) {
   return (
-    <p className="play-message" role="alert" data-testid="play-message" data-kind={outcome.kind}>
-      <PlayOutcomeText outcome={outcome} />
+    <p className="play-message" role="alert" data-testid="play-message" data-kind={kind}>
+      {children}
     </p>
   );
 }
