@@ -15,6 +15,11 @@ const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-externa
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
   /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|local-time)|lib[\\/](account-actions|build-check|play|play-reminder|form-state))\.tsx?$/;
+// What only a client navigation or a prefetch runs: the loaders' code (validate, middleware, the
+// payload cache), link prefetch, navigateTo and the URL guard. One chunk, loaded once the page has
+// hydrated (client/entry-client.tsx).
+const navigationCode =
+  /[\\/]client[\\/](router[\\/](navigation|page-loader|middleware|payload|prefetch)|lib[\\/](navigate|concurrency))\.ts$|[\\/]contract[\\/](navigation-guard|url-views)\.ts$/;
 
 // Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
 // and the busy page (plugins/overload.ts). The browser's language chunks (client/i18n.ts) leave them out.
@@ -131,7 +136,13 @@ export default defineConfig(({ mode }) => ({
                 ? 'assets/[name]-account-[hash].js'
                 : 'assets/[name]-[hash].js',
             codeSplitting: {
-              groups: [{ name: 'app', test: (id: string) => sharedCode.test(id) && !onDemandCode.test(id) }],
+              groups: [
+                {
+                  name: 'app',
+                  test: (id: string) => sharedCode.test(id) && !onDemandCode.test(id) && !navigationCode.test(id),
+                },
+                { name: 'navigation', test: navigationCode },
+              ],
             },
           },
         },

@@ -5,21 +5,20 @@ import type { Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 import type { PageRoute } from '../contract/routes.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
-import { ErrorScreen } from './components/error-screen.tsx';
+import { clearErrors, ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { loadAccountStrings, loadTranslations, TranslationProvider } from './i18n.ts';
 import { lazyIconLoader } from './lib/lazy-icon-loader.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
-import { hardNavigate, isLeavingPage, navigateTo, setNavigationRouter } from './lib/navigate.ts';
+import { hardNavigate, isLeavingPage, setNavigationRouter } from './lib/navigation-state.ts';
 import { session } from './lib/session.ts';
 import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
-import { loadPage } from './router/page-loader.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
-import { fetchPayload } from './router/payload.ts';
 import { pageModules, type PageModule } from './pages.ts';
-import { setPageChunkLoader } from './router/prefetch.ts';
+import { setPageChunkLoader } from './router/page-chunk-loader.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
+import { loadNavigation, navigationLoaded } from './router/navigation-code.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import './fonts.css';
 import './styles.css';
@@ -46,6 +45,12 @@ async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageMod
 // a navigation loads it the same way (route-objects.tsx).
 setPageChunkLoader(loadPageModule);
 
+// Loaders run only for client navigations (hydration has the server's data), so their code (the
+// payload cache, validate and middleware, the redirect guard) is navigation code (router/navigation.ts),
+// loaded once the page has hydrated; guardLazyRoutes reloads the target if it fails to load. Once
+// loaded, loaders use it without waiting: a wait would let the router show a form's action data and
+// the new location in two renders, and the route announcer's focus would follow the error summary's.
+
 const routes = createRouteObjects({
   loadLocale: loadTranslations,
   loadPageModule,
@@ -57,6 +62,7 @@ const routes = createRouteObjects({
     (route, locale) =>
     async ({ params, request }) => {
       const url = new URL(request.url);
+      const { loadPage, fetchPayload } = navigationLoaded() ?? (await loadNavigation());
       return loadPage({
         route,
         locale,
@@ -104,7 +110,7 @@ async function start() {
     hydrateRoot(
       container,
       <TranslationProvider locale={snapshot.locale}>
-        <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
+        <ErrorScreen info={info} onClear={clearErrors} />
       </TranslationProvider>,
     );
     return;
@@ -141,6 +147,7 @@ async function start() {
     </StrictMode>,
   );
 
+  loadNavigation().catch(() => undefined);
   if (!snapshot.dev) {
     // Loaded after hydration, not with the page: its first look at the build is an interval away
     // (an hour by default). A chunk that fails to load leaves this page without the check.
@@ -169,7 +176,7 @@ function showStartupError(error: unknown) {
     container.replaceChildren();
     createRoot(container).render(
       <TranslationProvider locale={snapshot.locale}>
-        <ErrorScreen info={info} onClear={() => void navigateTo('/')} />
+        <ErrorScreen info={info} onClear={clearErrors} />
       </TranslationProvider>,
     );
   };

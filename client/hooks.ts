@@ -5,7 +5,7 @@ import type { PublicUser } from '../contract/page-data.ts';
 import { fetchPageData } from './lib/page-data-fetch.ts';
 import { useSeededSWR } from './lib/swr-config.ts';
 import { fetchCurrentUser, userKey, type UserData } from './lib/user-cache.ts';
-import { payloadUrl } from './router/payload.ts';
+import { payloadUrl } from './router/payload-url.ts';
 
 /** The locale of the page being shown, from the locale route in the matches. */
 export function useLocale(): Locale {

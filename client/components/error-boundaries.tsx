@@ -2,11 +2,10 @@ import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useLocale } from '../hooks.ts';
 import { TranslationProvider } from '../i18n.ts';
-import { navigateTo } from '../lib/navigate.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
 import { DocumentHead } from './document-head.tsx';
-import { ErrorDetails, ErrorScreen } from './error-screen.tsx';
+import { clearErrors, ErrorDetails, ErrorScreen } from './error-screen.tsx';
 import { LayoutFrame } from './layout.tsx';
 
 export const renderErrorLog = 'Произошла ошибка';
@@ -31,22 +30,14 @@ function useBoundaryError() {
   return { error, info, isBot: runtime.isBot };
 }
 
-/** Clear errors: a new navigation to `/` replaces the error with the home page. */
-function useClearErrors() {
-  return () => {
-    void navigateTo('/');
-  };
-}
-
 /** Errors of a page: fatal ones take the whole screen, others render inside the layout. */
 export function LocaleErrorBoundary() {
   const { error, info, isBot } = useBoundaryError();
-  const clear = useClearErrors();
   if (info.fatal && !isBot)
     return (
       <>
         <DocumentHead error={error} />
-        <ErrorScreen info={info} onClear={clear} />
+        <ErrorScreen info={info} onClear={clearErrors} />
       </>
     );
   return (
@@ -62,12 +53,11 @@ export function LocaleErrorBoundary() {
 /** Errors above the layout (the root loader): always the error screen. */
 export function RootErrorBoundary() {
   const { error, info } = useBoundaryError();
-  const clear = useClearErrors();
   const locale = useLocale();
   return (
     <TranslationProvider locale={locale}>
       <DocumentHead error={error} />
-      <ErrorScreen info={info} onClear={clear} />
+      <ErrorScreen info={info} onClear={clearErrors} />
     </TranslationProvider>
   );
 }

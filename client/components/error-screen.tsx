@@ -1,5 +1,7 @@
 import { useTranslation } from '../i18n.ts';
 import type { PageErrorInfo } from '../router/page-error.ts';
+import { hardNavigate } from '../lib/navigation-state.ts';
+import { loadNavigation } from '../router/navigation-code.ts';
 
 function headingKey(statusCode: number): string {
   if (statusCode === 404) return 'error.notFoundHeading';
@@ -20,6 +22,17 @@ export function ErrorDetails({ info }: { info: PageErrorInfo }) {
       <p className="error-hint">{t(info.statusCode >= 500 ? 'error.serverHint' : 'error.hint')}</p>
       {info.stack ? <pre className="error-stack">{info.stack}</pre> : null}
     </>
+  );
+}
+
+/**
+ * Clear errors: `navigateTo('/')`, a new navigation that replaces the error with the home page (a
+ * full load where the app has no router). navigateTo is loaded on demand: failing that, a full load.
+ */
+export function clearErrors(): void {
+  void loadNavigation().then(
+    ({ navigateTo }) => navigateTo('/'),
+    () => hardNavigate('/'),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { FocusEvent, MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { prefetchPage } from '../router/prefetch.ts';
+import { prefetchOnIntent } from '../router/use-prefetch.ts';
 import { useRuntime } from '../runtime.tsx';
 
 /** An anchor of the rendered Markdown pointing at another page of this site, or null. */
@@ -51,7 +51,7 @@ export function Prose({
   const onIntent = (event: MouseEvent<HTMLDivElement> | FocusEvent<HTMLDivElement>) => {
     if (isBot) return;
     const link = siteLink(event.target);
-    if (link && link.url.pathname !== window.location.pathname) prefetchPage(link.url.pathname, 'intent');
+    if (link && link.url.pathname !== window.location.pathname) prefetchOnIntent(link.url.pathname);
   };
 
   return (

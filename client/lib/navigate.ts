@@ -1,9 +1,13 @@
 import { resolveNavigation, type NavigationTarget } from '../../contract/navigation-guard.ts';
+import { hardNavigate, navigationRouter, type RouterNavigator } from './navigation-state.ts';
+
+export { hardNavigate, isLeavingPage, setNavigationRouter, type RouterNavigator } from './navigation-state.ts';
 
 /**
  * `navigateTo`: the one way code moves the visitor (docs/client-runtime.md). Without a router (the
  * start failed) an internal target is a full load. A refusal throws `NavigationRefusedError`
- * synchronously.
+ * synchronously. Loaded on demand with the URL guard; the router and the full load it uses are
+ * navigation-state.ts, in the first load.
  */
 
 export interface NavigateToOptions {
@@ -12,30 +16,10 @@ export interface NavigateToOptions {
   external?: boolean;
 }
 
-export interface RouterNavigator {
-  navigate(to: string, options?: { replace?: boolean }): Promise<void>;
-}
-
 export interface NavigationEnvironment {
   location: Pick<Location, 'origin' | 'pathname' | 'search' | 'hash' | 'assign' | 'replace' | 'reload'>;
   allowedOrigins: () => readonly string[];
   router: () => RouterNavigator | null;
-}
-
-let activeRouter: RouterNavigator | null = null;
-let leavingPage = false;
-
-/** True once a full document load was started from here. */
-export function isLeavingPage(): boolean {
-  return leavingPage;
-}
-
-/** Returns an unregister function. */
-export function setNavigationRouter(router: RouterNavigator | null): () => void {
-  activeRouter = router;
-  return () => {
-    if (activeRouter === router) activeRouter = null;
-  };
 }
 
 function browserEnvironment(): NavigationEnvironment {
@@ -46,24 +30,8 @@ function browserEnvironment(): NavigationEnvironment {
     location: window.location,
     allowedOrigins: () =>
       (window as { __ASDAS__?: { allowedExternalOrigins?: string[] } }).__ASDAS__?.allowedExternalOrigins ?? [],
-    router: () => activeRouter,
+    router: navigationRouter,
   };
-}
-
-/** A full document load; `reload()` when after a back/forward the address bar shows it already. */
-export function hardNavigate(
-  path: string,
-  env: Pick<NavigationEnvironment, 'location'> = browserEnvironment(),
-  replace = false,
-): void {
-  const { location } = env;
-  leavingPage = true;
-  const current = location.pathname + location.search;
-  if (current + location.hash === path) return location.reload();
-  if (replace) location.replace(path);
-  else location.assign(path);
-  // Only the hash differs: assign() scrolled within the page; load the document for real.
-  if (path.startsWith(`${current}#`)) location.reload();
 }
 
 function resolveTarget(to: string, options: NavigateToOptions, env: NavigationEnvironment): NavigationTarget {

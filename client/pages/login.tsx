@@ -8,7 +8,6 @@ import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
 import { api } from '../lib/api.ts';
 import { formStateFromError } from '../lib/form-state.ts';
-import { safeRedirectPath } from '../../contract/navigation-guard.ts';
 import { setFlash } from '../lib/flash.ts';
 import { setCurrentUser } from '../lib/user-cache.ts';
 import { formText } from '../lib/form-text.ts';
@@ -19,6 +18,8 @@ export async function clientAction({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const email = formText(form, 'email');
   try {
+    // The redirect guard is navigation code (vite.config.ts): loaded by now, or with the first submit.
+    const { safeRedirectPath } = await import('../router/navigation.ts');
     const { user } = await api<{ user: PublicUser }>('/auth/login', {
       method: 'POST',
       body: { email, password: formText(form, 'password') },

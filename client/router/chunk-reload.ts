@@ -44,28 +44,30 @@ function isChunkFailure(error: unknown, seen: SeenChunkErrors): boolean {
 const never = <T>() => new Promise<T>(() => undefined);
 
 /**
- * Wraps every route's `lazy` (recursively, in place) so a chunk failure during a navigation
- * reloads the target once. Call before creating the router, which copies the route objects.
+ * Wraps every route's `lazy` and `loader` (recursively, in place; the browser's loaders load their
+ * code on demand) so a chunk failure during a navigation reloads the target once. Call before
+ * creating the router, which copies the route objects.
  */
 export function guardLazyRoutes(routes: RouteObject[], options: LazyGuardOptions): void {
   const shouldReload = options.shouldReload ?? ((path: string) => shouldReloadForChunkError(path));
-  for (const route of routes) {
-    const original = route.lazy;
-    if (typeof original === 'function') {
-      route.lazy = async () => {
-        try {
-          return await original();
-        } catch (error) {
-          if (options.leaving?.()) return never();
-          const path = options.navigationTarget();
-          if (path !== null && isChunkFailure(error, options.seen) && shouldReload(path)) {
-            options.reload(path);
-            return never();
-          }
-          throw error;
+  const guard =
+    <A extends unknown[], T>(original: (...args: A) => Promise<T> | T) =>
+    async (...args: A): Promise<T> => {
+      try {
+        return await original(...args);
+      } catch (error) {
+        if (options.leaving?.()) return never();
+        const path = options.navigationTarget();
+        if (path !== null && isChunkFailure(error, options.seen) && shouldReload(path)) {
+          options.reload(path);
+          return never();
         }
-      };
-    }
+        throw error;
+      }
+    };
+  for (const route of routes) {
+    if (typeof route.lazy === 'function') route.lazy = guard(route.lazy);
+    if (typeof route.loader === 'function') route.loader = guard(route.loader);
     if (route.children) guardLazyRoutes(route.children, options);
   }
 }

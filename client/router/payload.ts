@@ -1,15 +1,11 @@
 import { notFoundMessages } from '../../contract/http-error.ts';
 import { redirect } from 'react-router';
 import { pageError } from './page-error.ts';
+import { payloadKey, payloadUrl } from './payload-url.ts';
 
-/** `/asdas/x` → `/asdas/x/_payload.json`; `/` → `/_payload.json`. */
-export function payloadUrl(pathname: string): string {
-  return `${payloadKey(pathname).replace(/\/$/, '')}/_payload.json`;
-}
-
-function payloadKey(pathname: string): string {
-  return pathname.replace(/\/+$/, '') || '/';
-}
+// The address alone is in the first load (the account page's live data asks it of SWR, client/hooks.ts);
+// the cache below is navigation code (vite.config.ts).
+export { payloadUrl } from './payload-url.ts';
 
 interface PayloadBody {
   buildId?: string;

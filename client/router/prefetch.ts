@@ -1,8 +1,9 @@
 import { matchRoutes, type Params } from 'react-router';
-import { splitLocale, type Locale } from '../../contract/locales.ts';
+import { splitLocale } from '../../contract/locales.ts';
 import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
 import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';
+import { loadPageChunk } from './page-chunk-loader.ts';
 
 // Payloads and route chunks share one limiter.
 const limiter = createLimiter(PRELOAD_CONCURRENCY);
@@ -11,12 +12,6 @@ const run = <T>(task: () => Promise<T>) => limiter.run(task);
 /** By page id, and by language too for a page that brings its language's account strings. */
 const preloadedChunks = new Set<string>();
 const seenInView = new Set<string>();
-
-/** Handed in by the entry module: this file, which every link imports, must not import the pages. */
-let loadPageChunk: (route: PageRoute, locale: Locale) => Promise<unknown> = async () => undefined;
-export function setPageChunkLoader(load: (route: PageRoute, locale: Locale) => Promise<unknown>): void {
-  loadPageChunk = load;
-}
 
 const matchable = pageRoutes.map((route) => ({ path: route.path === '' ? '/' : `/${route.path}`, page: route }));
 

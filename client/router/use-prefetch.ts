@@ -1,7 +1,21 @@
 import { useEffect, useRef, type FocusEvent, type MouseEvent, type TouchEvent } from 'react';
 import { createPath, useLocation, type To } from 'react-router';
 import { useRuntime } from '../runtime.tsx';
-import { prefetchPage, prefetchWhenVisible } from './prefetch.ts';
+import { loadNavigation, navigationLoaded } from './navigation-code.ts';
+
+/**
+ * Hover, focus or touch on a link to `pathname`. prefetch.ts is navigation code: at once when it has
+ * loaded, else when it does; a chunk that fails to load leaves the link unprefetched.
+ */
+export function prefetchOnIntent(pathname: string): void {
+  const navigation = navigationLoaded();
+  if (navigation) navigation.prefetchPage(pathname, 'intent');
+  else
+    loadNavigation().then(
+      ({ prefetchPage }) => prefetchPage(pathname, 'intent'),
+      () => undefined,
+    );
+}
 
 interface LinkLike {
   to: To;
@@ -44,12 +58,25 @@ function useBrowserPrefetch(link: LinkLike) {
     const anchor = ref.current;
     if (!enabled || !anchor) return;
     const path = pathToPrefetch(anchor, pathname);
-    return path === null ? undefined : prefetchWhenVisible(anchor, path);
+    if (path === null) return;
+    let stop: (() => void) | undefined;
+    let live = true;
+    // A chunk that fails to load leaves the link without prefetch; a navigation asks for it again.
+    loadNavigation().then(
+      ({ prefetchWhenVisible }) => {
+        if (live) stop = prefetchWhenVisible(anchor, path);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
   }, [enabled, toKey, pathname]);
 
   const onIntent = () => {
     const path = enabled && ref.current ? pathToPrefetch(ref.current, pathname) : null;
-    if (path !== null) prefetchPage(path, 'intent');
+    if (path !== null) prefetchOnIntent(path);
   };
   return {
     ref,

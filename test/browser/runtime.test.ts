@@ -406,6 +406,7 @@ function guardScript(): string {
   // Keyed by the specifiers the files import each other with.
   const files = {
     navigate: 'client/lib/navigate.ts',
+    './navigation-state.ts': 'client/lib/navigation-state.ts',
     '../../contract/navigation-guard.ts': 'contract/navigation-guard.ts',
     './url-views.ts': 'contract/url-views.ts',
   };

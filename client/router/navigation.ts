@@ -1,0 +1,7 @@
+// The navigation chunk's one door (vite.config.ts, `navigationCode`): what the first load imports on
+// demand, after hydration or with the first navigation, prefetch or form submission.
+export { loadPage } from './page-loader.ts';
+export { fetchPayload } from './payload.ts';
+export { prefetchPage, prefetchWhenVisible } from './prefetch.ts';
+export { navigateTo } from '../lib/navigate.ts';
+export { safeRedirectPath } from '../../contract/navigation-guard.ts';
