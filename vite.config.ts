@@ -22,8 +22,9 @@ const navigationCode =
   /[\\/]client[\\/](router[\\/](navigation|page-loader|middleware|payload|prefetch)|lib[\\/](navigate|concurrency))\.ts$|[\\/]contract[\\/](navigation-guard|url-views)\.ts$/;
 
 // Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
-// and the busy page (plugins/overload.ts). The browser's language chunks (client/i18n.ts) leave them out.
-const serverOnlyStrings = ['email', 'device', 'overload'];
+// and the notice pages, busy and database away (lib/notice-page.ts). The browser's language chunks
+// (client/i18n.ts) leave them out.
+const serverOnlyStrings = ['email', 'device', 'overload', 'unavailable'];
 
 // Strings only the account pages show (forms, the account page, Play's outcomes and session, the
 // emailed links): each language's `?account` chunk, loaded with those pages (contract/routes.ts,

@@ -66,11 +66,22 @@ t.test("the scripts of a first load carry one language's strings", async (t) => 
   t.notOk(thai.includes(en.site.footerNote), 'and not the English ones');
 });
 
-t.test('the strings only the server uses (emails, device names, the busy page) are not in a first load', async (t) => {
+t.test('the strings only the server uses (emails, device names, notice pages) are not in a first load', async (t) => {
   const english = (await firstLoadScripts('/')).map(read).join('\n');
   const thai = (await firstLoadScripts('/th')).map(read).join('\n');
-  t.notOk(english.includes(en.email.footer) || english.includes(en.overload.message), 'not on an English page');
-  t.notOk(thai.includes(th.email.footer) || thai.includes(th.overload.message), 'not on a Thai page');
+  const serverOnly = (strings: typeof en | typeof th) => [
+    strings.email.footer,
+    strings.overload.message,
+    strings.unavailable.message,
+  ];
+  t.notOk(
+    serverOnly(en).some((text) => english.includes(text)),
+    'not on an English page',
+  );
+  t.notOk(
+    serverOnly(th).some((text) => thai.includes(text)),
+    'not on a Thai page',
+  );
   // vite.config.ts leaves these sections out of the browser's strings: the browser never asks for them.
   const clientFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'client'], {
     cwd: projectRoot,
@@ -81,7 +92,7 @@ t.test('the strings only the server uses (emails, device names, the busy page) a
   for (const file of clientFiles) {
     t.notMatch(
       readFileSync(join(projectRoot, file), 'utf8'),
-      /['"`](?:email|device|overload)\./,
+      /['"`](?:email|device|overload|unavailable)\./,
       `${file} uses no server-only string`,
     );
   }
