@@ -111,13 +111,12 @@ t.test('every route names the module its page imports (the server preloads that 
 });
 
 /** The first-load JavaScript budgets (docs/look-and-accessibility.md, Bundle budget): brotli (quality 11), as served. */
-// Issue 11: a content page loads 98,845 (/) to 99,703 (/th/bonus) bytes (were 102,524-103,958), of
-// which the entry chunk (react-dom, react-router, the app's shared code) is 96,705, the runtime 327
-// and the language's strings 1,225 (en) or 1,659 (th). An account page also loads its form code and
-// its language's account strings (2,834 en, 3,669 th): 103,190 (/login) to 104,610
-// (/th/registration), were 104,029-105,189.
-const contentPageBudgetBytes = 100_000;
-const accountPageBudgetBytes = 105_000;
+// Decision 0030. SWR, i18next and react-router's Link and NavLink (0029) cost the entry chunk about 19,800
+// bytes of library code. A content page loads 114,328 (/) to 115,186 (/th/bonus) bytes (were 117,421-118,298),
+// up to 5,186 over this budget: the libraries alone are 101,203 of its 112,137-byte entry chunk. Account
+// pages: 118,932 (/login) to 120,376 (/th/registration); budget 0019's 105,000 + the libraries' 19,800.
+const contentPageBudgetBytes = 110_000;
+const accountPageBudgetBytes = 124_800;
 
 const contentPages = [
   '/',
@@ -143,7 +142,7 @@ async function firstLoadBytes(url: string): Promise<{ scripts: number; bytes: nu
   return { scripts: scripts.length, bytes };
 }
 
-t.test("a content page's first-load JavaScript stays within 100,000 bytes with brotli", async (t) => {
+t.test("a content page's first-load JavaScript stays within 110,000 bytes with brotli", async (t) => {
   for (const url of contentPages) {
     const { scripts, bytes } = await firstLoadBytes(url);
     t.comment(`${url}: ${scripts} scripts, ${bytes} bytes brotli`);
