@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import { pageTitle } from '../../contract/page-title.ts';
 import type { SeoData } from '../../contract/seo.ts';
@@ -10,7 +10,8 @@ import { useRuntime } from '../runtime.tsx';
 /**
  * The server writes the whole head; after a client navigation this rewrites it (title,
  * description, canonical, hreflang, Open Graph, JSON-LD) and `<html lang>` for the page now shown.
- * The title and language at once (RouteAnnouncer, the next effect, reads the title); the other
+ * The title and language at once, in a layout effect: RouteAnnouncer, above the page in the tree,
+ * reads the title in its (later) passive effect. The other
  * tags once contract/seo.ts is loaded: it is loaded after hydration, not with the page (first-load
  * budget, test/ssr/first-load.test.ts), and nobody reads those tags in between.
  * Drawn by the layout for a page, and by the error boundaries with the `error` they show.
@@ -22,7 +23,7 @@ export function DocumentHead({ error }: { error?: unknown }) {
   const { publicUrl, dev } = useRuntime();
   const leaf = matches[matches.length - 1];
   const seo = (leaf?.data as { seo?: SeoData } | null | undefined)?.seo;
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.documentElement.lang = locale;
     const shown =
       error !== undefined

@@ -23,7 +23,7 @@ export function RouteAnnouncer() {
   useEffect(() => {
     if (seen.current === key) return;
     seen.current = key;
-    // DocumentHead's effect (in the layout or an error boundary, below this: it runs first) wrote the title.
+    // DocumentHead's layout effect (in the layout or an error boundary) has written the new title.
     setMessage(document.title);
     if (hash) return;
     const target = pageFocusTarget();
