@@ -172,9 +172,14 @@ function arrivedAt(seed: unknown): number {
  * SWR for data a loader already brought (`seed`: the server's render, a payload): the seed is an
  * answer as fresh as any for FRESH_MS from its arrival, so hydration and the page just loaded ask
  * nothing; after that SWR asks `fetcher` (focus, reconnect, a later mount, `mutate`). Shown is the
- * later of the seed and SWR's data, so a new loader result wins over an older answer.
+ * later of the seed and SWR's data, so a new loader result wins over an older answer. The server's
+ * render shows the seed, as SWR would there (it never fetches on the server), without its hooks'
+ * cost on every uncached page (the side is fixed for a module's life).
  */
-export function useSeededSWR<T>(key: string, fetcher: (key: string) => Promise<T>, seed: T): T {
+export const useSeededSWR: <T>(key: string, fetcher: (key: string) => Promise<T>, seed: T) => T =
+  typeof document === 'undefined' ? (_key, _fetcher, seed) => seed : useSeededSWRInBrowser;
+
+function useSeededSWRInBrowser<T>(key: string, fetcher: (key: string) => Promise<T>, seed: T): T {
   const at = arrivedAt(seed);
   const answer = (asked: string): Promise<Dated<T>> =>
     !mustAsk.delete(asked) && Date.now() - at < FRESH_MS
