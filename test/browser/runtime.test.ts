@@ -634,7 +634,8 @@ t.test('a render failure: logged as "Произошла ошибка" with the e
   t.match(await tab.page.textContent('[data-testid="error-screen"]'), /Error 500.*Internal Server Error/s);
   await tab.page.click('text=Clear errors');
   await tab.page.waitForURL(`${base}/`);
-  await tab.page.waitForSelector('main h1');
+  // The URL changes before React commits the home page; the layout's nav is the home page drawn.
+  await tab.page.waitForSelector('nav.main-nav a[data-nav="home"]');
   t.equal(await tab.page.locator('[data-testid="error-screen"]').count(), 0, 'Clear errors (navigateTo) clears it');
   await tab.context.close();
 });

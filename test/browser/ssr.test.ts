@@ -83,7 +83,8 @@ t.test('the error screen: Clear errors goes to /', async (t) => {
   t.match(await page.textContent('[data-testid="error-message"]'), 'Page Not Found: /asdas/Not_A_Slug');
   await page.click('text=Clear errors');
   await page.waitForURL(`${base}/`);
-  await page.waitForSelector('main h1');
+  // The URL changes before React commits the home page; the layout's nav is the home page drawn.
+  await page.waitForSelector('nav.main-nav a[data-nav="home"]');
   t.equal(await page.locator('[data-testid="error-screen"]').count(), 0, 'the error is cleared');
   await context.close();
 });
