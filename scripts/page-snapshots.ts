@@ -36,6 +36,25 @@ const payloads = [
   '/no/such/_payload.json',
 ];
 const others = ['/account', '/bonus/', '/api/no-such-endpoint', '/sitemap.xml', '/robots.txt'];
+/** Forms posted without JavaScript: each with an error the page shows, then a success. */
+const forms: [string, Record<string, string>][] = [
+  ['/login', { email: '', password: '' }],
+  ['/th/login', { email: 'nobody@example.com', password: 'wrong-password' }],
+  ['/registration', { email: 'not-an-email', password: 'short', displayName: '' }],
+  ['/forgot-password', { email: '' }],
+  [
+    '/registration',
+    {
+      email: 'snap@example.com',
+      password: 'a long enough password 1',
+      displayName: 'Snap',
+      acceptTerms: 'on',
+      confirmAge: 'on',
+    },
+  ],
+];
+/** Then, signed in as that account. */
+const signedIn = ['/account', '/th/account', '/account/_payload.json', '/login', '/th/registration', '/play'];
 const addresses = [
   ...['', '/th'].flatMap((prefix) =>
     [...pages, ...errors, ...payloads].map((path) => (prefix && path === '/' ? prefix : `${prefix}${path}`)),
@@ -56,19 +75,46 @@ const config = loadConfig({
 const app = await buildApp({ config });
 try {
   mkdirSync(resolve(outDir), { recursive: true });
-  for (const address of addresses) {
-    const response = await app.inject({ url: address, headers: { 'user-agent': browser, 'accept-language': 'en' } });
+  let count = addresses.length;
+  const write = (address: string, response: Awaited<ReturnType<typeof app.inject>>) => {
     const body = response.body
       .replaceAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
-      .replaceAll(/-[A-Za-z0-9_-]{8}\.(js|css|woff2)\b/g, '-<hash>.$1');
+      .replaceAll(/-[A-Za-z0-9_-]{8}\.(js|css|woff2)\b/g, '-<hash>.$1')
+      .replaceAll(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      .replaceAll(/[0-9a-f]{64}/g, '<token>');
     const head = [
       `${response.statusCode} ${String(response.headers['content-type'] ?? '')}`,
       `location: ${String(response.headers.location ?? '')}`,
     ];
     const file = address.replaceAll(/[^A-Za-z0-9.-]+/g, '_') || '_';
     writeFileSync(resolve(outDir, `${file}.txt`), `${head.join('\n')}\n\n${body}`);
+  };
+  for (const address of addresses) {
+    write(address, await app.inject({ url: address, headers: { 'user-agent': browser, 'accept-language': 'en' } }));
   }
-  console.log(`${addresses.length} answers written to ${resolve(outDir)}`);
+  let cookie = '';
+  for (const [index, [address, form]] of forms.entries()) {
+    const response = await app.inject({
+      method: 'POST',
+      url: address,
+      headers: {
+        'user-agent': browser,
+        origin: 'https://asdas.example',
+        host: 'asdas.example',
+        'x-forwarded-proto': 'https',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: new URLSearchParams(form).toString(),
+    });
+    const token = response.cookies.find((c) => c.name === 'token');
+    if (token) cookie = `token=${token.value}`;
+    write(`POST${index}${address}`, response);
+  }
+  for (const address of signedIn) {
+    write(`signed-in${address}`, await app.inject({ url: address, headers: { 'user-agent': browser, cookie } }));
+  }
+  count += forms.length + signedIn.length;
+  console.log(`${count} answers written to ${resolve(outDir)}`);
 } finally {
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });
