@@ -37,11 +37,13 @@ const payloads = [
 ];
 const others = ['/account', '/bonus/', '/api/no-such-endpoint', '/sitemap.xml', '/robots.txt'];
 /** Forms posted without JavaScript: each with an error the page shows, then a success. */
-const forms: [string, Record<string, string>][] = [
+const forms: [string, Record<string, string> | string][] = [
   ['/login', { email: '', password: '' }],
   ['/th/login', { email: 'nobody@example.com', password: 'wrong-password' }],
+  ['/login', 'email=%FF&password=x'],
   ['/registration', { email: 'not-an-email', password: 'short', displayName: '' }],
   ['/forgot-password', { email: '' }],
+  ['/bonus', { a: '1' }],
   [
     '/registration',
     {
@@ -52,6 +54,10 @@ const forms: [string, Record<string, string>][] = [
       confirmAge: 'on',
     },
   ],
+  // Signed in from here on.
+  ['/account', { intent: 'profile', displayName: '', locale: 'en' }],
+  ['/th/account', { period: '24h' }],
+  ['/account', { intent: 'nope' }],
 ];
 /** Then, signed in as that account. */
 const signedIn = ['/account', '/th/account', '/account/_payload.json', '/login', '/th/registration', '/play'];
@@ -103,8 +109,9 @@ try {
         host: 'asdas.example',
         'x-forwarded-proto': 'https',
         'content-type': 'application/x-www-form-urlencoded',
+        ...(cookie ? { cookie } : {}),
       },
-      payload: new URLSearchParams(form).toString(),
+      payload: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
     });
     const token = response.cookies.find((c) => c.name === 'token');
     if (token) cookie = `token=${token.value}`;
