@@ -17,14 +17,12 @@ import content, { type ContentPluginOptions } from './plugins/content.ts';
 import database, { type DatabasePluginOptions } from './plugins/database.ts';
 import emailVerification from './plugins/email-verification.ts';
 import errors from './plugins/errors.ts';
-import formActions from './plugins/form-actions.ts';
 import health from './plugins/health.ts';
 import metrics from './plugins/metrics.ts';
 import overload, { type OverloadPluginOptions } from './plugins/overload.ts';
 import icons, { type IconsPluginOptions } from './plugins/icons.ts';
 import pageCache from './plugins/page-cache.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
-import pageData from './plugins/page-data.ts';
 import passwordReset from './plugins/password-reset.ts';
 import play, { type PlayPluginOptions } from './plugins/play.ts';
 import rateLimits, { type RateLimitsPluginOptions } from './plugins/rate-limits.ts';
@@ -133,8 +131,6 @@ async function assemble(
   await app.register(overload, options.overload ?? {});
   await app.register(errors);
   await app.register(cookie);
-  await app.register(pageData);
-  await app.register(formActions);
   await app.register(backgroundJobs);
   await app.register(rateLimits, options.rateLimits ?? {});
   if (included('accounts')) {

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import { loadConfig, logLevels } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 
@@ -15,10 +14,12 @@ async function main() {
   const bootLogger = createLogger(logLevels.find((level) => level === requestedLevel) ?? 'info');
   try {
     const config = loadConfig(process.env, { dev });
-    // Libraries read NODE_ENV from the environment, not our configuration's default: without it
-    // React would render with its development build (about twice the CPU of a page). Set before
-    // buildApp loads the SSR bundle, and only outside development, where Vite decides.
+    // Libraries read NODE_ENV from the environment when they load, not our configuration's default:
+    // without it React would render with its development build (about twice the CPU of a page). So
+    // the app (whose page routes use react-router, which loads React) is imported once it is set,
+    // and only outside development, where Vite decides.
     if (!dev) process.env.NODE_ENV ??= config.env;
+    const { buildApp } = await import('./app.ts');
     const logger = createLogger(config.logLevel);
     app = await buildApp({ config, logger });
     await app.listen({ host: config.host, port: config.port });

@@ -72,6 +72,13 @@ const routes = createRouteObjects({
         fetchData: () => fetchPayload(url.pathname, request.signal),
       });
     },
+  // Every page's form, with JavaScript: the same action as without, answered as JSON (router/form-post.ts).
+  pageAction:
+    () =>
+    async ({ request }) => {
+      const { postForm } = navigationLoaded() ?? (await loadNavigation());
+      return postForm(request);
+    },
 });
 
 // A page whose code fails to load during a navigation is loaded again as a document, once.

@@ -1,45 +1,26 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouterProvider, type StaticHandlerContext } from 'react-router';
-import { splitLocale, type Locale } from '../contract/locales.ts';
+import type { Locale } from '../contract/locales.ts';
+import type { RenderedPage, RenderState } from '../contract/render-state.ts';
 import { renderHeadTags, type SeoData } from '../contract/seo.ts';
-import { notFoundMessages } from '../contract/http-error.ts';
-import { encodeRedirectLocation } from '../contract/navigation-guard.ts';
 import { jsonForScript } from '../contract/script-json.ts';
 import en from '../locales/en.json' with { type: 'json' };
 import th from '../locales/th.json' with { type: 'json' };
-import { renderErrorLog } from './components/error-boundaries.tsx';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { registerTranslations, TranslationProvider } from './i18n.ts';
 import { pageStateId } from './page-state.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
-import { firstError, hydrationJson } from './router/hydration-json.ts';
+import { hydrationJson } from './router/hydration-json.ts';
 import { toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
-import type {
-  DocumentOutcome,
-  PayloadOutcome,
-  Renderer,
-  RendererSite,
-  ServerRequestContext,
-} from './router/renderer-api.ts';
-import {
-  directLoaders,
-  externalRedirectHeader,
-  handler,
-  isPassThrough,
-  type LoaderContext,
-  matchPath,
-  pageModules,
-  redirectStatus,
-  requestFor,
-  staticRouterFor,
-} from './router/server-router.ts';
+import type { Renderer, RendererSite } from './router/renderer-api.ts';
+import { staticContext, staticRouterFor } from './router/static-router.server.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 
-// The SSR bundle's entry: plugins/ssr.ts loads it and calls createRenderer once. The route table's
-// server side is in router/server-router.ts, what the two sides exchange in router/renderer-api.ts.
-export type { DocumentOutcome, PayloadOutcome, Renderer, RendererSite, ServerRequestContext };
+// The SSR bundle's entry: plugins/ssr.ts loads it and calls createRenderer once; what the two sides
+// exchange is in router/renderer-api.ts and contract/render-state.ts.
+export type { Renderer, RendererSite };
 
 // Both languages' strings, compiled once (English first: Thai falls back to it).
 registerTranslations('en', en);
@@ -52,7 +33,11 @@ export function createRenderer(site: RendererSite): Renderer {
   const runtimes = new Map<boolean, AppRuntime>();
   const heads = new WeakMap<SeoData, string>();
 
-  function snapshotFor(request: ServerRequestContext, locale: Locale, renderError?: PageErrorInfo): RuntimeSnapshot {
+  function snapshotFor(
+    request: Pick<RenderState, 'isBot' | 'flash'>,
+    locale: Locale,
+    renderError?: PageErrorInfo,
+  ): RuntimeSnapshot {
     return {
       buildId: site.buildId,
       dev: site.dev,
@@ -68,7 +53,11 @@ export function createRenderer(site: RendererSite): Renderer {
     };
   }
 
-  function snapshotJson(request: ServerRequestContext, locale: Locale, renderError?: PageErrorInfo): string {
+  function snapshotJson(
+    request: Pick<RenderState, 'isBot' | 'flash'>,
+    locale: Locale,
+    renderError?: PageErrorInfo,
+  ): string {
     if (request.flash || renderError) return jsonForScript(snapshotFor(request, locale, renderError));
     const key = `${locale} ${request.isBot}`;
     let json = snapshots.get(key);
@@ -79,7 +68,7 @@ export function createRenderer(site: RendererSite): Renderer {
     return json;
   }
 
-  function runtimeFor(request: ServerRequestContext): AppRuntime {
+  function runtimeFor(request: Pick<RenderState, 'isBot' | 'flash'>): AppRuntime {
     const shared = runtimes.get(request.isBot);
     if (shared && !request.flash) return shared;
     const runtime: AppRuntime = {
@@ -118,100 +107,44 @@ export function createRenderer(site: RendererSite): Renderer {
     return `<script type="application/json" id="${pageStateId}">{"runtime":${snapshot}${router}}</script>`;
   }
 
-  async function renderDocument(
-    url: string,
-    request: ServerRequestContext,
-    options: { form?: string } = {},
-  ): Promise<DocumentOutcome> {
-    const parsed = new URL(url, 'http://localhost');
-    const { pathname } = parsed;
-    const { locale } = splitLocale(pathname);
-    const context: LoaderContext = { site, request };
-    // react-router's static handler: a GET runs the loaders, a form posted without JavaScript its action first.
-    const asked = options.form === undefined ? new Request(parsed) : requestFor(url, options.form);
-    const state = await handler.query(asked, { requestContext: context });
-    if (state instanceof Response) {
-      const raw = state.headers.get('location') ?? '/';
-      if (state.headers.get(externalRedirectHeader))
-        return { type: 'redirect', status: redirectStatus(state.status), location: raw, external: true };
-      // The same guard as navigateTo: an encoded path on this site, never `//evil` or `/\evil`.
-      const location = encodeRedirectLocation(raw);
-      return { type: 'redirect', status: redirectStatus(state.status), location };
-    }
-    const leafId = state.matches[state.matches.length - 1]?.route.id ?? '';
-    const leafData = state.loaderData[leafId] as { seo?: SeoData } | undefined;
-    const pageModule = pageModules.get(leafId);
-    const error = firstError(state);
-    const seo = leafData?.seo ?? fallbackSeo(pathname, locale, error);
+  function render(state: RenderState): RenderedPage {
+    const { pathname, locale } = state;
+    const context = staticContext(state);
+    const error = state.error?.info;
+    const seo = (state.page?.data as { seo?: SeoData } | null | undefined)?.seo ?? fallbackSeo(pathname, locale, error);
     try {
       const body = renderToString(
         <StrictMode>
-          <RuntimeContext.Provider value={runtimeFor(request)}>
+          <RuntimeContext.Provider value={runtimeFor(state)}>
             <IconProvider icons={site.icons}>
-              <StaticRouterProvider router={staticRouterFor(state)} context={state} hydrate={false} />
+              <StaticRouterProvider router={staticRouterFor(context)} context={context} hydrate={false} />
             </IconProvider>
           </RuntimeContext.Provider>
         </StrictMode>,
       );
       return {
-        type: 'page',
-        status: state.statusCode,
-        locale,
+        status: state.status,
         head: headFor(seo, locale),
         body,
-        scripts: scriptsFor(snapshotJson(request, locale), state),
-        ...(pageModule ? { pageModule } : {}),
+        hydration: scriptsFor(snapshotJson(state, locale), context),
         ...(error ? { error } : {}),
       };
-    } catch (renderFailure) {
-      request.logError(renderFailure, renderErrorLog);
-      const info = toPageErrorInfo(renderFailure, { exposeDetails: site.dev });
+    } catch (failure) {
+      const info = toPageErrorInfo(failure, { exposeDetails: site.dev });
       return {
-        type: 'page',
         status: 500,
-        locale,
         head: headFor(fallbackSeo(pathname, locale, info), locale),
         body: renderToString(
           <TranslationProvider locale={locale}>
             <ErrorScreen info={info} onClear={() => undefined} />
           </TranslationProvider>,
         ),
-        scripts: scriptsFor(snapshotJson(request, locale, info)),
+        hydration: scriptsFor(snapshotJson(state, locale, info)),
         error: info,
+        failure,
       };
     }
   }
 
-  async function loadPayload(pathname: string, request: ServerRequestContext): Promise<PayloadOutcome> {
-    const matches = matchPath(pathname);
-    const leaf = matches?.[matches.length - 1];
-    if (!leaf)
-      return { status: 404, body: { statusCode: 404, message: notFoundMessages.page(pathname), fatal: false } };
-    const context: LoaderContext = { site, request };
-    try {
-      const load = directLoaders.get(leaf.route.id);
-      const data = load
-        ? await load({ url: new URL(pathname, 'http://localhost'), params: leaf.params, context })
-        : null;
-      return { status: 200, body: { buildId: site.buildId, data } };
-    } catch (error) {
-      if (error instanceof Response) {
-        return { status: 200, body: { redirect: encodeRedirectLocation(error.headers.get('location') ?? '/') } };
-      }
-      const info = toPageErrorInfo(isPassThrough(error) ? dataErrorResponse(error) : error, {
-        exposeDetails: site.dev,
-      });
-      return {
-        status: info.statusCode,
-        body: { statusCode: info.statusCode, message: info.message, fatal: info.fatal },
-      };
-    }
-  }
-
-  return { renderDocument, loadPayload };
-}
-
-function dataErrorResponse(error: unknown): unknown {
-  const { data } = error as { data: unknown };
-  return data;
+  return { render };
 }

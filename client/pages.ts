@@ -1,12 +1,9 @@
 import type { ComponentType } from 'react';
-import type { ActionFunction } from 'react-router';
 import type { PageId } from '../contract/routes.ts';
 
 /** What a lazily loaded page module exports. */
 export interface PageModule {
   default: ComponentType;
-  /** In the browser a form page submits through the API instead of posting the document. */
-  clientAction?: ActionFunction;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { FlashCode } from './flash.ts';
 import { notFoundMessages } from './http-error.ts';
 import type { Locale } from './locales.ts';
 
@@ -44,8 +45,17 @@ export interface FormState {
 }
 
 export type FormActionResult =
-  /** `external`: the redirect leaves the site (Play's configured PLAY_URL); only server code sets it. */
-  { ok: true; redirect: string; external?: boolean } | ({ ok: false; status: number } & FormState);
+  | {
+      ok: true;
+      redirect: string;
+      /** The redirect leaves the site (Play's configured PLAY_URL); only server code sets it. */
+      external?: boolean;
+      /** The notice the next page shows once. */
+      flash?: FlashCode;
+      /** Who is signed in now, when the action changed it (null: nobody). */
+      user?: PublicUser | null;
+    }
+  | ({ ok: false; status: number } & FormState);
 
 export interface FormActionArgs {
   locale: Locale;

@@ -39,7 +39,7 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   /** Failing it is a 404. */
   validate?: (params: Readonly<Record<string, string | undefined>>) => boolean;
   middleware?: readonly MiddlewareName[];
-  /** What a form POST without JavaScript runs (routes/forms/). */
+  /** The form action a POST to the page runs, with or without JavaScript (routes/pages/form-actions.ts). */
   action?: FormActionName;
   /** The language's account strings, loaded (and preloaded) with the page's module. */
   strings?: 'account';
@@ -58,8 +58,7 @@ export type FormActionName =
   | 'verifyEmail'
   | 'confirmEmail'
   | 'play'
-  | 'account'
-  | 'selfExclusion';
+  | 'account';
 
 const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

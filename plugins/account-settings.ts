@@ -6,6 +6,7 @@ import type { AccountSettingsData, SessionView } from '../contract/account-view.
 import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../contract/http-error.ts';
 import type { Locale } from '../contract/locales.ts';
+import type { PageDataMap } from '../contract/data-sources.ts';
 import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
 import { validationFailed } from '../routes/api/auth.ts';
 import { tokenFailed } from '../routes/api/password-reset.ts';
@@ -26,6 +27,8 @@ export interface AccountSettingsFeature {
   endSession(request: FastifyRequest, sessionId: string): Promise<void>;
   endOtherSessions(request: FastifyRequest): Promise<number>;
   deleteAccount(request: FastifyRequest, password: unknown): Promise<void>;
+  /** The account page's data: its play part (app.play) and its settings part. */
+  accountPage(args: PageDataArgs): Promise<PageDataMap['account']>;
 }
 
 declare module 'fastify' {
@@ -39,7 +42,7 @@ function refused(fields: FieldErrors, status = 400): HttpError {
   return validationFailed(fields);
 }
 
-/** Routes: routes/api/account-settings.ts, routes/forms/account.ts. */
+/** Routes: routes/api/account-settings.ts, routes/pages/actions/account.ts. */
 export default fp(
   async (app) => {
     const { accounts } = app;
@@ -62,6 +65,15 @@ export default fp(
         await throttle.failed();
       return result;
     }
+
+    const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {
+      if (!user) return { accountSettings: { pendingEmail: null, sessions: [] } };
+      const [pendingEmail, sessions] = await Promise.all([
+        service.pendingEmail(user.id),
+        service.sessions(user.id, sessionId ?? null, locale),
+      ]);
+      return { accountSettings: { pendingEmail, sessions } };
+    };
 
     const feature: AccountSettingsFeature = {
       service,
@@ -132,26 +144,17 @@ export default fp(
         if (!result.ok) throw refused(result.fields);
         request.log.info({ user: user.id }, 'account deleted; play sessions kept anonymised');
       },
+      async accountPage(args) {
+        const [play, settings] = await Promise.all([app.play.accountPage(args), settingsOf(args)]);
+        return { ...play, ...settings };
+      },
     };
     app.decorate('accountSettings', feature);
 
     app.accountLinks.define('/confirm-email', (token) => service.checkEmailChange(token));
-
-    const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {
-      if (!user) return { accountSettings: { pendingEmail: null, sessions: [] } };
-      const [pendingEmail, sessions] = await Promise.all([
-        service.pendingEmail(user.id),
-        service.sessions(user.id, sessionId ?? null, locale),
-      ]);
-      return { accountSettings: { pendingEmail, sessions } };
-    };
-    app.pageData.define('account', async (args) => {
-      const [play, settings] = await Promise.all([app.play.accountPage(args), settingsOf(args)]);
-      return { ...play, ...settings };
-    });
   },
   {
     name: 'account-settings',
-    dependencies: ['accounts', 'account-links', 'email-verification', 'mail', 'page-data', 'play'],
+    dependencies: ['accounts', 'account-links', 'email-verification', 'mail', 'play'],
   },
 );

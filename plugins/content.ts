@@ -53,11 +53,6 @@ export default fp<ContentPluginOptions>(
     });
     app.decorate('content', content);
 
-    app.pageData.define('home', (args) => app.content.index.home(args));
-    app.pageData.define('articleList', (args) => app.content.index.articleList(args));
-    app.pageData.define('article', (args) => app.content.index.article(args));
-    app.pageData.define('contentPage', (args) => app.content.index.contentPage(args));
-
     if (options.watch ?? config.dev) {
       const watcher = watchContent(
         root,
@@ -76,5 +71,5 @@ export default fp<ContentPluginOptions>(
       await watcher.ready;
     }
   },
-  { name: 'content', dependencies: ['config', 'page-data'] },
+  { name: 'content', dependencies: ['config'] },
 );

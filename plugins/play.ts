@@ -8,6 +8,7 @@ import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
 import type { SeoData } from '../contract/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
 import type { AccountPageData } from '../contract/play.ts';
+import type { PageDataMap } from '../contract/data-sources.ts';
 
 export interface PlayPluginOptions {
   now?: () => Date;
@@ -25,6 +26,8 @@ export interface Play {
   /** Play pressed (API or form): the checks (a break, an unverified address), a session, the launch URL. */
   start(user: PublicUser, locale: Locale, userAgent: string | undefined): Promise<PlayStart>;
   accountPage(args: PageDataArgs): Promise<AccountPageData & { seo: SeoData }>;
+  /** `/play?session=<id>`, where a verified launch lands: the player's recent sessions. */
+  playPage(args: PageDataArgs): Promise<PageDataMap['play']>;
 }
 
 export type PlayStart =
@@ -45,7 +48,7 @@ const launchPage = /^(?:\/th)?\/play\/?$/;
 /**
  * Play sessions with signed, single-use launch tokens (decision 0007), the `/play` page data and
  * the launch address opened as a document. Routes: routes/api/play.ts, routes/api/account.ts,
- * routes/forms/play.ts.
+ * routes/pages/actions/play.ts.
  */
 export default fp<PlayPluginOptions>(
   async (app, options) => {
@@ -108,6 +111,10 @@ export default fp<PlayPluginOptions>(
         // A path, so it is internal whatever origin the browser reached us by.
         return `${localePath(locale, '/play')}?launch=${token}`;
       },
+      async playPage({ user, locale }) {
+        const sessions = user ? await service.recentSessions(user.id) : [];
+        return { playSessions: sessions.map(({ id, startedAt }) => ({ id, startedAt })), seo: playSeo[locale] };
+      },
       async start(user, locale, userAgent) {
         if (config.requireVerifiedEmailForPlay && !user.emailVerified) return { ok: false, code: 'EMAIL_NOT_VERIFIED' };
         const started = await service.startPlay({ userId: user.id, locale, userAgent });
@@ -116,12 +123,6 @@ export default fp<PlayPluginOptions>(
       },
     };
     app.decorate('play', play);
-
-    // `/play?session=<id>`, where a verified launch lands, shows the session on a reload too.
-    app.pageData.define('play', async ({ user, locale }) => ({
-      playSessions: user ? (await service.recentSessions(user.id)).map(({ id, startedAt }) => ({ id, startedAt })) : [],
-      seo: playSeo[locale],
-    }));
 
     // The site's own destination opened with a launch token (Play without JavaScript, or a pasted
     // address): spent here as the player, then 303, so the token leaves the address bar before
@@ -152,5 +153,5 @@ export default fp<PlayPluginOptions>(
       });
     }
   },
-  { name: 'play', dependencies: ['config', 'database', 'accounts', 'page-data'] },
+  { name: 'play', dependencies: ['config', 'database', 'accounts'] },
 );

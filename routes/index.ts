@@ -12,12 +12,7 @@ import playRoutes from './api/play.ts';
 import benchRoutes from './bench.ts';
 import buildsRoutes, { type BuildsRoutesOptions } from './builds.ts';
 import healthRoutes from './health.ts';
-import accountFormRoutes from './forms/account.ts';
-import authFormRoutes from './forms/auth.ts';
-import emailVerificationFormRoutes from './forms/email-verification.ts';
-import passwordResetFormRoutes from './forms/password-reset.ts';
-import playFormRoutes from './forms/play.ts';
-import pageRoutes from './pages.ts';
+import pageRoutes from './pages/index.ts';
 import sitemapRoutes from './sitemap.ts';
 
 /** Registered once the plugins have made what the routes use; a part a test leaves out takes its routes. */
@@ -36,12 +31,6 @@ export async function registerRoutes(
     await app.register(accountRoutes, { prefix: '/api/account' });
     await app.register(accountSettingsRoutes, { prefix: '/api/account' });
     await app.register(playRoutes, { prefix: '/api/play' });
-    // The same, posted from the pages without JavaScript: the form actions the route table names.
-    await app.register(authFormRoutes);
-    await app.register(passwordResetFormRoutes);
-    await app.register(emailVerificationFormRoutes);
-    await app.register(accountFormRoutes);
-    await app.register(playFormRoutes);
   }
   if (included('content')) await app.register(sitemapRoutes);
   if (included('icons')) await app.register(iconRoutes);

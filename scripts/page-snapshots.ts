@@ -87,7 +87,8 @@ try {
       .replaceAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
       .replaceAll(/-[A-Za-z0-9_-]{8}\.(js|css|woff2)\b/g, '-<hash>.$1')
       .replaceAll(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
-      .replaceAll(/[0-9a-f]{64}/g, '<token>');
+      .replaceAll(/[0-9a-f]{64}/g, '<token>')
+      .replaceAll(/\d\d:\d\d UTC/g, '<hh:mm> UTC');
     const head = [
       `${response.statusCode} ${String(response.headers['content-type'] ?? '')}`,
       `location: ${String(response.headers.location ?? '')}`,

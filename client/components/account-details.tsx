@@ -3,7 +3,7 @@ import type { AccountSettingsData, SessionView } from '../../contract/account-vi
 import { locales } from '../../contract/locales.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
 import { useTranslation } from '../i18n.ts';
-import { formStateFor } from '../lib/account-actions.ts';
+import { formStateFor } from '../lib/intent-state.ts';
 import { AccountForm } from './account-form.tsx';
 import { FormField, FormMessage, useClearedAfterSubmit } from './form-field.tsx';
 import { LocalDateTime } from './local-time.tsx';

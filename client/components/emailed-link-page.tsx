@@ -1,49 +1,24 @@
-import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../contract/locales.ts';
+import { useSearchParams } from 'react-router';
+import { localePath } from '../../contract/locales.ts';
 import { loginPath } from '../../contract/login-path.ts';
 import { useLocale, useUser } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
-import { api } from '../lib/api.ts';
-import { formStateFromError } from '../lib/form-state.ts';
-import { clearPayloadCache } from '../router/payload.ts';
 import { AccountForm, useAccountForm } from './account-form.tsx';
 import { AppLink } from './app-link.tsx';
-import { LinkProblem, linkProblemOf, tokenProblemFromError } from './link-problem.tsx';
-import { formText } from '../lib/form-text.ts';
-import { revalidateCurrentUser } from '../lib/user-cache.ts';
+import { LinkProblem, linkProblemOf } from './link-problem.tsx';
 
 /**
  * The two pages an emailed link opens (`/verify-email?token=...`, `/confirm-email?token=...`):
  * opening the link changes nothing (mail scanners open links too); the button uses the token.
- * They differ only in the API they call, their address and their words.
+ * They differ only in their address and their words; the button posts the token to the page.
  */
 export interface EmailedLink {
-  /** The API that uses the token (POST `{ token }`). */
-  apiPath: '/auth/verify-email' | '/auth/email-change/confirm';
   /** The page's own path (contract/routes.ts). */
   page: '/verify-email' | '/confirm-email';
   /** The strings' namespace (locales/*.json) and LinkProblem's kind. */
   kind: 'verifyEmail' | 'confirmEmail';
   /** `data-testid` of the notice shown once the link was used. */
   doneTestId: string;
-}
-
-/** With JavaScript: the link is used through the API, then the page says so (`?done=1`). */
-export function emailedLinkAction({ apiPath, page }: EmailedLink) {
-  return async ({ request }: ActionFunctionArgs) => {
-    const url = new URL(request.url);
-    const form = await request.formData();
-    try {
-      await api(apiPath, { method: 'POST', body: { token: formText(form, 'token') } });
-      clearPayloadCache();
-      void revalidateCurrentUser();
-      return redirect(`${localePath(splitLocale(url.pathname).locale, page)}?done=1`);
-    } catch (error) {
-      const problem = tokenProblemFromError(error);
-      if (problem) return redirect(`${url.pathname}?problem=${problem}`);
-      return formStateFromError(error, {});
-    }
-  };
 }
 
 export function EmailedLinkPage({ page, kind, doneTestId }: EmailedLink) {

@@ -13,18 +13,6 @@ export function linkProblemOf(search: URLSearchParams): LinkProblemCode | null {
   return (problems as readonly string[]).includes(value) ? (value as LinkProblemCode) : 'invalid';
 }
 
-const codes: Record<string, LinkProblemCode> = {
-  TOKEN_INVALID: 'invalid',
-  TOKEN_USED: 'used',
-  TOKEN_EXPIRED: 'expired',
-};
-
-/** The problem an API error names (TOKEN_INVALID, TOKEN_USED, TOKEN_EXPIRED), or null. */
-export function tokenProblemFromError(error: unknown): LinkProblemCode | null {
-  const code = (error as { data?: { code?: unknown } } | null)?.data?.code;
-  return typeof code === 'string' ? (codes[code] ?? null) : null;
-}
-
 /** Where each kind of link lets the visitor start again. */
 const retry = {
   passwordReset: { path: '/forgot-password', label: 'links.retry.passwordReset' },

@@ -112,3 +112,18 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 }
 
 export const api: ApiClient = createApiClient({ baseURL: API_BASE, getToken: browserToken });
+
+/**
+ * A page's form posted to its own address as the browser would (urlencoded, the session cookie),
+ * asking for the action's outcome as JSON (routes/pages/index.ts). Never retried: it may act.
+ */
+export function postPageForm(url: string, body: URLSearchParams, signal?: AbortSignal) {
+  return ofetch.raw<unknown>(url, {
+    method: 'POST',
+    body,
+    headers: { accept: 'application/json' },
+    retry: 0,
+    ignoreResponseError: true,
+    ...(signal ? { signal } : {}),
+  });
+}

@@ -1,12 +1,15 @@
 import type { FetchOptions, FetchRequest } from 'ofetch';
+import type * as ApiClient from './api-client.ts';
 
 /** The API client, loaded with the first call: most page views never call the API (decision 0019). */
 export type ApiCall = <T = unknown>(request: FetchRequest, options?: FetchOptions<'json'>) => Promise<T>;
 
-let client: Promise<ApiCall> | undefined;
+type ApiClientModule = typeof ApiClient;
 
-function loadApiClient(): Promise<ApiCall> {
-  client ??= import('./api-client.ts').then((module) => module.api as ApiCall);
+let client: Promise<ApiClientModule> | undefined;
+
+function loadApiClient(): Promise<ApiClientModule> {
+  client ??= import('./api-client.ts');
   // A chunk that failed to load is asked for again next time (a deploy, a dropped connection).
   client.catch(() => {
     client = undefined;
@@ -14,4 +17,9 @@ function loadApiClient(): Promise<ApiCall> {
   return client;
 }
 
-export const api: ApiCall = (request, options) => loadApiClient().then((call) => call(request, options));
+export const api: ApiCall = (request, options) =>
+  loadApiClient().then((module) => (module.api as ApiCall)(request, options));
+
+/** client/lib/api-client.ts `postPageForm`, loaded with the first call. */
+export const postPageForm: ApiClientModule['postPageForm'] = (url, body, signal) =>
+  loadApiClient().then((module) => module.postPageForm(url, body, signal));

@@ -1,56 +1,12 @@
 import { useTranslation } from '../i18n.ts';
-import {
-  Form,
-  redirect,
-  useActionData,
-  useLocation,
-  useNavigation,
-  useSearchParams,
-  type ActionFunctionArgs,
-} from 'react-router';
-import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
-import { loginThenBackTo } from '../../contract/login-path.ts';
-import type { FormState } from '../../contract/page-data.ts';
+import { Form, useActionData, useLocation, useNavigation, useSearchParams } from 'react-router';
+import { localePath } from '../../contract/locales.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../contract/play.ts';
 import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLivePageData, useLocale, useUser } from '../hooks.ts';
-import { accountIntentAction, formStateFor } from '../lib/account-actions.ts';
-import { api } from '../lib/api.ts';
-import { failureCode } from '../lib/play.ts';
-import { clearPayloadCache } from '../router/payload.ts';
-import { formText } from '../lib/form-text.ts';
-
-/** Each form through the API, told apart by `intent` as routes/forms/account.ts does. */
-export async function clientAction({ request }: ActionFunctionArgs): Promise<FormState | Response> {
-  const url = new URL(request.url);
-  const { locale } = splitLocale(url.pathname);
-  const form = await request.formData();
-  const intent = formText(form, 'intent', 'selfExclusion');
-  if (intent !== 'selfExclusion') return accountIntentAction(intent, locale, form);
-  return selfExclusionAction(locale, form);
-}
-
-/** The same two steps as routes/forms/play.ts `selfExclusion`: the period, then the confirmation. */
-async function selfExclusionAction(locale: Locale, form: FormData): Promise<FormState | Response> {
-  const period = formText(form, 'period');
-  if (!isSelfExclusionPeriod(period)) {
-    return { values: { period }, errors: { period: period === '' ? 'required' : 'invalid_value' } };
-  }
-  if (form.get('step') !== 'confirm') return { values: { period, step: 'confirm' }, errors: {} };
-  try {
-    await api('/account/self-exclusion', { method: 'POST', body: { period } });
-  } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 401) {
-      return redirect(loginThenBackTo(locale, localePath(locale, '/account')));
-    }
-    return { values: { period }, errors: {}, message: failureCode(error) };
-  }
-  // The page's data changed: the next load must ask the server, not reuse the payload just shown.
-  clearPayloadCache();
-  return redirect(localePath(locale, '/account'));
-}
+import { formStateFor } from '../lib/intent-state.ts';
 
 /** `/account`: the account's details, "take a break" (self-exclusion), play and login sessions, deletion. */
 export default function AccountPage() {

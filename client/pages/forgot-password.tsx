@@ -1,26 +1,10 @@
-import { redirect, useSearchParams, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../contract/locales.ts';
+import { useSearchParams } from 'react-router';
+import { localePath } from '../../contract/locales.ts';
 import { loginPath } from '../../contract/login-path.ts';
 import { AccountForm, EmailField, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
-import { api } from '../lib/api.ts';
-import { formStateFromError } from '../lib/form-state.ts';
-import { formText } from '../lib/form-text.ts';
-
-/** With JavaScript: ask the API for a link; the answer is the same whether the address is known or not. */
-export async function clientAction({ request }: ActionFunctionArgs) {
-  const url = new URL(request.url);
-  const form = await request.formData();
-  const email = formText(form, 'email');
-  try {
-    await api('/auth/password-reset', { method: 'POST', body: { email } });
-    return redirect(`${localePath(splitLocale(url.pathname).locale, '/forgot-password')}?sent=1`);
-  } catch (error) {
-    return formStateFromError(error, { email });
-  }
-}
 
 /** `/forgot-password`: an email address in, a link out (if an account uses it). */
 export default function ForgotPasswordPage() {

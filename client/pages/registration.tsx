@@ -1,43 +1,9 @@
 import { useTranslation } from '../i18n.ts';
-import { redirect, type ActionFunctionArgs } from 'react-router';
-import { localePath, splitLocale } from '../../contract/locales.ts';
-import type { PublicUser } from '../../contract/page-data.ts';
+import { localePath } from '../../contract/locales.ts';
 import { AccountFormPage, EmailField, NewPasswordField, useAccountForm } from '../components/account-form.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
-import { api } from '../lib/api.ts';
-import { formStateFromError } from '../lib/form-state.ts';
-import { setFlash } from '../lib/flash.ts';
-import { setCurrentUser } from '../lib/user-cache.ts';
-import { formText } from '../lib/form-text.ts';
-
-/** With JavaScript: create the account through the API (which logs the new player in). */
-export async function clientAction({ request }: ActionFunctionArgs) {
-  const url = new URL(request.url);
-  const { locale } = splitLocale(url.pathname);
-  const form = await request.formData();
-  const values = { email: formText(form, 'email'), displayName: formText(form, 'displayName') };
-  try {
-    // The redirect guard is navigation code (vite.config.ts): loaded by now, or with the first submit.
-    const { safeRedirectPath } = await import('../router/navigation.ts');
-    const { user } = await api<{ user: PublicUser }>('/auth/register', {
-      method: 'POST',
-      body: {
-        ...values,
-        password: formText(form, 'password'),
-        locale,
-        acceptTerms: form.get('acceptTerms') === 'on',
-        confirmAge: form.get('confirmAge') === 'on',
-      },
-    });
-    await setCurrentUser(user);
-    setFlash('registered');
-    return redirect(safeRedirectPath(url.searchParams.get('redirect'), localePath(locale, '/')));
-  } catch (error) {
-    return formStateFromError(error, values);
-  }
-}
 
 export default function RegistrationPage() {
   const { t } = useTranslation();

@@ -1,6 +1,5 @@
 import { isRouteErrorResponse, type StaticHandlerContext } from 'react-router';
 import { jsonForScript } from '../../contract/script-json.ts';
-import { toPageErrorInfo, type PageErrorInfo } from './page-error.ts';
 
 /** JSON of shared, frozen page data (content), serialised once per object rather than per request. */
 const serialisedData = new WeakMap<object, string>();
@@ -34,9 +33,4 @@ export function hydrationJson(state: StaticHandlerContext): string {
       )
     : 'null';
   return `{"loaderData":{${loaderData}},"actionData":${jsonForScript(state.actionData ?? null)},"errors":${errors}}`;
-}
-
-export function firstError(state: StaticHandlerContext): PageErrorInfo | undefined {
-  const error: unknown = state.errors ? Object.values(state.errors)[0] : undefined;
-  return error === undefined ? undefined : toPageErrorInfo(error, { exposeDetails: false });
 }

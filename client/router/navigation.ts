@@ -2,6 +2,7 @@
 // demand, after hydration or with the first navigation, prefetch or form submission.
 export { loadPage } from './page-loader.ts';
 export { fetchPayload } from './payload.ts';
+export { postForm } from './form-post.ts';
 export { prefetchPage, prefetchWhenVisible } from './prefetch.ts';
 export { navigateTo } from '../lib/navigate.ts';
 export { safeRedirectPath } from '../../contract/navigation-guard.ts';

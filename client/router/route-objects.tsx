@@ -1,17 +1,20 @@
 import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
-import { locales, type Locale } from '../../contract/locales.ts';
+import type { Locale } from '../../contract/locales.ts';
+import type { PageRoute } from '../../contract/routes.ts';
+import { routeTree, type RouteNode } from '../../contract/route-tree.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
-import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
 import { pageModules, type PageModule } from '../pages.ts';
 
-/** How loaders get their data on one side: in-process on the server, `_payload.json` in the browser. */
+/** What one side adds to the route tree: the browser loads and acts, the server only renders. */
 export interface RouterSide {
-  rootLoader: LoaderFunction;
+  /** Browser only: the root's data (who is logged in) and when to read it again. */
+  rootLoader?: LoaderFunction;
   shouldRevalidateRoot?: ShouldRevalidateFunction;
-  pageLoader: (route: PageRoute, locale: Locale) => LoaderFunction;
-  /** Server only: a form posted without JavaScript. The browser uses the page module's `clientAction`. */
+  /** Browser only: a navigation's loader (`_payload.json`). */
+  pageLoader?: (route: PageRoute, locale: Locale) => LoaderFunction;
+  /** Browser only: a form submitted with JavaScript, posted to the page's own address. */
   pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
   /** Browser only: loads a language's strings before its pages render (the server has both). */
   loadLocale?: (locale: Locale) => Promise<void>;
@@ -25,50 +28,44 @@ export interface LocaleHandle {
   locale: Locale;
 }
 
-/** Route ids are `{locale}:{page id}`, e.g. `th:article`. */
-export function pageRouteId(locale: Locale, route: PageRoute): string {
-  return `${locale}:${route.id}`;
+function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: RouterSide): RouteObject {
+  const loaded = side.pages?.get(route.id);
+  return {
+    id: node.id,
+    ...(node.index ? { index: true } : { path: node.path }),
+    ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
+    ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
+    ...(loaded
+      ? { Component: loaded.default }
+      : {
+          lazy: async () => {
+            const page = await (side.loadPageModule ? side.loadPageModule(route, locale) : pageModules[route.id]());
+            return { Component: page.default };
+          },
+        }),
+  };
 }
 
-/**
- * The react-router route objects built from the one page table: a root, then a layout route per
- * locale (English unprefixed, Thai under /th) holding every page. Built once per side at start.
- */
+/** react-router's route objects: the one route tree (contract/route-tree.ts) with this side's parts. */
 export function createRouteObjects(side: RouterSide): RouteObject[] {
-  const localeRoutes: RouteObject[] = locales.map((locale) => ({
-    id: locale,
-    ...(locale === 'en' ? {} : { path: locale }),
-    handle: { locale } satisfies LocaleHandle,
-    ...(side.loadLocale ? { lazy: async () => (await side.loadLocale!(locale), {}) } : {}),
-    Component: Layout,
-    ErrorBoundary: LocaleErrorBoundary,
-    children: pageRoutes.map((route): RouteObject => ({
-      id: pageRouteId(locale, route),
-      ...(route.path === '' ? { index: true } : { path: route.path }),
-      loader: side.pageLoader(route, locale),
-      ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
-      ...(side.pages?.has(route.id)
-        ? { Component: side.pages.get(route.id)!.default }
-        : {
-            lazy: async () => {
-              const page = await (side.loadPageModule ? side.loadPageModule(route, locale) : pageModules[route.id]());
-              return {
-                Component: page.default,
-                ...(route.action && !side.pageAction && page.clientAction ? { action: page.clientAction } : {}),
-              };
-            },
-          }),
-    })),
+  return routeTree.map((root) => ({
+    id: root.id,
+    path: root.path!,
+    Component: Root,
+    ErrorBoundary: RootErrorBoundary,
+    ...(side.rootLoader ? { loader: side.rootLoader } : {}),
+    ...(side.shouldRevalidateRoot ? { shouldRevalidate: side.shouldRevalidateRoot } : {}),
+    children: (root.children ?? []).map((localeNode) => {
+      const locale = localeNode.locale!;
+      return {
+        id: localeNode.id,
+        ...(localeNode.path ? { path: localeNode.path } : {}),
+        handle: { locale } satisfies LocaleHandle,
+        ...(side.loadLocale ? { lazy: async () => (await side.loadLocale!(locale), {}) } : {}),
+        Component: Layout,
+        ErrorBoundary: LocaleErrorBoundary,
+        children: (localeNode.children ?? []).map((node) => pageObject(node, node.page!, locale, side)),
+      };
+    }),
   }));
-  return [
-    {
-      id: 'root',
-      path: '/',
-      Component: Root,
-      ErrorBoundary: RootErrorBoundary,
-      loader: side.rootLoader,
-      ...(side.shouldRevalidateRoot ? { shouldRevalidate: side.shouldRevalidateRoot } : {}),
-      children: localeRoutes,
-    },
-  ];
 }

@@ -10,6 +10,8 @@ import type {
   SiteTocPageData,
 } from '../../contract/content.ts';
 import type { Locale } from '../../contract/locales.ts';
+import { pageRoutes } from '../../contract/routes.ts';
+import { pageData } from '../../routes/pages/page-data.ts';
 import { buildContentApp, callSource, fixture } from '../helpers/content.ts';
 
 const root = fixture('content-basic');
@@ -22,8 +24,10 @@ const article = (locale: Locale, slug: string) =>
 const contentPage = (locale: Locale, rest: string) =>
   callSource(app, 'contentPage', locale, `/${rest}`, { '*': rest }) as Promise<ContentPageData>;
 
-t.test('the four data sources are defined', async (t) => {
-  for (const name of ['home', 'articleList', 'article', 'contentPage'] as const) t.ok(app.pageData.has(name), name);
+t.test('every data source the route table names is defined, and no other', async (t) => {
+  const named = new Set(pageRoutes.flatMap((route) => (route.data ? [route.data] : [])));
+  t.same(Object.keys(pageData).sort(), [...named].sort());
+  for (const name of ['home', 'articleList', 'article', 'contentPage'] as const) t.ok(named.has(name), name);
 });
 
 t.test('data is plain JSON', async (t) => {

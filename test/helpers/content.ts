@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { pageData } from '../../routes/pages/page-data.ts';
 import type { DataSourceKey } from '../../contract/data-sources.ts';
 import { buildApp } from '../../app.ts';
 import type { Locale } from '../../contract/locales.ts';
@@ -30,7 +31,7 @@ export async function buildContentApp(options: ContentTestAppOptions = {}): Prom
   return app;
 }
 
-/** Calls a page data source the way the renderer and `_payload.json` do. */
+/** Calls a page data source the way a page and its `_payload.json` do (routes/pages/page-data.ts). */
 export async function callSource(
   app: FastifyInstance,
   name: DataSourceKey,
@@ -39,7 +40,7 @@ export async function callSource(
   params: Record<string, string | undefined> = {},
 ): Promise<unknown> {
   const args: PageDataArgs = { locale, path, params, user: null };
-  return app.pageData.get(name)(args);
+  return pageData[name](app, args);
 }
 
 /** A private copy of a fixture tree (for tests that edit files). */

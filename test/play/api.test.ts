@@ -2,7 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { signLaunchToken } from '../../lib/play/launch-token.ts';
-import type { FormAction } from '../../plugins/form-actions.ts';
+import { formActions } from '../../routes/pages/form-actions.ts';
+import { pageData } from '../../routes/pages/page-data.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
 import {
   bearer,
@@ -350,7 +351,7 @@ for (const backend of testBackends()) {
       const { token, user } = await registerPlayer(app);
       await play(token);
       const publicUser = (await app.accounts.userFromToken(token))!;
-      const data = (await app.pageData.get('account')({
+      const data = (await pageData.account(app, {
         locale: 'en',
         params: {},
         path: '/account',
@@ -361,15 +362,19 @@ for (const backend of testBackends()) {
       };
       t.equal(data.playSessions.length, 1);
       t.equal(data.selfExclusion, null);
-      t.match(await app.pageData.get('account')({ locale: 'th', params: {}, path: '/account', user: null }), {
+      t.match(await pageData.account(app, { locale: 'th', params: {}, path: '/account', user: null }), {
         playSessions: [],
         selfExclusion: null,
         seo: { title: 'บัญชีของฉัน', path: '/account', noindex: true },
       });
 
-      const action = app.formActions.get('selfExclusion') as FormAction;
+      // "Take a break" is the account page's form without an `intent`.
       const run = (fields: Record<string, string>, loggedIn = true, locale: 'en' | 'th' = 'th') =>
-        action({ locale, fields, redirectTo: null }, { user: loggedIn ? publicUser : null } as never, {} as never);
+        formActions.account(
+          { locale, fields, redirectTo: null },
+          { user: loggedIn ? publicUser : null, server: app } as never,
+          {} as never,
+        );
 
       t.same(
         await run({ period: '7d' }, false),

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { runRouteMiddleware } from '../../client/router/middleware.ts';
+import { runRouteMiddleware } from '../../contract/route-middleware.ts';
 import { pageRoutes } from '../../contract/routes.ts';
 import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';

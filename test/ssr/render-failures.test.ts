@@ -1,40 +1,48 @@
 import t from 'tap';
-import { createRenderer, type ServerRequestContext } from '../../client/entry-server.tsx';
-import type { PageDataSource } from '../../contract/page-data.ts';
+import { createRenderer } from '../../client/entry-server.tsx';
+import type { PageDataArgs } from '../../contract/page-data.ts';
+import { renderErrorLog } from '../../contract/page-error.ts';
+import { payloadOf } from '../../lib/pages/payload.ts';
+import { loadPage } from '../../lib/pages/pipeline.ts';
+import { renderStateOf } from '../../lib/pages/render-state.ts';
+import { startTestApp } from '../helpers/app.ts';
 
-// The renderer on its own, with data sources that fail the way real ones can.
-function contextWith(source: PageDataSource, dev = false) {
-  const logged: { error: unknown; message: string }[] = [];
-  const context: ServerRequestContext = {
-    user: null,
-    isBot: false,
-    runFormAction: async () => ({ ok: false, status: 400, values: {}, errors: {} }),
-    logError: (error, message) => logged.push({ error, message }),
-  };
-  const renderer = createRenderer({
+// The pipeline and the renderer on their own, with data sources that fail the way real ones can.
+function rendererFor(dev: boolean) {
+  return createRenderer({
     dev,
     buildId: 'test-build',
     buildCheckIntervalMs: 3600000,
     allowedExternalOrigins: [],
     publicUrl: 'http://localhost:3000',
-    dataSource: () => source,
   });
-  return { context, logged, renderDocument: renderer.renderDocument, loadPayload: renderer.loadPayload };
+}
+
+async function visit(path: string, source: (args: PageDataArgs) => unknown, dev = false) {
+  const logged: { error: unknown; message: string }[] = [];
+  const url = new URL(path, 'http://localhost');
+  const outcome = await loadPage(url, {
+    user: null,
+    sessionId: null,
+    loadData: (_name, args) => source(args),
+    logError: (error, message) => logged.push({ error, message }),
+    exposeDetails: dev,
+  });
+  if (outcome.type === 'redirect') throw new Error('expected a page');
+  const page = rendererFor(dev).render(renderStateOf(outcome, { url, user: null, isBot: false }));
+  return { outcome, page, logged };
 }
 
 t.test(
   'a data source that throws: 500 error screen, logged as "Произошла ошибка", no stack in production',
   async (t) => {
-    const { context, logged, renderDocument } = contextWith(() => {
+    const { page, logged } = await visit('/', () => {
       throw new Error('database exploded at /secret/path.ts:12');
     });
-    const outcome = await renderDocument('/', context);
-    t.equal(outcome.type, 'page');
-    if (outcome.type !== 'page') return;
-    t.equal(outcome.status, 500);
-    t.match(outcome.body, /data-testid="error-screen"/);
-    t.match(outcome.body, /Internal Server Error/);
-    t.notMatch(outcome.body + outcome.scripts, /exploded|secret\/path/, 'neither the message nor the stack leaks');
+    t.equal(page.status, 500);
+    t.match(page.body, /data-testid="error-screen"/);
+    t.match(page.body, /Internal Server Error/);
+    t.notMatch(page.body + page.hydration, /exploded|secret\/path/, 'neither the message nor the stack leaks');
     t.equal(logged.length, 1);
     t.equal(logged[0]?.message, 'Произошла ошибка');
     t.match((logged[0]?.error as Error).message, /database exploded/, 'the real error is in the log');
@@ -42,48 +50,75 @@ t.test(
 );
 
 t.test('in development the error screen shows the message and stack', async (t) => {
-  const { context, renderDocument } = contextWith(() => {
-    throw new Error('broken in dev');
-  }, true);
-  const outcome = await renderDocument('/', context);
-  if (outcome.type !== 'page') return t.fail('expected a page');
-  t.match(outcome.body, /broken in dev/);
-  t.match(outcome.body, /class="error-stack"/);
+  const { page } = await visit(
+    '/',
+    () => {
+      throw new Error('broken in dev');
+    },
+    true,
+  );
+  t.match(page.body, /broken in dev/);
+  t.match(page.body, /class="error-stack"/);
 });
 
 t.test('a component that throws while rendering: logged, 500 error screen, browser told to show it', async (t) => {
   // The home page expects an `intro`; without it the component throws during render.
-  const { context, logged, renderDocument } = contextWith(() => ({ latestArticles: [] }));
-  const outcome = await renderDocument('/th', context);
-  if (outcome.type !== 'page') return t.fail('expected a page');
-  t.equal(outcome.status, 500);
-  t.equal(outcome.locale, 'th');
-  t.match(outcome.body, /data-testid="error-screen"/);
-  t.match(outcome.body, /ล้างข้อผิดพลาด/, 'the error screen speaks the page language');
-  t.match(outcome.scripts, /"renderError":\{"statusCode":500,"message":"Internal Server Error"\}/);
-  t.equal(logged[0]?.message, 'Произошла ошибка');
-  t.type(logged[0]?.error, TypeError);
+  const { page } = await visit('/th', () => ({ latestArticles: [] }));
+  t.equal(page.status, 500);
+  t.match(page.body, /data-testid="error-screen"/);
+  t.match(page.body, /ล้างข้อผิดพลาด/, 'the error screen speaks the page language');
+  t.match(page.hydration, /"renderError":\{"statusCode":500,"message":"Internal Server Error"\}/);
+  t.type(page.failure, TypeError, 'the renderer hands the failure to the server');
+
+  // The server logs what the renderer hands it (plugins/ssr.ts), with the spec's message.
+  const { app, logs, close } = await startTestApp(
+    { LOG_LEVEL: 'error' },
+    {
+      extraRoutes: (server) =>
+        server.get('/__broken', (request, reply) =>
+          server.renderer.sendDocument(request, reply, {
+            pathname: '/th',
+            search: '',
+            locale: 'th',
+            isBot: false,
+            user: null,
+            matches: [
+              { id: 'root', params: {}, pathname: '/', pathnameBase: '/' },
+              { id: 'th', params: {}, pathname: '/th', pathnameBase: '/th' },
+              { id: 'th:home', params: {}, pathname: '/th', pathnameBase: '/th' },
+            ],
+            status: 200,
+            page: { routeId: 'th:home', data: { latestArticles: [] } },
+          }),
+        ),
+    },
+  );
+  t.teardown(close);
+  const response = await app.inject('/__broken');
+  t.equal(response.statusCode, 500);
+  t.match(response.body, /ล้างข้อผิดพลาด/);
+  const line = logs.find((entry) => entry.msg === renderErrorLog);
+  t.ok(line, 'logged as "Произошла ошибка"');
+  t.match((line?.err as { type?: string } | undefined)?.type, 'TypeError');
 });
 
 t.test('the payload of a failing page is a JSON 500 without details', async (t) => {
-  const { context, loadPayload } = contextWith(() => {
+  const { outcome } = await visit('/asdas', () => {
     throw new Error('hidden detail');
   });
-  const payload = await loadPayload('/asdas', context);
+  const payload = payloadOf(outcome, 'test-build');
   t.equal(payload.status, 500);
   t.same(payload.body, { statusCode: 500, message: 'Internal Server Error', fatal: true });
 });
 
 t.test('hydration data cannot break out of its script tag', async (t) => {
-  const { context, renderDocument } = contextWith(() => ({
+  const { page } = await visit('/', () => ({
     intro: { title: '</script><script>alert(1)</script>', html: '' },
     latestArticles: [],
     seo: { title: 'x', description: '', path: '/', alternates: ['en'], type: 'website', breadcrumbs: [] },
   }));
-  const outcome = await renderDocument('/', context);
-  if (outcome.type !== 'page') return t.fail('expected a page');
-  t.notMatch(outcome.scripts, /<\/script><script>/);
+  t.notMatch(page.hydration, /<\/script><script>/);
   // The `<` of `</script` is written as \u003c (the one script-safe JSON function escapes `>` too).
-  t.match(outcome.scripts, /\\u003c\/script/);
-  t.notMatch(outcome.body, /<script>alert/, 'React escapes it in the markup');
+  t.match(page.hydration, /\\u003c\/script/);
+  t.notMatch(page.body, /<script>alert/, 'React escapes it in the markup');
 });

@@ -1,12 +1,12 @@
 import t from 'tap';
 import type { Locale } from '../../contract/locales.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
-import { routeMiddleware, runRouteMiddleware } from '../../client/router/middleware.ts';
+import { routeMiddleware, runRouteMiddleware } from '../../contract/route-middleware.ts';
 import { loadPage } from '../../client/router/page-loader.ts';
 import type { MiddlewareName, PageRoute } from '../../contract/routes.ts';
 
-// loadPage is what both sides run before a page renders (the server's static handler and the
-// browser router's loaders), so these cover both; the routes are made here because no page of
+// loadPage is the browser router's loader around contract/page-steps.ts, which the server's
+// pipeline (lib/pages/pipeline.ts) runs too, so these cover both; the routes are made here because no page of
 // the real table uses `auth` yet (the account page comes later).
 
 const user: PublicUser = {

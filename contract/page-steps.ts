@@ -1,0 +1,50 @@
+import type { Locale } from './locales.ts';
+import { safeRedirectPath } from './navigation-guard.ts';
+import { displayPath, type PageErrorInfo, validationFailedError } from './page-error.ts';
+import type { PublicUser } from './page-data.ts';
+import { runRouteMiddleware } from './route-middleware.ts';
+import type { PageRoute } from './routes.ts';
+
+export interface PageStepsInput {
+  route: PageRoute;
+  locale: Locale;
+  params: Readonly<Record<string, string | undefined>>;
+  url: URL;
+  user: PublicUser | null;
+}
+
+/** What the steps before a render decide: the page's data, somewhere else to go, or an error. */
+export type PageStepsOutcome =
+  { type: 'data'; data: unknown } | { type: 'redirect'; location: string } | { type: 'error'; error: PageErrorInfo };
+
+/** The `redirect` query parameter when it is a path of this site. */
+export function redirectParam(url: URL): string | null {
+  const value = url.searchParams.get('redirect');
+  return value === null ? null : safeRedirectPath(value, '') || null;
+}
+
+/**
+ * Everything that happens before a page renders, in the same order on the server and in the
+ * browser: validate, middleware, data, then the query-string check against that data.
+ * `fetchData`: the data source on the server, `_payload.json` in the browser; its throws pass through.
+ */
+export async function runPageSteps(
+  { route, locale, params, url, user }: PageStepsInput,
+  fetchData: () => Promise<unknown>,
+): Promise<PageStepsOutcome> {
+  const fullPath = displayPath(url);
+  if (route.validate && !route.validate(params)) return { type: 'error', error: validationFailedError(fullPath) };
+  if (route.middleware?.length) {
+    const location = runRouteMiddleware(route.middleware, {
+      user,
+      locale,
+      target: url.pathname + url.search,
+      redirectTo: redirectParam(url),
+    });
+    if (location !== undefined) return { type: 'redirect', location };
+  }
+  const data = route.data ? await fetchData() : null;
+  const problem = route.checkSearch?.(url.searchParams, data as never, fullPath);
+  if (problem) return { type: 'error', error: { statusCode: problem.status, message: problem.message, fatal: false } };
+  return { type: 'data', data };
+}

@@ -1,0 +1,40 @@
+import type { FlashCode } from './flash.ts';
+import type { Locale } from './locales.ts';
+import type { FormState, PublicUser } from './page-data.ts';
+import type { PageErrorInfo } from './page-error.ts';
+import type { RouteMatch } from './route-tree.ts';
+
+/**
+ * Everything the renderer needs for one document, decided by the server before it renders
+ * (lib/pages/pipeline.ts): the renderer only turns it into HTML (client/entry-server.tsx).
+ */
+export interface RenderState {
+  pathname: string;
+  /** `?...` or ''. */
+  search: string;
+  locale: Locale;
+  isBot: boolean;
+  user: PublicUser | null;
+  /** The one-shot notice of this page (the `flash` cookie, already cleared). */
+  flash?: FlashCode;
+  /** Root to page. */
+  matches: RouteMatch[];
+  status: number;
+  /** What the page's loader gave (absent when an error is shown instead). */
+  page?: { routeId: string; data: unknown };
+  /** A form's outcome, shown by the page that posted it. */
+  action?: { routeId: string; state: FormState };
+  /** Shown by the error boundary of `boundaryId`. */
+  error?: { boundaryId: string; info: PageErrorInfo };
+}
+
+/** The renderer's answer: the document's parts, and a render failure for the server to log. */
+export interface RenderedPage {
+  status: number;
+  head: string;
+  body: string;
+  /** The page's state for the browser (a JSON script). */
+  hydration: string;
+  error?: PageErrorInfo;
+  failure?: unknown;
+}

@@ -1,0 +1,54 @@
+import { locales, type Locale } from './locales.ts';
+import { pageRoutes, type PageRoute } from './routes.ts';
+
+/**
+ * The route table as react-router's tree, without what renders: a root, a layout route per locale
+ * (English unprefixed, Thai under /th), every page under each. The server matches requests against
+ * it (lib/pages/match.ts); the browser's route objects add components to the same nodes
+ * (client/router/route-objects.tsx).
+ */
+export interface RouteNode {
+  id: string;
+  path?: string;
+  index?: true;
+  /** Its error boundary shows the errors of the routes below it that have none. */
+  errorBoundary?: true;
+  locale?: Locale;
+  page?: PageRoute;
+  children?: RouteNode[];
+}
+
+/** One matched route of the tree (react-router's match, by route id). */
+export interface RouteMatch {
+  id: string;
+  params: Record<string, string | undefined>;
+  pathname: string;
+  pathnameBase: string;
+}
+
+/** Route ids are `{locale}:{page id}`, e.g. `th:article`. */
+export function pageRouteId(locale: Locale, route: PageRoute): string {
+  return `${locale}:${route.id}`;
+}
+
+export const rootRouteId = 'root';
+
+export const routeTree: readonly RouteNode[] = [
+  {
+    id: rootRouteId,
+    path: '/',
+    errorBoundary: true,
+    children: locales.map((locale) => ({
+      id: locale,
+      ...(locale === 'en' ? {} : { path: locale }),
+      errorBoundary: true,
+      locale,
+      children: pageRoutes.map((page) => ({
+        id: pageRouteId(locale, page),
+        ...(page.path === '' ? { index: true as const } : { path: page.path }),
+        locale,
+        page,
+      })),
+    })),
+  },
+];

@@ -1,0 +1,66 @@
+import type { DataSourceKey } from '../../contract/data-sources.ts';
+import { splitLocale } from '../../contract/locales.ts';
+import { isPageNotFound, type PageDataArgs, type PublicUser } from '../../contract/page-data.ts';
+import {
+  displayPath,
+  notFoundError,
+  renderErrorLog,
+  unexpectedError,
+  type PageErrorInfo,
+} from '../../contract/page-error.ts';
+import { runPageSteps } from '../../contract/page-steps.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { matchPage, type PageMatch } from './match.ts';
+
+export interface PipelineParts {
+  user: PublicUser | null;
+  sessionId: string | null;
+  /** The page's data source (routes/pages/page-data.ts). */
+  loadData(name: DataSourceKey, args: PageDataArgs): unknown;
+  logError(error: unknown, message: string): void;
+  /** Development shows a failure's message and stack. */
+  exposeDetails: boolean;
+}
+
+/** What a page request comes to before anything renders: plain values, never a throw. */
+export type PageOutcome =
+  | { type: 'redirect'; location: string }
+  | { type: 'page'; match: PageMatch; status: number; data: unknown }
+  | { type: 'error'; match: PageMatch | null; status: number; error: PageErrorInfo };
+
+const errorOutcome = (match: PageMatch | null, error: PageErrorInfo): PageOutcome => ({
+  type: 'error',
+  match,
+  status: error.statusCode,
+  error,
+});
+
+/**
+ * A page request, the same for its document, its `_payload.json` and the page shown after a form:
+ * route match, validate, middleware, the page's data (contract/page-steps.ts). A database outage
+ * propagates (plugins/errors.ts answers 503); any other failure is logged and becomes a 500.
+ */
+export async function loadPage(url: URL, parts: PipelineParts): Promise<PageOutcome> {
+  const match = matchPage(url.pathname);
+  if (!match) return errorOutcome(null, notFoundError(displayPath(url)));
+  const { route, locale, params } = match;
+  try {
+    const outcome = await runPageSteps({ route, locale, params, url, user: parts.user }, async () =>
+      parts.loadData(route.data!, {
+        locale,
+        params,
+        path: splitLocale(url.pathname).path,
+        user: parts.user,
+        sessionId: parts.sessionId,
+      }),
+    );
+    if (outcome.type === 'redirect') return outcome;
+    if (outcome.type === 'error') return errorOutcome(match, outcome.error);
+    return { type: 'page', match, status: 200, data: outcome.data };
+  } catch (error) {
+    if (isPageNotFound(error)) return errorOutcome(match, notFoundError(displayPath(url)));
+    if (isDatabaseUnavailable(error)) throw error;
+    parts.logError(error, renderErrorLog);
+    return errorOutcome(match, unexpectedError(error, parts.exposeDetails));
+  }
+}

@@ -1,0 +1,37 @@
+import type { FlashCode } from '../../contract/flash.ts';
+import { splitLocale } from '../../contract/locales.ts';
+import type { FormState, PublicUser } from '../../contract/page-data.ts';
+import type { RenderState } from '../../contract/render-state.ts';
+import { rootRouteId } from '../../contract/route-tree.ts';
+import type { PageOutcome } from './pipeline.ts';
+
+export interface Visit {
+  url: URL;
+  user: PublicUser | null;
+  isBot: boolean;
+  flash?: FlashCode | undefined;
+  /** A form posted to this page that did not succeed: what it shows, and the answer's status. */
+  action?: { status: number; state: FormState };
+}
+
+/** What the renderer is given for a page outcome (a redirect never renders). */
+export function renderStateOf(outcome: Exclude<PageOutcome, { type: 'redirect' }>, visit: Visit): RenderState {
+  const { url, action } = visit;
+  const { match } = outcome;
+  const leafId = match?.matches[match.matches.length - 1]?.id ?? rootRouteId;
+  return {
+    pathname: url.pathname,
+    search: url.search,
+    locale: match?.locale ?? splitLocale(url.pathname).locale,
+    isBot: visit.isBot,
+    user: visit.user,
+    ...(visit.flash ? { flash: visit.flash } : {}),
+    matches: match?.matches ?? [],
+    status: outcome.type === 'error' ? outcome.status : (action?.status ?? outcome.status),
+    ...(outcome.type === 'page' ? { page: { routeId: leafId, data: outcome.data } } : {}),
+    ...(action ? { action: { routeId: leafId, state: action.state } } : {}),
+    ...(outcome.type === 'error'
+      ? { error: { boundaryId: match?.boundaryId ?? rootRouteId, info: outcome.error } }
+      : {}),
+  };
+}

@@ -1,0 +1,214 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cookieNames } from '../../contract/cookies.ts';
+import { type FlashCode, isFlashCode } from '../../contract/flash.ts';
+import type { Locale } from '../../contract/locales.ts';
+import { encodeRedirectLocation } from '../../contract/navigation-guard.ts';
+import { renderErrorLog, unexpectedError } from '../../contract/page-error.ts';
+import type { FormActionResult } from '../../contract/page-data.ts';
+import { redirectParam } from '../../contract/page-steps.ts';
+import { preferredLocale, wantsJson } from '../../lib/accept.ts';
+import { isBotRequest } from '../../lib/bots.ts';
+import { readBuildInfo } from '../../lib/build-info.ts';
+import { isDatabaseUnavailable } from '../../lib/db/unavailable.ts';
+import { matchesIfNoneMatch } from '../../lib/etag.ts';
+import { refusedCharset } from '../../lib/json-api.ts';
+import { matchPage, type PageMatch } from '../../lib/pages/match.ts';
+import { payloadOf, serialisePayload } from '../../lib/pages/payload.ts';
+import { loadPage, type PageOutcome, type PipelineParts } from '../../lib/pages/pipeline.ts';
+import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
+import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
+import { formActions } from './form-actions.ts';
+import { pageData } from './page-data.ts';
+import { malformedFormState, PostedForm } from './posted-form.ts';
+
+const payloadSuffix = '/_payload.json';
+
+/**
+ * Every GET no other route claims is a page or its `_payload.json`; every POST a page's form. Each
+ * runs one pipeline (lib/pages/pipeline.ts) and, for a form, the page's action (form-actions.ts);
+ * app.renderer only turns the outcome into HTML.
+ */
+export default async function pageRoutes(app: FastifyInstance) {
+  const { config } = app;
+  const buildId = readBuildInfo(config.dev).id;
+  const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+
+  const pipelineFor = (request: FastifyRequest): PipelineParts => ({
+    user: request.user ?? null,
+    sessionId: request.sessionId ?? null,
+    loadData: (name, args) => pageData[name](app, args),
+    logError: (error, message) => request.log.error({ err: error }, message),
+    exposeDetails: config.dev,
+  });
+
+  /** The render time by page, and a route label for the request metrics (the router only knows `/*`). */
+  function observe(request: FastifyRequest, kind: 'document' | 'payload', started: number, outcome: PageOutcome) {
+    if (!metrics) return;
+    const module = outcome.type === 'redirect' ? undefined : outcome.match?.route.module;
+    const page = module
+      ? module.replace(/^pages\//, '').replace(/\.tsx?$/, '')
+      : outcome.type === 'error'
+        ? String(outcome.status)
+        : 'other';
+    metrics.ssrRender.observe({ kind, page }, (performance.now() - started) / 1000);
+    metrics.labelRoute(request, kind === 'payload' ? '/*/_payload.json' : `page:${page}`);
+  }
+
+  /** A page outcome as a document: the redirect, the error as JSON to a client asking for JSON, or HTML. */
+  function sendDocument(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, visit: Visit) {
+    if (outcome.type === 'redirect') return reply.redirect(encodeRedirectLocation(outcome.location), 302);
+    reply.header('cache-control', request.user ? 'private, no-cache' : 'no-cache');
+    if (visit.url.pathname === '/') reply.header('vary', 'Accept-Language, Cookie');
+    if (outcome.type === 'error' && wantsJson(request.headers.accept)) {
+      return reply.code(outcome.status).send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
+    }
+    return app.renderer.sendDocument(request, reply, renderStateOf(outcome, visit), outcome.match?.route.module);
+  }
+
+  const visitOf = (request: FastifyRequest, url: URL, extra: Partial<Visit> = {}): Visit => ({
+    url,
+    user: request.user ?? null,
+    isBot: isBotRequest(request),
+    ...extra,
+  });
+
+  app.get('/*', async (request, reply) => {
+    const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s);
+    const started = performance.now();
+
+    if (pathname === payloadSuffix || pathname.endsWith(payloadSuffix)) {
+      const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
+      // A page's data depends on its path only: the query plays no part.
+      const outcome = await loadPage(new URL(pagePath, 'http://localhost'), pipelineFor(request));
+      observe(request, 'payload', started, outcome);
+      const payload = payloadOf(outcome, buildId);
+      const { json, etag } = serialisePayload(payload);
+      reply.header('cache-control', 'private, no-cache').type('application/json; charset=utf-8');
+      if (payload.status === 200) {
+        reply.header('etag', etag);
+        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      }
+      return reply.code(payload.status).send(json);
+    }
+
+    if (pathname === '/' && shouldOfferThai(request)) {
+      return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
+    }
+
+    // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
+    const flash = request.cookies[cookieNames.flash];
+    if (flash !== undefined) reply.clearCookie(cookieNames.flash, { path: '/' });
+    const url = new URL(request.url, 'http://localhost');
+    const outcome = await loadPage(url, pipelineFor(request));
+    observe(request, 'document', started, outcome);
+    return sendDocument(request, reply, outcome, visitOf(request, url, isFlashCode(flash) ? { flash } : {}));
+  });
+
+  // Only this scope parses urlencoded bodies: the JSON API keeps answering 415. As bytes, once, so
+  // bytes that are not UTF-8 (raw, or escaped as %FF) are refused (posted-form.ts), not stored.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, body, done) => {
+    const refused = refusedCharset(request.headers['content-type']);
+    if (refused) {
+      done(refused, undefined);
+      return;
+    }
+    done(null, PostedForm.read(typeof body === 'string' ? Buffer.from(body) : body));
+  });
+
+  const allowedOrigins = new Set(
+    [...config.allowedExternalOrigins, ...(config.playUrl ? [config.playUrl] : [])].map((url) => originOf(url)),
+  );
+  /** As navigateTo: the Location stays on this site (no `//evil`), unless the action leaves it for PLAY_URL. */
+  function leavesSite(result: FormActionResult & { ok: true }): boolean {
+    const origin = result.external ? originOf(result.redirect) : undefined;
+    return origin !== undefined && origin !== 'null' && allowedOrigins.has(origin);
+  }
+
+  /**
+   * A form posted to its page. Without JavaScript: 303 to the next page, or the page again with
+   * the form's errors. With JavaScript (Accept: application/json) the same action answers the
+   * outcome as JSON, which the browser's router shows (client/router/form-post.ts).
+   */
+  app.post('/*', async (request, reply) => {
+    if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {
+      return reply.code(403).send({
+        statusCode: 403,
+        code: 'CROSS_ORIGIN_FORM',
+        message: 'Forms may only be posted from this site.',
+      });
+    }
+    const json = wantsJson(request.headers.accept);
+    const url = new URL(request.url, 'http://localhost');
+    const match = matchPage(url.pathname);
+    if (!match?.route.action) return methodNotAllowed(request, reply, url, match, json);
+
+    let result: FormActionResult;
+    try {
+      result = await runAction(request, reply, url, match, PostedForm.of(request.body));
+    } catch (error) {
+      // An outage is answered 503 (plugins/errors.ts), as is any failure to a client asking for JSON.
+      if (isDatabaseUnavailable(error) || json) throw error;
+      request.log.error({ err: error }, renderErrorLog);
+      const failed = { type: 'error', match, status: 500, error: unexpectedError(error, config.dev) } as const;
+      return sendDocument(request, reply, failed, visitOf(request, url));
+    }
+    if (result.ok) {
+      const external = leavesSite(result);
+      const location = external ? result.redirect : encodeRedirectLocation(result.redirect);
+      if (json) {
+        return reply.header('cache-control', 'no-store').send({
+          redirect: location,
+          ...(external ? { external: true } : {}),
+          ...(result.flash ? { flash: result.flash } : {}),
+          ...(result.user !== undefined ? { user: result.user } : {}),
+        });
+      }
+      if (result.flash) setFlash(request, reply, result.flash);
+      // 303: the browser follows with a GET, so a reload never posts the form again.
+      return reply.redirect(location, 303);
+    }
+    const { ok: _ok, status, ...state } = result;
+    if (json) return reply.code(status).header('cache-control', 'no-store').send(state);
+    const outcome = await loadPage(url, pipelineFor(request));
+    return sendDocument(request, reply, outcome, visitOf(request, url, { action: { status, state } }));
+  });
+
+  /** The page's action, on a form whose text is well-formed. */
+  function runAction(request: FastifyRequest, reply: FastifyReply, url: URL, match: PageMatch, form: PostedForm) {
+    if (form.problem)
+      return Promise.resolve({ ok: false, status: 400, ...malformedFormState(form.fields, form.problem) } as const);
+    const args = { locale: match.locale, fields: form.fields, redirectTo: redirectParam(url) };
+    return formActions[match.route.action!](args, request, reply);
+  }
+
+  /** A page without a form takes no posts. */
+  function methodNotAllowed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    url: URL,
+    match: PageMatch | null,
+    json: boolean,
+  ) {
+    reply.header('allow', 'GET, HEAD');
+    const error = { statusCode: 405, message: 'Method Not Allowed', fatal: false };
+    if (json) return reply.code(405).send({ statusCode: 405, code: 'METHOD_NOT_ALLOWED', message: error.message });
+    return sendDocument(request, reply, { type: 'error', match, status: 405, error }, visitOf(request, url));
+  }
+}
+
+/** The one-shot notice of the next page (the GET above reads and clears it): a minute is plenty for a redirect. */
+function setFlash(request: FastifyRequest, reply: FastifyReply, code: FlashCode): void {
+  reply.setCookie(cookieNames.flash, code, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: 60,
+  });
+}
+
+/** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
+function shouldOfferThai(request: FastifyRequest): boolean {
+  if (isBotRequest(request) || request.cookies[cookieNames.language] !== undefined) return false;
+  return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
+}
