@@ -1,6 +1,6 @@
 import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
-import { formClient, sessionCookie } from '../helpers/forms.ts';
+import { formClient, sessionCookie, sessionToken } from '../helpers/forms.ts';
 
 // The account pages as a browser without JavaScript uses them: plain form posts.
 const { app, close } = await startTestApp({ PUBLIC_URL: 'http://localhost:3000' });
@@ -121,4 +121,48 @@ t.test('too many logins from one address: a 429 page with Retry-After', async (t
   t.equal(third.statusCode, 429);
   t.ok(Number(third.headers['retry-after']) > 0, 'Retry-After says when to come back');
   t.match(third.body, /Too many attempts/);
+});
+
+t.test('with JavaScript the same form and action answer JSON: the outcome, never a redirect', async (t) => {
+  const asJson = (url: string, form: Record<string, string>, cookieHeader?: string) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        origin,
+        host: 'localhost:3000',
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(cookieHeader ? { cookie: cookieHeader } : {}),
+      },
+      payload: new URLSearchParams(form).toString(),
+    });
+  const wrong = await asJson('/th/login', { email: newcomer.email, password: 'not the password' });
+  t.equal(wrong.statusCode, 401);
+  t.same(wrong.json(), { values: { email: newcomer.email }, errors: {}, message: 'INVALID_CREDENTIALS' });
+  t.notOk(sessionCookie(wrong), 'no session');
+
+  const right = await asJson('/th/login?redirect=%2Fth%2Fbonus', {
+    email: newcomer.email,
+    password: newcomer.password,
+  });
+  t.equal(right.statusCode, 200);
+  t.match(right.json(), {
+    redirect: '/th/bonus',
+    flash: 'signedIn',
+    user: { email: 'somchai@example.com', displayName: newcomer.displayName },
+  });
+  t.ok(sessionCookie(right)?.value, 'the same session cookie as without JavaScript');
+  t.notOk(
+    right.cookies.find((c) => c.name === 'flash'),
+    'the notice travels in the answer, not a cookie',
+  );
+
+  const out = await asJson('/logout', {}, `token=${sessionCookie(right)!.value}`);
+  t.same(out.json(), { redirect: '/', flash: 'signedOut', user: null });
+  t.equal(sessionToken(out), '', 'the cookie is cleared');
+
+  const notAForm = await asJson('/bonus', { a: '1' });
+  t.equal(notAForm.statusCode, 405);
+  t.equal(notAForm.json().code, 'METHOD_NOT_ALLOWED');
 });
