@@ -107,7 +107,7 @@ export default defineConfig(({ mode }) => ({
       },
     },
     viteReact(),
-    viteFastify({ clientModule: '/entry-server.tsx' }),
+    viteFastify({ clientModule: '/entry.server.tsx' }),
   ],
   build: {
     outDir: resolve(projectRoot, 'dist'),
@@ -154,7 +154,7 @@ export default defineConfig(({ mode }) => ({
     ssr: {
       build: {
         ...(process.env.SSR_MINIFY === '0' ? { minify: false } : {}),
-        rollupOptions: { output: { entryFileNames: 'entry-server.js' } },
+        rollupOptions: { output: { entryFileNames: 'entry.server.js' } },
       },
     },
   },

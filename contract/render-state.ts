@@ -6,7 +6,7 @@ import type { RouteMatch } from './route-tree.ts';
 
 /**
  * Everything the renderer needs for one document, decided by the server before it renders
- * (lib/pages/pipeline.ts): the renderer only turns it into HTML (client/entry-server.tsx).
+ * (lib/pages/pipeline.ts): the renderer only turns it into HTML (client/entry.server.tsx).
  */
 export interface RenderState {
   pathname: string;

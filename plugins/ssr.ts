@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Renderer, RendererSite } from '../client/entry-server.tsx';
+import type { Renderer, RendererSite } from '../client/entry.server.tsx';
 import { appIcons } from '../contract/app-icons.ts';
 import { renderErrorLog } from '../contract/page-error.ts';
 import type { RenderState } from '../contract/render-state.ts';
@@ -39,7 +39,7 @@ declare module 'fastify' {
 
 const immutableAsset = 'public, max-age=31536000, immutable';
 
-/** Loads the SSR bundle (client/entry-server.tsx); production serves dist/ and never imports Vite. */
+/** Loads the SSR bundle (client/entry.server.tsx); production serves dist/ and never imports Vite. */
 async function ssr(app: FastifyInstance) {
   const { config } = app;
   const build = readBuildInfo(config.dev);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createRenderer } from '../../client/entry-server.tsx';
+import { createRenderer } from '../../client/entry.server.tsx';
 import type { PageDataArgs } from '../../contract/page-data.ts';
 import { renderErrorLog } from '../../contract/page-error.ts';
 import { payloadOf } from '../../lib/pages/payload.ts';

@@ -7,7 +7,7 @@ import t from 'tap';
  * The folders' contract (docs/decisions/0015): `contract/` is what the server and the browser
  * share and imports nothing else; server code (app.ts, server.ts, lib/, plugins/, routes/) never
  * imports browser code (client/), and browser code never imports server code. The one seam is the
- * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry-server.tsx.
+ * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry.server.tsx.
  */
 const root = join(import.meta.dirname, '../..');
 const files = execFileSync(
@@ -72,7 +72,7 @@ t.test('contract/ imports only contract/, and no Node or browser package', async
 });
 
 t.test('server code never imports browser code', async (t) => {
-  const seam = (edge: Edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx' && edge.typeOnly;
+  const seam = (edge: Edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry.server.tsx' && edge.typeOnly;
   const crossing = edges.filter(
     (edge) => sideOf(edge.from) === 'server' && sideOf(edge.to) === 'client' && !seam(edge),
   );
@@ -94,7 +94,7 @@ t.test('the check sees the imports (it would catch a crossing)', async (t) => {
     'server -> contract edges found',
   );
   t.ok(
-    edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry-server.tsx'),
+    edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry.server.tsx'),
     'the SSR seam is seen',
   );
 });

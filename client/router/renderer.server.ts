@@ -2,7 +2,7 @@ import type { Locale } from '../../contract/locales.ts';
 import type { RenderedPage, RenderState } from '../../contract/render-state.ts';
 import type { IconDataMap } from '../lib/icon-loader.ts';
 
-// What the server (plugins/ssr.ts) gives the renderer (client/entry-server.tsx) once, and asks of it per page.
+// What the server (plugins/ssr.ts) gives the renderer (client/entry.server.tsx) once, and asks of it per page.
 
 /** What never changes while the server runs: everything derived from it is computed once too. */
 export interface RendererSite {

@@ -12,14 +12,14 @@ import { IconProvider } from './components/icon.tsx';
 import { registerTranslations, TranslationProvider } from './i18n.ts';
 import { pageStateId } from './page-state.ts';
 import { fallbackSeo } from './router/fallback-seo.ts';
-import { hydrationJson } from './router/hydration-json.ts';
+import { hydrationJson } from './router/hydration-json.server.ts';
 import { toPageErrorInfo, type PageErrorInfo } from './router/page-error.ts';
-import type { Renderer, RendererSite } from './router/renderer-api.ts';
+import type { Renderer, RendererSite } from './router/renderer.server.ts';
 import { staticContext, staticRouterFor } from './router/static-router.server.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 
 // The SSR bundle's entry: plugins/ssr.ts loads it and calls createRenderer once; what the two sides
-// exchange is in router/renderer-api.ts and contract/render-state.ts.
+// exchange is in router/renderer.server.ts and contract/render-state.ts.
 export type { Renderer, RendererSite };
 
 // Both languages' strings, compiled once (English first: Thai falls back to it).
