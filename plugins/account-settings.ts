@@ -8,8 +8,8 @@ import { HttpError } from '../contract/http-error.ts';
 import type { Locale } from '../contract/locales.ts';
 import type { PageDataMap } from '../contract/data-sources.ts';
 import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
-import { validationFailed } from '../routes/api/auth.ts';
-import { tokenFailed } from '../routes/api/password-reset.ts';
+import { tokenFailed } from '../lib/http/link-errors.ts';
+import { validationFailed } from '../lib/http/validation.ts';
 
 /** What the API routes and the account page's form posts share: each throws HttpError on refusal. */
 export interface AccountSettingsFeature {

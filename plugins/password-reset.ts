@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { PasswordResets } from '../lib/auth/password-reset.ts';
 import { checkEmail } from '../lib/auth/validation.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
-import { validationFailed } from '../routes/api/auth.ts';
+import { validationFailed } from '../lib/http/validation.ts';
 
 export interface PasswordResetFeature {
   readonly service: PasswordResets;

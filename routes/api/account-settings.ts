@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { errorResponses, messageSchema, strictObject, text, userResponseSchema } from './schemas.ts';
 
 const errors = errorResponses(400, 401, 404, 409, 413, 415, 429, 500);

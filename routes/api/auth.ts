@@ -1,7 +1,6 @@
-import type { ErrorObject } from 'ajv';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type FieldCode, type FieldErrors, validateRegistration } from '../../lib/auth/validation.ts';
-import { HttpError } from '../../contract/http-error.ts';
+import type { FastifyInstance } from 'fastify';
+import { validateRegistration } from '../../lib/auth/validation.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
 import { authErrors as errors, text, userResponseSchema } from './schemas.ts';
@@ -33,51 +32,6 @@ const loginBodySchema = {
   },
   required: ['email', 'password'],
 } as const;
-
-/** Ajv's findings as the API's stable field codes. */
-export function fieldsFromSchemaErrors(issues: ErrorObject[], body: unknown): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const issue of issues) {
-    const params = issue.params as Record<string, unknown>;
-    let field = issue.instancePath.replace(/^\//, '').split('/')[0] || 'body';
-    let code: FieldCode;
-    switch (issue.keyword) {
-      case 'required':
-        field = String(params.missingProperty);
-        code = 'required';
-        break;
-      case 'additionalProperties':
-        field = String(params.additionalProperty);
-        code = 'unknown_field';
-        break;
-      case 'type':
-        code = field === 'body' && (body === undefined || body === null) ? 'required' : 'invalid_type';
-        break;
-      case 'enum':
-        code = 'invalid_value';
-        break;
-      case 'maxLength':
-        code = 'too_long';
-        break;
-      case 'minLength':
-        code = params.limit === 1 ? 'required' : 'too_short';
-        break;
-      default:
-        code = 'invalid_value';
-    }
-    fields[field] ??= code;
-  }
-  return fields;
-}
-
-export function validationFailed(fields: FieldErrors): HttpError {
-  return new HttpError(400, 'VALIDATION_FAILED', 'Some fields are missing or invalid.', fields);
-}
-
-export function schemaErrorsOf(request: FastifyRequest): ErrorObject[] | null {
-  const error = request.validationError as (Error & { validation?: ErrorObject[] }) | undefined;
-  return error ? (error.validation ?? []) : null;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { linkUseOptions } from './password-reset.ts';
 import { strictObject, tokenBodySchema } from './schemas.ts';
 

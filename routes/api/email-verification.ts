@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
-import { linkUseOptions, tokenFailed } from './password-reset.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
+import { tokenFailed } from '../../lib/http/link-errors.ts';
+import { linkUseOptions } from './password-reset.ts';
 import { strictObject, tokenBodySchema } from './schemas.ts';
 
 /** `POST /api/auth/verify-email { token }`: uses the link from the verification email (no login needed). */

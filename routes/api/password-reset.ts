@@ -1,21 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { TokenProblem } from '../../lib/auth/account-tokens.ts';
-import { HttpError } from '../../contract/http-error.ts';
+import { tokenFailed } from '../../lib/http/link-errors.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from './auth.ts';
+import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { authErrors, messageSchema, strictObject, text, tokenErrors, userResponseSchema } from './schemas.ts';
-
-/** What an emailed link that cannot be used answers, the same for every kind of link. */
-const tokenFailures: Record<TokenProblem, [number, string, string]> = {
-  invalid: [400, 'TOKEN_INVALID', 'This link is not valid: it may be incomplete or altered.'],
-  used: [409, 'TOKEN_USED', 'This link has already been used.'],
-  expired: [410, 'TOKEN_EXPIRED', 'This link has expired.'],
-};
-
-export function tokenFailed(problem: TokenProblem): HttpError {
-  const [status, code, message] = tokenFailures[problem];
-  return new HttpError(status, code, message);
-}
 
 /** No login: the link says whose it is. `body` is checked by the handler, for the API's field codes. */
 export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<number, object>) {
