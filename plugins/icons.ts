@@ -4,17 +4,13 @@ import { getIcons } from '@iconify/utils';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../contract/http-error.ts';
+import { type IconAnswer, noStore } from '../lib/icons/answer.ts';
 import { iconCache } from '../lib/icons/cache.ts';
 import { loadIcons, loadLocalSet, type RenderedIcon } from '../lib/icons/local-sets.ts';
 import { fetchUpstreamIcons, UpstreamError } from '../lib/icons/upstream.ts';
 import { upstreamBudget } from '../lib/icons/upstream-budget.ts';
 
 export { loadIcons, type RenderedIcon } from '../lib/icons/local-sets.ts';
-
-/** What `GET /api/_nuxt_icon/...` answers for one collection and list of names. */
-export type IconAnswer =
-  | { found: true; body: string; etag: string }
-  | { found: false; code: 'ICONS_NOT_FOUND' | 'ICON_COLLECTION_NOT_FOUND'; message: string };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,7 +50,6 @@ const UPSTREAM_MAX_BYTES = 4 * 1024 * 1024;
 const UNKNOWN_COLLECTION_TTL_MS = 10 * 60 * 1000;
 const UNKNOWN_COLLECTIONS = 1000;
 const MISSING_ICONS = 5000;
-export const noStore = { 'cache-control': 'no-store' };
 
 function collectionNotFound(collection: string): IconAnswer {
   return { found: false, code: 'ICON_COLLECTION_NOT_FOUND', message: `No icon collection named ${collection}` };

@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { readBuildInfo } from '../lib/build-info.ts';
 import { cookieNames } from '../contract/cookies.ts';
-import { negotiateEncoding, varyWithAcceptEncoding } from '../lib/encoding.ts';
 import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
+import { describeEntry, storedBody } from '../lib/page-cache-answer.ts';
 import { pageCacheKey } from '../lib/page-cache-key.ts';
 
 declare module 'fastify' {
@@ -113,7 +113,7 @@ export default fp(
       if (entry.routeLabel) metrics?.labelRoute(request, entry.routeLabel);
       for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
       if (entry.matches(request.headers['if-none-match'])) {
-        describe(request, reply, entry);
+        describeEntry(request, reply, entry);
         return reply.code(304).send();
       }
       return reply.code(200).send(await storedBody(request, reply, entry));
@@ -121,20 +121,6 @@ export default fp(
   },
   { name: 'page-cache', dependencies: ['config'] },
 );
-
-export async function storedBody(request: FastifyRequest, reply: FastifyReply, entry: PageEntry): Promise<Buffer> {
-  const encoding = describe(request, reply, entry);
-  const body = await entry.body(encoding);
-  if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return body;
-}
-
-function describe(request: FastifyRequest, reply: FastifyReply, entry: PageEntry) {
-  const encoding = entry.encodingFor(negotiateEncoding(request.headers['accept-encoding']));
-  reply.header('etag', entry.etag(encoding));
-  if (entry.encodingFor('br') !== 'identity') reply.header('vary', varyWithAcceptEncoding(entry.headers.vary));
-  return encoding;
-}
 
 function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredHeaders | null {
   // A user resolved some way the key does not see must not make a personal render everybody's.

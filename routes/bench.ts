@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageEntry } from '../lib/page-cache.ts';
-import { storedBody } from '../plugins/page-cache.ts';
+import { storedBody } from '../lib/page-cache-answer.ts';
 
 /** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
 const benchPaths = {

@@ -8,7 +8,7 @@ import {
   MAX_NAME_LENGTH,
   parseIconsQuery,
 } from '../../contract/icon-names.ts';
-import { type IconAnswer, noStore } from '../../plugins/icons.ts';
+import { type IconAnswer, noStore } from '../../lib/icons/answer.ts';
 
 export const ICON_CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=86400';
 
