@@ -2,6 +2,7 @@ import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { wantsJson } from '../lib/accept.ts';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
+import { schemaRefusal } from '../lib/http/validation.ts';
 import { noticePages } from '../lib/notice-page.ts';
 import { splitLocale } from '../contract/locales.ts';
 import { HttpError, notFoundError } from '../contract/http-error.ts';
@@ -15,32 +16,20 @@ const frameworkCodes: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
 };
 
-function fieldsOf(error: FastifyError): Record<string, string> | undefined {
-  if (!error.validation) return undefined;
-  const fields: Record<string, string> = {};
-  for (const issue of error.validation) {
-    const params = issue.params;
-    const name =
-      (params.missingProperty as string | undefined) ??
-      (params.additionalProperty as string | undefined) ??
-      (issue.instancePath.replace(/^\//, '').split('/')[0] || 'body');
-    fields[name] ??= issue.keyword;
-  }
-  return fields;
-}
-
 /** One JSON error shape; server faults are logged and answered without details. */
 export default fp(
   async (app) => {
     const unavailablePages = noticePages('unavailable');
     app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-      if (error instanceof HttpError) {
-        if (error.headers) reply.headers(error.headers);
-        return reply.code(error.statusCode).send({
-          statusCode: error.statusCode,
-          code: error.code,
-          message: error.message,
-          ...(error.fields ? { fields: error.fields } : {}),
+      // Every schema's refusal is answered here, with the API's field codes (lib/http/validation.ts).
+      const answer = error instanceof HttpError ? error : error.validation ? schemaRefusal(request, error) : null;
+      if (answer) {
+        if (answer.headers) reply.headers(answer.headers);
+        return reply.code(answer.statusCode).send({
+          statusCode: answer.statusCode,
+          code: answer.code,
+          message: answer.message,
+          ...(answer.fields ? { fields: answer.fields } : {}),
         });
       }
       // A body the client aborted carries ECONNRESET too: a 4xx is never a database outage.
@@ -63,12 +52,10 @@ export default fp(
         request.log.error({ err: error }, 'request failed');
         return reply.code(statusCode).send({ statusCode, code: 'INTERNAL', message: 'Internal Server Error' });
       }
-      const fields = fieldsOf(error);
       return reply.code(statusCode).send({
         statusCode,
-        code: error.validation ? 'VALIDATION_FAILED' : (frameworkCodes[error.code] ?? error.code ?? 'BAD_REQUEST'),
+        code: frameworkCodes[error.code] ?? error.code ?? 'BAD_REQUEST',
         message: error.message,
-        ...(fields ? { fields } : {}),
       });
     });
 

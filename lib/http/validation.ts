@@ -2,7 +2,21 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import { HttpError } from '../../contract/http-error.ts';
 import type { FieldCode, FieldErrors } from '../auth/validation.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route's own field rules, past its body schema (registration's). When the schema refuses a
+     * body they run too, so one answer names every problem.
+     */
+    bodyFieldChecks?: (body: Record<string, unknown>) => FieldErrors;
+  }
+}
+
 type SchemaIssue = NonNullable<FastifyError['validation']>[number];
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** 400 VALIDATION_FAILED with a field code per refused field. */
 export function validationFailed(fields: FieldErrors): HttpError {
@@ -45,7 +59,16 @@ export function fieldsFromSchemaErrors(issues: readonly SchemaIssue[], data: unk
   return fields;
 }
 
-/** The schema's findings on a route with `attachValidation`, or null when the schema passed. */
-export function schemaErrorsOf(request: FastifyRequest): SchemaIssue[] | null {
-  return request.validationError ? ((request.validationError.validation as SchemaIssue[] | undefined) ?? []) : null;
+/**
+ * The answer to a request its route's schema refused (plugins/errors.ts): the schema's findings,
+ * after the route's own field checks for a body (`config.bodyFieldChecks`).
+ */
+export function schemaRefusal(request: FastifyRequest, error: FastifyError): HttpError {
+  const context = error.validationContext ?? 'body';
+  const data = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[
+    context
+  ];
+  const checks = request.routeOptions.config.bodyFieldChecks;
+  const own = context === 'body' && checks && isObject(data) ? checks(data) : {};
+  return validationFailed({ ...own, ...fieldsFromSchemaErrors(error.validation ?? [], data) });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { errorResponses, messageSchema, strictObject, text, userResponseSchema } from './schemas.ts';
 
 const errors = errorResponses(400, 401, 404, 409, 413, 415, 429, 500);
@@ -22,11 +21,6 @@ const sessionSchema = strictObject(
 export default async function accountSettingsRoutes(app: FastifyInstance) {
   jsonApiScope(app);
   app.addHook('preHandler', app.accounts.requireUser);
-  // Schema failures become the API's field codes (VALIDATION_FAILED), before anything runs.
-  app.addHook('preHandler', async (request) => {
-    const schemaErrors = schemaErrorsOf(request);
-    if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
-  });
   const settings = app.accountSettings;
 
   app.post('/verification', { schema: { response: { 202: messageSchema, ...errors } } }, async (request, reply) => {
@@ -37,7 +31,6 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
   app.patch(
     '/profile',
     {
-      attachValidation: true,
       schema: {
         body: {
           ...strictObject({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []),
@@ -52,7 +45,6 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
   app.post(
     '/password',
     {
-      attachValidation: true,
       schema: {
         body: strictObject({ currentPassword: text, newPassword: text }, ['currentPassword', 'newPassword']),
         response: {
@@ -75,7 +67,6 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
   app.post(
     '/email',
     {
-      attachValidation: true,
       schema: {
         body: strictObject({ currentPassword: text, newEmail: text }, ['currentPassword', 'newEmail']),
         response: {
@@ -151,7 +142,6 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
   app.delete(
     '/',
     {
-      attachValidation: true,
       schema: { body: strictObject({ password: text }, ['password']), response: { 204: { type: 'null' }, ...errors } },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { validateRegistration } from '../../lib/auth/validation.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
+import { type FieldErrors, validateRegistration } from '../../lib/auth/validation.ts';
+import { validationFailed } from '../../lib/http/validation.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
 import { authErrors as errors, text, userResponseSchema } from './schemas.ts';
@@ -33,8 +33,10 @@ const loginBodySchema = {
   required: ['email', 'password'],
 } as const;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Registration's own rules, also run on a body the schema refused: one answer names every problem. */
+function registrationFieldChecks(body: Record<string, unknown>): FieldErrors {
+  const checked = validateRegistration(body);
+  return checked.ok ? {} : checked.fields;
 }
 
 /** Every body and answer has a schema; errors carry stable field codes. */
@@ -47,17 +49,11 @@ export default async function authRoutes(app: FastifyInstance) {
     '/register',
     {
       onRequest: app.accounts.limitRegisterPerIp,
-      attachValidation: true,
+      config: { bodyFieldChecks: registrationFieldChecks },
       schema: { body: registerBodySchema, response: { 201: userResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      const schemaErrors = schemaErrorsOf(request);
-      const body = request.body;
-      const checked = validateRegistration(isObject(body) ? body : {});
-      if (schemaErrors) {
-        const semantic = checked.ok || !isObject(body) ? {} : checked.fields;
-        throw validationFailed({ ...semantic, ...fieldsFromSchemaErrors(schemaErrors, body) });
-      }
+      const checked = validateRegistration(request.body as Record<string, unknown>);
       if (!checked.ok) throw validationFailed(checked.fields);
       const session = await app.accounts.register(request, checked.value);
       app.accounts.setSessionCookie(request, reply, session);
@@ -69,12 +65,9 @@ export default async function authRoutes(app: FastifyInstance) {
     '/login',
     {
       onRequest: app.accounts.limitLoginPerIp,
-      attachValidation: true,
       schema: { body: loginBodySchema, response: { 200: userResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      const schemaErrors = schemaErrorsOf(request);
-      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
       const { email, password } = request.body as { email: string; password: string };
       const session = await app.accounts.login(request, email, password);
       app.accounts.setSessionCookie(request, reply, session);

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { linkUseOptions } from './password-reset.ts';
 import { strictObject, tokenBodySchema } from './schemas.ts';
 
@@ -11,8 +10,6 @@ export default async function emailChangeRoutes(app: FastifyInstance) {
     '/confirm',
     linkUseOptions(app, tokenBodySchema, { 200: strictObject({ email: { type: 'string' } }, ['email']) }),
     async (request) => {
-      const schemaErrors = schemaErrorsOf(request);
-      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
       const user = await app.accountSettings.confirmEmailChange((request.body as { token: string }).token);
       return { email: user.email };
     },

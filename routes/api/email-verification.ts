@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
 import { tokenFailed } from '../../lib/http/link-errors.ts';
 import { linkUseOptions } from './password-reset.ts';
 import { strictObject, tokenBodySchema } from './schemas.ts';
@@ -14,8 +13,6 @@ export default async function emailVerificationRoutes(app: FastifyInstance) {
       200: strictObject({ emailVerified: { type: 'boolean', const: true } }, ['emailVerified']),
     }),
     async (request) => {
-      const schemaErrors = schemaErrorsOf(request);
-      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
       const result = await app.emailVerification.service.verify((request.body as { token: string }).token);
       if (!result.ok) throw tokenFailed(result.problem);
       request.log.info({ user: result.row.user_id }, 'email address verified');

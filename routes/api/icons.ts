@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchemaValidationError } from 'fastify';
 import { matchesIfNoneMatch } from '../../lib/etag.ts';
 import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
 import {
@@ -15,6 +15,12 @@ export const ICON_CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidat
 function invalid(message: string): HttpError {
   return new HttpError(400, 'INVALID_ICON_REQUEST', message, undefined, noStore);
 }
+
+/** The schema's refusal as this route's own 400, worded as Fastify words it ("querystring/icons must ..."). */
+const schemaErrorFormatter = (issues: FastifySchemaValidationError[], dataVar: string) =>
+  invalid(
+    `Invalid icon request: ${issues.map((issue) => `${dataVar}${issue.instancePath} ${issue.message ?? ''}`).join(', ')}`,
+  );
 
 const iconsRouteSchema = {
   params: {
@@ -87,11 +93,10 @@ export default async function iconRoutes(app: FastifyInstance) {
   app.get<{ Params: { collection: string }; Querystring: { icons?: unknown } }>(
     '/api/_nuxt_icon/:collection',
     // Icons are the same for everybody: a Bearer header (the API client sends one) is never looked up.
-    { schema: iconsRouteSchema, attachValidation: true, config: { auth: false } },
+    { schema: iconsRouteSchema, schemaErrorFormatter, config: { auth: false } },
     async (request, reply) => {
       // Anything that goes wrong below must not be cached by browsers or proxies.
       reply.header('cache-control', 'no-store');
-      if (request.validationError) throw invalid(`Invalid icon request: ${request.validationError.message}`);
       const collection = collectionFromParam(request.params.collection);
       if (!collection) throw invalid('Invalid icon collection name.');
       const parsed = parseIconsQuery(request.query.icons);

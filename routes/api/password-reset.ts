@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { tokenFailed } from '../../lib/http/link-errors.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { fieldsFromSchemaErrors, schemaErrorsOf, validationFailed } from '../../lib/http/validation.ts';
+import { validationFailed } from '../../lib/http/validation.ts';
 import { authErrors, messageSchema, strictObject, text, tokenErrors, userResponseSchema } from './schemas.ts';
 
-/** No login: the link says whose it is. `body` is checked by the handler, for the API's field codes. */
+/** No login: the link says whose it is. */
 export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<number, object>) {
   return {
     config: { auth: false as const },
     onRequest: app.accountLinks.limitUse,
-    attachValidation: true,
     schema: { body, response: { ...ok, ...tokenErrors } },
   };
 }
@@ -27,15 +26,12 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
     {
       config: { auth: false },
       onRequest: passwordResets.limitPerIp,
-      attachValidation: true,
       schema: {
         body: strictObject({ email: text }, ['email']),
         response: { 202: messageSchema, ...authErrors },
       },
     },
     async (request, reply) => {
-      const schemaErrors = schemaErrorsOf(request);
-      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
       await passwordResets.request(request, (request.body as { email: unknown }).email);
       return reply.code(202).send({ message: acceptedMessage });
     },
@@ -47,8 +43,6 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
       200: userResponseSchema,
     }),
     async (request, reply) => {
-      const schemaErrors = schemaErrorsOf(request);
-      if (schemaErrors) throw validationFailed(fieldsFromSchemaErrors(schemaErrors, request.body));
       const { token, password } = request.body as { token: string; password: string };
       const result = await passwordResets.service.reset(token, password, request.headers['user-agent']);
       if (!result.ok) throw 'problem' in result ? tokenFailed(result.problem) : validationFailed(result.fields);
