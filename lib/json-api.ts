@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../contract/http-error.ts';
@@ -15,8 +16,11 @@ const strictAjv = new Ajv({
   allowUnionTypes: true,
 });
 
-/** JSON bodies only (an empty one counts as none), strictly validated; answers never cached. */
-export function jsonApiScope(app: FastifyInstance): void {
+/**
+ * JSON bodies only (an empty one counts as none), strictly validated; answers never cached. Returns
+ * the scope typed by its schemas: a route's `request.body` (and params) is what its schema allows.
+ */
+export function jsonApiScope(app: FastifyInstance) {
   app.setValidatorCompiler(({ schema }) => strictAjv.compile(schema));
 
   app.removeAllContentTypeParsers();
@@ -53,6 +57,7 @@ export function jsonApiScope(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
+  return app.withTypeProvider<JsonSchemaToTsProvider>();
 }
 
 /** Bodies are read as UTF-8 (RFC 8259; forms are posted from UTF-8 pages): another charset is refused, not guessed. */

@@ -18,8 +18,8 @@ const sessionSchema = strictObject(
 );
 
 /** Beside Play's `/api/account` routes (routes/api/account.ts); refused input changes nothing. */
-export default async function accountSettingsRoutes(app: FastifyInstance) {
-  jsonApiScope(app);
+export default async function accountSettingsRoutes(scope: FastifyInstance) {
+  const app = jsonApiScope(scope);
   app.addHook('preHandler', app.accounts.requireUser);
   const settings = app.accountSettings;
 
@@ -39,7 +39,7 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
         response: { 200: userResponseSchema, ...errors },
       },
     },
-    async (request) => ({ user: await settings.updateProfile(request, request.body as Record<string, unknown>) }),
+    async (request) => ({ user: await settings.updateProfile(request, request.body) }),
   );
 
   app.post(
@@ -59,7 +59,7 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { currentPassword, newPassword } = request.body as { currentPassword: string; newPassword: string };
+      const { currentPassword, newPassword } = request.body;
       return settings.changePassword(request, currentPassword, newPassword);
     },
   );
@@ -81,7 +81,7 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { currentPassword, newEmail } = request.body as { currentPassword: string; newEmail: string };
+      const { currentPassword, newEmail } = request.body;
       const pendingEmail = await settings.requestEmailChange(request, currentPassword, newEmail);
       return reply
         .code(202)
@@ -134,8 +134,8 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await settings.endSession(request, (request.params as { id: string }).id);
-      return reply.code(204).send();
+      await settings.endSession(request, request.params.id);
+      return reply.code(204).send(null);
     },
   );
 
@@ -145,9 +145,9 @@ export default async function accountSettingsRoutes(app: FastifyInstance) {
       schema: { body: strictObject({ password: text }, ['password']), response: { 204: { type: 'null' }, ...errors } },
     },
     async (request, reply) => {
-      await settings.deleteAccount(request, (request.body as { password: string }).password);
+      await settings.deleteAccount(request, request.body.password);
       app.accounts.clearSessionCookie(request, reply);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

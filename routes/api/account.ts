@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { selfExclusionPeriods, type SelfExclusionPeriod } from '../../contract/play.ts';
+import { selfExclusionPeriods } from '../../contract/play.ts';
 import { errorResponses, publicUserSchema } from './schemas.ts';
 import { sendUntilError, untilErrorSchema } from './play.ts';
 
@@ -42,8 +42,8 @@ const accountSchema = {
 const errors = errorResponses(400, 401, 413, 415, 500);
 
 /** `/api/account` (Bearer auth): the player's play sessions and the self-exclusion break. */
-export default async function accountRoutes(app: FastifyInstance) {
-  jsonApiScope(app);
+export default async function accountRoutes(scope: FastifyInstance) {
+  const app = jsonApiScope(scope);
   app.addHook('preHandler', app.accounts.requireUser);
 
   app.get('/', { schema: { response: { 200: accountSchema, ...errors } } }, async (request) => ({
@@ -65,7 +65,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { period } = request.body as { period: SelfExclusionPeriod };
+      const { period } = request.body;
       const result = await app.play.service.selfExclude(request.user!.id, period);
       if (!result.ok) {
         return sendUntilError(

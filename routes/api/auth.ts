@@ -40,10 +40,10 @@ function registrationFieldChecks(body: Record<string, unknown>): FieldErrors {
 }
 
 /** Every body and answer has a schema; errors carry stable field codes. */
-export default async function authRoutes(app: FastifyInstance) {
+export default async function authRoutes(scope: FastifyInstance) {
   // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
   // no body, so `POST /logout` with a JSON content type and nothing in it is fine.
-  jsonApiScope(app);
+  const app = jsonApiScope(scope);
 
   app.post(
     '/register',
@@ -53,7 +53,7 @@ export default async function authRoutes(app: FastifyInstance) {
       schema: { body: registerBodySchema, response: { 201: userResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      const checked = validateRegistration(request.body as Record<string, unknown>);
+      const checked = validateRegistration(request.body);
       if (!checked.ok) throw validationFailed(checked.fields);
       const session = await app.accounts.register(request, checked.value);
       app.accounts.setSessionCookie(request, reply, session);
@@ -68,7 +68,7 @@ export default async function authRoutes(app: FastifyInstance) {
       schema: { body: loginBodySchema, response: { 200: userResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      const { email, password } = request.body as { email: string; password: string };
+      const { email, password } = request.body;
       const session = await app.accounts.login(request, email, password);
       app.accounts.setSessionCookie(request, reply, session);
       return { user: session.user };
@@ -78,12 +78,12 @@ export default async function authRoutes(app: FastifyInstance) {
   app.post('/logout', { schema: { response: { 204: { type: 'null' }, ...errors } } }, async (request, reply) => {
     await app.accounts.logout(request);
     app.accounts.clearSessionCookie(request, reply);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 
   app.get(
     '/me',
     { preHandler: app.accounts.requireUser, schema: { response: { 200: userResponseSchema, ...errors } } },
-    async (request) => ({ user: request.user }),
+    async (request) => ({ user: request.user! }),
   );
 }

@@ -5,7 +5,11 @@ import { validationFailed } from '../../lib/http/validation.ts';
 import { authErrors, messageSchema, strictObject, text, tokenErrors, userResponseSchema } from './schemas.ts';
 
 /** No login: the link says whose it is. */
-export function linkUseOptions(app: FastifyInstance, body: object, ok: Record<number, object>) {
+export function linkUseOptions<Body extends object, Ok extends Record<number, object>>(
+  app: FastifyInstance,
+  body: Body,
+  ok: Ok,
+) {
   return {
     config: { auth: false as const },
     onRequest: app.accountLinks.limitUse,
@@ -17,8 +21,8 @@ const acceptedMessage =
   'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
 /** Asking for a link always answers the same 202, known address or not. */
-export default async function passwordResetRoutes(app: FastifyInstance) {
-  jsonApiScope(app);
+export default async function passwordResetRoutes(scope: FastifyInstance) {
+  const app = jsonApiScope(scope);
   const { passwordResets } = app;
 
   app.post(
@@ -32,7 +36,7 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await passwordResets.request(request, (request.body as { email: unknown }).email);
+      await passwordResets.request(request, request.body.email);
       return reply.code(202).send({ message: acceptedMessage });
     },
   );
@@ -43,7 +47,7 @@ export default async function passwordResetRoutes(app: FastifyInstance) {
       200: userResponseSchema,
     }),
     async (request, reply) => {
-      const { token, password } = request.body as { token: string; password: string };
+      const { token, password } = request.body;
       const result = await passwordResets.service.reset(token, password, request.headers['user-agent']);
       if (!result.ok) throw 'problem' in result ? tokenFailed(result.problem) : validationFailed(result.fields);
       request.log.info({ user: result.session.user.id }, 'password reset; every other session ended');

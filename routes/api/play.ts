@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales, type Locale } from '../../contract/locales.ts';
+import { locales } from '../../contract/locales.ts';
 import { launchProblemCodes } from '../../contract/play.ts';
 import { errorResponses } from './schemas.ts';
 
@@ -87,8 +87,8 @@ export function sendUntilError(reply: FastifyReply, statusCode: number, code: st
 }
 
 /** Play, and the destination's server-to-server check of a launch token (decision 0007). */
-export default async function playRoutes(app: FastifyInstance) {
-  jsonApiScope(app);
+export default async function playRoutes(scope: FastifyInstance) {
+  const app = jsonApiScope(scope);
 
   app.post(
     '/',
@@ -105,7 +105,7 @@ export default async function playRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const user = request.user!;
-      const locale: Locale = (request.body as { locale?: Locale } | null)?.locale ?? user.locale;
+      const locale = request.body?.locale ?? user.locale;
       const started = await app.play.start(user, locale, request.headers['user-agent']);
       if (!started.ok && started.code === 'EMAIL_NOT_VERIFIED') {
         throw new HttpError(
@@ -170,7 +170,7 @@ export default async function playRoutes(app: FastifyInstance) {
     async (request) => {
       const verifier = request.launchVerifier;
       const result = await app.play.service.verify(
-        (request.body as { token: string }).token,
+        request.body.token,
         verifier?.kind === 'player' ? { player: verifier.userId } : {},
       );
       if (result.ok) return result.launch;

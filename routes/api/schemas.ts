@@ -11,7 +11,7 @@ import { limits } from '../../lib/auth/validation.ts';
 /** A string field: any string up to the hard maximum (each field's own rules are checked after the schema). */
 export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
 
-export const strictObject = <P extends Record<string, unknown>, R extends readonly string[]>(
+export const strictObject = <const P extends Record<string, unknown>, const R extends readonly string[]>(
   properties: P,
   required: R,
 ) => ({ type: 'object', additionalProperties: false, properties, required }) as const;
