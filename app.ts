@@ -118,9 +118,10 @@ async function assemble(
 ) {
   const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
-  // First: it counts every request and watches every route's handler, so close() waits for them.
-  await app.register(requestsInFlight);
   await app.register(metrics);
+  // Before any other hook or route: it counts every request and watches every route's handler, so
+  // close() waits for them (metrics, before it, only adds its gauges and an onResponse hook).
+  await app.register(requestsInFlight);
   await app.register(connectionLimit);
   await app.register(requestId);
   await app.register(securityHeaders);

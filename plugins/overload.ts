@@ -2,25 +2,9 @@ import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Gauge } from 'prom-client';
 import { wantsJson } from '../lib/accept.ts';
 import { noticePages } from '../lib/notice-page.ts';
 import { splitLocale } from '../contract/locales.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Requests being worked on, and whether the event-loop check counts yet. */
-    overloadState(): { inFlight: number; watchingEventLoop: boolean };
-  }
-}
-
-/** An admitted request's place under OVERLOAD_MAX_IN_FLIGHT. */
-interface Slot {
-  answered: boolean;
-  clientGone: boolean;
-  /** Gives the place back (once). */
-  release: () => void;
-}
 
 const overloadRetryAfterSeconds = 5;
 
@@ -51,18 +35,22 @@ export default fp<OverloadPluginOptions>(
       message: `The service is busy. Try again in ${overloadRetryAfterSeconds} seconds.`,
     });
 
-    // The first sample measures the start itself (compiling, opening the database).
+    // The first sample measures the start itself (compiling, opening the database): shedding is
+    // logged on once the event-loop delay counts.
     let delayCounts = false;
     app.addHook('onReady', async () => {
       setTimeout(() => {
         delayCounts = true;
+        if (maxEventLoopDelay > 0 || maxHeapUsedBytes > 0) {
+          app.log.debug({ maxEventLoopDelay, maxHeapUsedBytes }, 'overload shedding on');
+        }
       }, sampleIntervalMs + 100).unref();
     });
 
     // Since the first request shed after the last one admitted: /readyz fails once it has lasted
     // `reportAfterMs`, so a replica held full (stalled clients, a stuck dependency) leaves the pool.
     let sheddingSince: number | undefined;
-    const admitted = () => {
+    const shedNoLonger = () => {
       sheddingSince = undefined;
     };
 
@@ -80,37 +68,25 @@ export default fp<OverloadPluginOptions>(
       else reply.type('text/html; charset=utf-8').send(pages[splitLocale(path).locale]);
     }
 
+    // The places are counted by plugins/requests-in-flight.ts, with the rest of each request's work.
     const maxInFlight = config.overloadMaxInFlight;
-    let inFlight = 0;
+    const { requestsInFlight } = app;
+    const full = () => maxInFlight > 0 && requestsInFlight.admitted >= maxInFlight;
     if (maxInFlight > 0) {
-      const slots = new WeakMap<FastifyRequest, Slot>();
       // Already full: shed before a body is read at all.
       app.addHook('onRequest', (request, reply, done) => {
-        if (inFlight < maxInFlight || exempt(request)) return done();
+        if (!full() || exempt(request)) return done();
         shed(request, reply, 'inFlight');
       });
       // A place is taken once the body has arrived: a stalled upload holds a connection, never a
-      // place (decision 0026).
+      // place (decision 0026). A client that gives up leaves its handler rendering: the place is
+      // kept until the work is done (REQUEST_TIMEOUT_MS at most), so retrying clients cannot pile
+      // work behind the cap.
       app.addHook('preHandler', (request, reply, done) => {
         if (exempt(request)) return done();
-        if (inFlight >= maxInFlight) return shed(request, reply, 'inFlight');
-        admitted();
-        inFlight += 1;
-        const slot: Slot = { answered: false, clientGone: false, release: () => {} };
-        let timer: NodeJS.Timeout | undefined;
-        slot.release = () => {
-          slot.release = () => {};
-          clearTimeout(timer);
-          inFlight -= 1;
-        };
-        slots.set(request, slot);
-        // A client that gives up leaves its handler rendering: the place is kept until onSend, or
-        // REQUEST_TIMEOUT_MS at most, so retrying clients cannot pile work behind the cap.
-        reply.raw.once('close', () => {
-          if (slot.answered || reply.raw.writableFinished) return slot.release();
-          slot.clientGone = true;
-          timer = setTimeout(() => slot.release(), config.requestTimeoutMs).unref();
-        });
+        if (full()) return shed(request, reply, 'inFlight');
+        shedNoLonger();
+        requestsInFlight.admit(request);
         // Two event-loop turns before the work: new requests are admitted or shed meanwhile, and a
         // client that has already closed is not worked on (decision 0012). Two, because a close
         // right after the request is read on the next poll.
@@ -119,33 +95,13 @@ export default fp<OverloadPluginOptions>(
           if (socket && (socket.destroyed === true || socket.writableEnded === true)) {
             metrics?.shed.inc({ reason: 'clientGone' });
             // The server may have ended the response with the connection.
-            if (reply.sent) slots.get(request)?.release();
+            if (reply.sent) requestsInFlight.done(request);
             else reply.code(503).header('connection', 'close').send();
             return;
           }
           done();
         };
         setImmediate(() => setImmediate(check));
-      });
-      app.addHook('onSend', (request, _reply, payload, done) => {
-        const slot = slots.get(request);
-        if (slot) {
-          slot.answered = true;
-          if (slot.clientGone) slot.release();
-        }
-        done(null, payload);
-      });
-    }
-
-    app.decorate('overloadState', () => ({ inFlight, watchingEventLoop: delayCounts && maxEventLoopDelay > 0 }));
-    if (metrics) {
-      new Gauge({
-        name: 'http_requests_in_flight',
-        help: 'Pages and API requests being worked on (OVERLOAD_MAX_IN_FLIGHT caps it).',
-        registers: [metrics.registry],
-        collect() {
-          this.set(inFlight);
-        },
       });
     }
 
@@ -158,15 +114,12 @@ export default fp<OverloadPluginOptions>(
 
     const reportAfterMs = options.reportAfterMs ?? 10_000;
     app.readinessChecks.set('overload', async () => {
-      const full = (maxInFlight > 0 && inFlight >= maxInFlight) || (delayCounts && app.isUnderPressure());
-      if (!full) sheddingSince = undefined;
+      const shedding = full() || (delayCounts && app.isUnderPressure());
+      if (!shedding) sheddingSince = undefined;
       else if (sheddingSince !== undefined && Date.now() - sheddingSince >= reportAfterMs) {
         throw new Error(`every page and API request shed for ${Math.round((Date.now() - sheddingSince) / 1000)} s`);
       }
     });
-    if (maxEventLoopDelay > 0 || maxHeapUsedBytes > 0) {
-      app.log.debug({ maxEventLoopDelay, maxHeapUsedBytes }, 'overload shedding on');
-    }
   },
-  { name: 'overload', dependencies: ['config', 'health'] },
+  { name: 'overload', dependencies: ['config', 'health', 'requests-in-flight'] },
 );

@@ -1,10 +1,22 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
+
+/** The one count of requests in flight: shutdown drains it, the overload cap reads its `admitted` part. */
+export interface RequestsInFlight {
+  /** Requests whose work is not done yet, from onRequest on, counted even when their client has gone. */
+  readonly count: number;
+  /** Those of them holding a place under OVERLOAD_MAX_IN_FLIGHT (plugins/overload.ts). */
+  readonly admitted: number;
+  /** Gives the request a place until its work is done. */
+  admit(request: FastifyRequest): void;
+  /** Its work is over without a handler (its client went before the handler ran). */
+  done(request: FastifyRequest): void;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Requests whose work is not done yet, counted even when their client has gone. */
-    requestsInFlight(): number;
+    requestsInFlight: RequestsInFlight;
   }
 }
 
@@ -15,6 +27,7 @@ interface Work {
   /** The handler's promise has not settled yet. */
   pending: boolean;
   answered: boolean;
+  admitted: boolean;
   done: boolean;
   timer?: NodeJS.Timeout;
 }
@@ -22,8 +35,10 @@ interface Work {
 const wrapped = Symbol('requests-in-flight');
 
 /**
- * Shutdown waits for the handlers of requests in flight, not only their connections, before
- * onClose closes the database: a handler whose client has gone goes on (decision 0026).
+ * A request counts from onRequest until its handler is done: shutdown waits for them, not only
+ * for their connections, before onClose closes the database, since a handler whose client has
+ * gone goes on (decision 0026). The overload cap counts the same requests from their admission
+ * (decision 0012), so each request is booked once, with one fallback for a handler that never ends.
  */
 export default fp(
   async (app) => {
@@ -33,6 +48,7 @@ export default fp(
     // WeakMap value points back at its key, which makes every collection of the map costly.
     const uploads = new Map<FastifyReply, number>();
     let inFlight = 0;
+    let admitted = 0;
     let idle: (() => void) | undefined;
 
     const finish = (work: Work) => {
@@ -40,16 +56,18 @@ export default fp(
       work.done = true;
       clearTimeout(work.timer);
       inFlight -= 1;
+      if (work.admitted) admitted -= 1;
       if (inFlight === 0) idle?.();
     };
 
     app.addHook('onRequest', (request, reply, done) => {
-      const work: Work = { calling: false, pending: false, answered: false, done: false };
+      const work: Work = { calling: false, pending: false, answered: false, admitted: false, done: false };
       works.set(request, work);
       inFlight += 1;
       const upload = !request.raw.complete;
       if (upload) uploads.set(reply, Date.now());
-      // A handler that never ends must not hold every shutdown.
+      // A handler that never ends (or a client gone before the answer) must not hold a shutdown
+      // or a place for ever: REQUEST_TIMEOUT_MS after the connection closed at most.
       reply.raw.once('close', () => {
         if (upload) uploads.delete(reply);
         if (!work.done) work.timer = setTimeout(() => finish(work), config.requestTimeoutMs).unref();
@@ -96,7 +114,45 @@ export default fp(
       route.handler = watched;
     });
 
-    app.decorate('requestsInFlight', () => inFlight);
+    const counter: RequestsInFlight = {
+      get count() {
+        return inFlight;
+      },
+      get admitted() {
+        return admitted;
+      },
+      admit(request) {
+        const work = works.get(request);
+        if (!work || work.done || work.admitted) return;
+        work.admitted = true;
+        admitted += 1;
+      },
+      done(request) {
+        const work = works.get(request);
+        if (work) finish(work);
+      },
+    };
+    app.decorate('requestsInFlight', counter);
+
+    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+    if (metrics) {
+      new Gauge({
+        name: 'http_requests_in_flight',
+        help: 'Pages and API requests being worked on (OVERLOAD_MAX_IN_FLIGHT caps it).',
+        registers: [metrics.registry],
+        collect() {
+          this.set(admitted);
+        },
+      });
+      new Gauge({
+        name: 'http_requests_unfinished',
+        help: 'Requests whose work is not done, bodies still arriving and clients gone included: what a shutdown waits for.',
+        registers: [metrics.registry],
+        collect() {
+          this.set(inFlight);
+        },
+      });
+    }
 
     app.addHook('preClose', async () => {
       // Fastify would stop listening only after this hook.

@@ -22,6 +22,15 @@ import { startServerProcess } from '../helpers/server-process.ts';
 const origin = 'http://localhost:3000';
 const pause = () => new Promise((done) => setTimeout(done, 20));
 
+/** A gauge of the app's metrics listener: `http_requests_unfinished` (every request whose work is not done) or `http_requests_in_flight` (the places of the cap). */
+async function gauge(
+  metricsUrl: string,
+  name: 'http_requests_unfinished' | 'http_requests_in_flight',
+): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+}
+
 /** Opens a connection and sends `bytes`; `answer` resolves with what came back once it closes. */
 function open(port: number, bytes: string): { socket: Socket; answer: Promise<string>; connected: Promise<void> } {
   const socket = connect(port, '127.0.0.1');
@@ -43,7 +52,7 @@ async function startApp(
   t: Test,
   env: Record<string, string>,
   options: { reportAfterMs?: number } = {},
-): Promise<{ app: FastifyInstance; port: number; base: string }> {
+): Promise<{ app: FastifyInstance; port: number; base: string; metricsUrl: string }> {
   const database = await createTestDatabase('pglite');
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-stalled-'));
   const app = await buildApp({
@@ -66,17 +75,21 @@ async function startApp(
     rmSync(dataDir, { recursive: true, force: true });
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, port: Number(new URL(base).port), base };
+  const metricsUrl = await app.metrics.listen('127.0.0.1', 0);
+  return { app, port: Number(new URL(base).port), base, metricsUrl };
 }
 
 t.test('stalled uploads hold connections, never the places of the in-flight cap', async (t) => {
-  const { app, port, base } = await startApp(t, { OVERLOAD_MAX_IN_FLIGHT: '10', MAX_CONNECTIONS_PER_ADDRESS: '0' });
+  const { port, base, metricsUrl } = await startApp(t, {
+    OVERLOAD_MAX_IN_FLIGHT: '10',
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
+  });
   const stalled = Array.from({ length: 30 }, (_, index) => open(port, index % 2 === 0 ? stalledForm : stalledJson));
   t.teardown(() => stalled.forEach(({ socket }) => socket.destroy()));
   // Every one of them has reached the app (its onRequest ran) and waits for the rest of its body.
-  while (app.requestsInFlight() < 30) await pause();
+  while ((await gauge(metricsUrl, 'http_requests_unfinished')) < 30) await pause();
 
-  t.equal(app.overloadState().inFlight, 0, 'none of the 30 takes a place');
+  t.equal(await gauge(metricsUrl, 'http_requests_in_flight'), 0, 'none of the 30 takes a place');
   const page = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
   await page.text();
   t.equal(page.status, 200, 'pages are served');
@@ -86,11 +99,11 @@ t.test('stalled uploads hold connections, never the places of the in-flight cap'
 });
 
 t.test('one address holds at most MAX_CONNECTIONS_PER_ADDRESS connections', async (t) => {
-  const { app, port, base } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '5' });
+  const { port, base, metricsUrl } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '5' });
   const held = Array.from({ length: 5 }, () => open(port, stalledForm));
   t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
   await Promise.all(held.map(({ connected }) => connected));
-  while (app.requestsInFlight() < 5) await pause();
+  while ((await gauge(metricsUrl, 'http_requests_unfinished')) < 5) await pause();
 
   const refused = open(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
   const answer = await refused.answer;
@@ -107,10 +120,10 @@ t.test('the bound skips RATE_LIMIT_ALLOW_LIST (load generators) and trusted prox
     string,
     string
   >[]) {
-    const { app, port, base } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '2', ...env });
+    const { port, base, metricsUrl } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '2', ...env });
     const held = Array.from({ length: 4 }, () => open(port, stalledForm));
     t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
-    while (app.requestsInFlight() < 4) await pause();
+    while ((await gauge(metricsUrl, 'http_requests_unfinished')) < 4) await pause();
     t.equal((await fetch(`${base}/healthz`)).status, 200, `${Object.keys(env)[0]}: a fifth connection is served`);
   }
 });
