@@ -10,8 +10,6 @@ import { loadIcons, loadLocalSet, type RenderedIcon } from '../lib/icons/local-s
 import { fetchUpstreamIcons, UpstreamError } from '../lib/icons/upstream.ts';
 import { upstreamBudget } from '../lib/icons/upstream-budget.ts';
 
-export { loadIcons, type RenderedIcon } from '../lib/icons/local-sets.ts';
-
 declare module 'fastify' {
   interface FastifyInstance {
     icons: {

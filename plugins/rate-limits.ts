@@ -49,14 +49,11 @@ export interface RateLimits {
   /** Counts each call; true while the calls in the window are within `rule.max` (never throws). */
   quota(name: string, rule: RateLimitRule): (request: FastifyRequest, key: string) => Promise<boolean>;
   marks(name: string, windowMs: number): Marks;
-  /** True while the counters are kept in memory because Redis does not answer. */
-  readonly storeDegraded: () => boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     rateLimits: RateLimits;
-    rateLimitStoreDegraded: () => boolean;
   }
 }
 
@@ -122,8 +119,6 @@ export default fp<RateLimitsPluginOptions>(
         });
       }
     }
-    const storeDegraded = store?.isDegraded ?? (() => false);
-    app.decorate('rateLimitStoreDegraded', storeDegraded);
     await app.register(rateLimit, {
       global: false,
       ...(store ? { store: store.Store as never } : {}),
@@ -168,7 +163,6 @@ export default fp<RateLimitsPluginOptions>(
 
     app.decorate('rateLimits', {
       settings,
-      storeDegraded,
       addressOf: ipKey,
       allowListed: allowList,
       perIp(name, rule, { label = name, allowList: allowed = false, message } = {}) {

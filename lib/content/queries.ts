@@ -1,18 +1,10 @@
 import { localePath, locales, type Locale } from '../../contract/locales.ts';
 import { type PageDataArgs, PageNotFoundError } from '../../contract/page-data.ts';
-import { articlesPath, authorsPath, ContentCatalog, deepFreeze } from './catalog.ts';
+import { articlesPath, ContentCatalog, deepFreeze } from './catalog.ts';
 import { ContentError, type ContentIssue, type ContentSnapshot } from './snapshot.ts';
 import { buildLocalePages, type LocalePages } from './page-views.ts';
 import { buildSitemapEntries, type SitemapEntry } from './sitemap-entries.ts';
-import type {
-  ArticleData,
-  ArticleListData,
-  ArticleSummary,
-  AuthorsPageData,
-  AuthorSummary,
-  ContentPageData,
-  HomeData,
-} from '../../contract/content.ts';
+import type { ArticleData, ArticleListData, ContentPageData, HomeData } from '../../contract/content.ts';
 
 export interface ContentIndexOptions {
   showDrafts: boolean;
@@ -42,16 +34,6 @@ export class ContentIndex {
       LocalePages
     >;
     this.sitemap = deepFreeze(buildSitemapEntries(catalog));
-  }
-
-  /** Every article this locale shows (its own and English fallbacks), newest first. */
-  listArticles(locale: Locale): readonly ArticleSummary[] {
-    return this.#pages[locale].articleList.articles;
-  }
-
-  listAuthors(locale: Locale): readonly AuthorSummary[] {
-    const data = this.#pages[locale].contentPages.get(authorsPath.slice(1)) as AuthorsPageData | undefined;
-    return data?.authors ?? [];
   }
 
   getArticle(locale: Locale, slug: string): ArticleData | undefined {

@@ -1,8 +1,6 @@
-import type { Locale } from '../../contract/locales.ts';
 import { ContentError, type ContentIssue, type ContentSnapshot } from './snapshot.ts';
 import { ContentIndex } from './queries.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
-import type { ArticleData, ArticleSummary, AuthorSummary, ContentPageData, HomeData } from '../../contract/content.ts';
 
 export interface ContentServiceOptions {
   root: string;
@@ -21,9 +19,8 @@ async function loadOnThisThread(root: string): Promise<ContentSnapshot> {
   return loadContent(root);
 }
 
-/** The loaded content, as `app.content`; `reload()` swaps the index (dev edits). */
+/** The loaded content, as `app.content`; `reload()` swaps the index (dev edits). Queries: `index`. */
 export class ContentService {
-  readonly root: string;
   readonly #options: ContentServiceOptions;
   #index: ContentIndex;
   #sitemap: { version: string; xml: string } | undefined;
@@ -32,7 +29,6 @@ export class ContentService {
   readonly #reloadListeners = new Set<(index: ContentIndex) => void>();
 
   private constructor(options: ContentServiceOptions, index: ContentIndex) {
-    this.root = options.root;
     this.#options = options;
     this.#index = index;
   }
@@ -88,31 +84,6 @@ export class ContentService {
   /** Changes whenever a content file does (for ETags of anything built from content). */
   get version(): string {
     return this.#index.version;
-  }
-
-  /** Empty in production. */
-  get issues(): readonly ContentIssue[] {
-    return this.#index.issues;
-  }
-
-  listArticles(locale: Locale): readonly ArticleSummary[] {
-    return this.#index.listArticles(locale);
-  }
-
-  listAuthors(locale: Locale): readonly AuthorSummary[] {
-    return this.#index.listAuthors(locale);
-  }
-
-  getArticle(locale: Locale, slug: string): ArticleData | undefined {
-    return this.#index.getArticle(locale, slug);
-  }
-
-  getHome(locale: Locale): HomeData | undefined {
-    return this.#index.getHome(locale);
-  }
-
-  getContentPage(locale: Locale, rest: string): ContentPageData | undefined {
-    return this.#index.getContentPage(locale, rest);
   }
 
   sitemapXml(): string {

@@ -334,14 +334,15 @@ t.test('data is shared and frozen: one request cannot change another', async (t)
   });
 });
 
-t.test('app.content query API', async (t) => {
+t.test('app.content.index answers the queries', async (t) => {
+  const { index } = app.content;
   t.same(
-    app.content.listArticles('en').map((item) => item.slug),
+    index.getArticleList('en')?.articles.map((item) => item.slug),
     ['third-post', 'second-post', 'first-post', 'hostile-markup'],
   );
-  t.equal(app.content.getArticle('th', 'first-post')?.article.title, 'โพสต์แรก');
-  t.equal(app.content.getHome('en')?.intro.title, 'Welcome');
-  t.equal(app.content.listAuthors('en').length, 2);
+  t.equal(index.getArticle('th', 'first-post')?.article.title, 'โพสต์แรก');
+  t.equal(index.getHome('en')?.intro.title, 'Welcome');
+  t.equal((index.getContentPage('en', 'author') as AuthorsPageData | undefined)?.authors.length, 2);
   t.match(app.content.version, /^[0-9a-f]{16}$/);
-  t.same(app.content.issues, []);
+  t.same(index.issues, []);
 });

@@ -5,6 +5,7 @@ import { loadContent } from '../../lib/content/loader.ts';
 import { ContentError, formatIssue } from '../../lib/content/snapshot.ts';
 import { ContentIndex } from '../../lib/content/queries.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
+import type { AuthorsPageData } from '../../contract/content.ts';
 import { localePath, locales } from '../../contract/locales.ts';
 import { buildContentApp, callSource, copyFixture, fixture, realContent } from '../helpers/content.ts';
 
@@ -106,7 +107,7 @@ t.test('a single problem reads as one line', async (t) => {
 t.test('in development bad content does not stop the start; the page shows the problem', async (t) => {
   const app = await buildContentApp({ root: invalid, env: 'development', dev: true, watch: false });
   t.teardown(() => app.close());
-  t.equal(app.content.issues.length, 13);
+  t.equal(app.content.index.issues.length, 13);
   await t.rejects(callSource(app, 'article', 'en', '/asdas/bad-date', { slug: 'bad-date' }), {
     name: 'ContentError',
     message: /content-invalid\/en\/asdas\/bad-date\.md: "published" must be a date \(YYYY-MM-DD\)/,
@@ -140,8 +141,8 @@ t.test('the real content folder', async (t) => {
   const snapshot = await loadContent(realContent);
   t.same(snapshot.issues.map(formatIssue), [], 'no validation problems');
   const production = new ContentIndex(snapshot, { showDrafts: false });
-  const english = production.listArticles('en');
-  const thai = production.listArticles('th');
+  const english = production.getArticleList('en')!.articles;
+  const thai = production.getArticleList('th')!.articles;
   t.ok(english.length >= 12, `at least 12 published articles (${english.length})`);
   t.ok(new Set(english.map((article) => article.author.slug)).size >= 3, 'by at least 3 authors');
   t.ok(thai.filter((article) => !article.fallback).length >= 12, 'at least 12 in Thai');
@@ -162,7 +163,7 @@ t.test('the real content folder', async (t) => {
       const page = production.getContentPage(locale, section);
       t.ok(page?.kind === 'section' && !page.page.fallback, `${locale} /${section} exists in its own language`);
     }
-    const authors = production.listAuthors(locale);
+    const authors = (production.getContentPage(locale, 'author') as AuthorsPageData | undefined)?.authors ?? [];
     t.ok(authors.length >= 3, `${locale}: at least 3 authors`);
     t.ok(
       authors.every((author) => !author.fallback),

@@ -5,7 +5,7 @@ import { loadContent } from '../../lib/content/loader.ts';
 import type { ContentSnapshot } from '../../lib/content/snapshot.ts';
 import { ContentService } from '../../lib/content/service.ts';
 import type { ArticleData, SectionPageData } from '../../contract/content.ts';
-import { buildContentApp, callSource, copyFixture, eventually, publicUrl } from '../helpers/content.ts';
+import { buildContentApp, callSource, copyFixture, eventually, publicUrl, realContent } from '../helpers/content.ts';
 
 /** Saves as editors do (a new file renamed over the old): a load never reads half a file. */
 async function save(file: string, text: string): Promise<void> {
@@ -38,7 +38,7 @@ for (const poll of [false, true]) {
 
     // A broken edit: the page shows the problem, the rest of the site keeps working.
     await save(file, original.replace('published: 2026-01-02', 'published: yesterday'));
-    await eventually(() => app.content.issues.length === 1);
+    await eventually(() => app.content.index.issues.length === 1);
     await t.rejects(callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' }), {
       name: 'ContentError',
       message: /en\/bonus\.md: "published" must be a date \(YYYY-MM-DD\)/,
@@ -48,7 +48,7 @@ for (const poll of [false, true]) {
 
     // Fixed again.
     await save(file, original);
-    await eventually(() => app.content.issues.length === 0);
+    await eventually(() => app.content.index.issues.length === 0);
     t.equal(await bonus(), 'Bonus');
 
     // A new article appears, a deleted one disappears.
@@ -58,7 +58,7 @@ for (const poll of [false, true]) {
     );
     await rm(path.join(dir, 'en/asdas/first-post.md'));
     // A reload may run between the two changes: wait for the one that saw both.
-    const slugs = () => app.content.listArticles('en').map((item) => item.slug);
+    const slugs = () => app.content.index.getArticleList('en')!.articles.map((item) => item.slug);
     await eventually(() => slugs()[0] === 'fourth-post' && !slugs().includes('first-post'));
     t.pass('the new article leads the list and the deleted one is gone');
     t.match(app.content.sitemapXml(), '/asdas/fourth-post', 'the sitemap follows');
@@ -82,8 +82,8 @@ t.test('production does not watch', async (t) => {
 t.test('the default root is the project content folder', async (t) => {
   const app = await buildContentApp();
   t.teardown(() => app.close());
-  t.ok(app.content.root.endsWith(`${path.sep}content`));
-  t.ok(app.content.listArticles('en').length >= 12);
+  t.equal(app.content.version, (await loadContent(realContent)).version, 'the content of the project folder');
+  t.ok(app.content.index.getArticleList('en')!.articles.length >= 12);
 });
 
 t.test('a missing content folder is a clear start-up error', async (t) => {

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
-import { loadIcons } from '../../plugins/icons.ts';
+import { loadIcons } from '../../lib/icons/local-sets.ts';
 import { ICON_CACHE_CONTROL } from '../../routes/api/icons.ts';
 import { testConfig } from '../helpers/app.ts';
 
