@@ -8,6 +8,8 @@ import t from 'tap';
  * share and imports nothing else; server code (app.ts, server.ts, lib/, plugins/, routes/) never
  * imports browser code (client/), and browser code never imports server code. The one seam is the
  * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry.server.tsx.
+ * Inside the server the layers only point down (routes/ -> plugins/ for types -> lib/), and no
+ * import goes round in a cycle.
  */
 const root = join(import.meta.dirname, '../..');
 const files = execFileSync(
@@ -116,4 +118,69 @@ t.test('plugins declare no endpoint: every one is under routes/', async (t) => {
     routeFiles.some((file) => declaration.test(readFileSync(join(root, file), 'utf8'))),
     'the check finds declarations where they are (it would catch one in plugins/)',
   );
+});
+
+/*
+ * Layers that only point down (issue 28): routes/ declares endpoints with what plugins/ make, and
+ * both build on lib/ and contract/. A plugin never imports a route; a route imports a plugin only
+ * for its types (the decorators' shapes, a plugin's options).
+ */
+const layerOf = (file: string) => file.split('/')[0]!;
+
+t.test('plugins/ never imports routes/', async (t) => {
+  const upward = edges.filter((edge) => layerOf(edge.from) === 'plugins' && layerOf(edge.to) === 'routes');
+  t.same(upward, [], 'shared helpers belong in lib/ (or contract/ when the browser needs them)');
+});
+
+t.test('routes/ imports plugins/ only as types', async (t) => {
+  const values = edges.filter(
+    (edge) => layerOf(edge.from) === 'routes' && layerOf(edge.to) === 'plugins' && !edge.typeOnly,
+  );
+  t.same(values, [], 'a value a route needs from a plugin module belongs in lib/');
+});
+
+/** Import cycles of `graph` (file -> the files it imports), each as the path that closes it. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
+t.test('no import cycle among the server and contract files', async (t) => {
+  // client/ is left out: its cycles are being removed with the page pipeline's rewrite.
+  const graph = new Map<string, string[]>();
+  for (const file of files) if (!file.startsWith('client/')) graph.set(file, []);
+  for (const edge of edges) if (graph.has(edge.from) && graph.has(edge.to)) graph.get(edge.from)!.push(edge.to);
+  t.same(
+    cyclesOf(graph).map((cycle) => cycle.join(' -> ')),
+    [],
+  );
+  t.ok(
+    edges.some((edge) => edge.from.startsWith('routes/') && edge.to.startsWith('lib/')),
+    'the check sees the imports between layers',
+  );
+});
+
+t.test('the cycle check finds a cycle (it would catch one)', async (t) => {
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts', 'd.ts']],
+    ['c.ts', ['a.ts']],
+    ['d.ts', []],
+  ]);
+  t.same(cyclesOf(graph), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  t.same(cyclesOf(new Map([['a.ts', ['a.ts']]])), [['a.ts', 'a.ts']], 'a file importing itself');
 });
