@@ -7,13 +7,6 @@ import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
 import { describeEntry, storedBody } from '../lib/page-cache-answer.ts';
 import { pageCacheKey } from '../lib/page-cache-key.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The anonymous page cache, or null when it is off (PAGE_CACHE_TTL_MS=0, development). */
-    pageCache: PageCache | null;
-  }
-}
-
 /** The pages' route (routes/pages.ts): documents and `_payload.json`. */
 const pagesRoute = '/*';
 
@@ -32,12 +25,8 @@ const fills = new WeakMap<FastifyRequest, Fill>();
 export default fp(
   async (app) => {
     const { config } = app;
-    if (config.dev || config.pageCacheTtlMs === 0 || config.pageCacheMaxBytes === 0) {
-      app.decorate('pageCache', null);
-      return;
-    }
+    if (config.dev || config.pageCacheTtlMs === 0 || config.pageCacheMaxBytes === 0) return;
     const cache = new PageCache({ ttlMs: config.pageCacheTtlMs, maxBytes: config.pageCacheMaxBytes });
-    app.decorate('pageCache', cache);
     const buildId = readBuildInfo(false).id;
     const content = app.hasDecorator('content') ? app.content : undefined;
     const generation = () => `${buildId} ${content?.version ?? ''}`;
@@ -51,6 +40,14 @@ export default fp(
         registers: [metrics.registry],
         collect() {
           this.set(cache.bytes);
+        },
+      });
+      new Gauge({
+        name: 'page_cache_entries',
+        help: 'Pages the page cache holds (each key once, whatever its encodings).',
+        registers: [metrics.registry],
+        collect() {
+          this.set(cache.size);
         },
       });
     }

@@ -7,6 +7,7 @@ import type { PlayOutcome } from '../lib/play.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
 import { useShowNotice } from './notices.tsx';
+import { PlayMessage } from './play-message.tsx';
 
 /**
  * Play is an action, not a link: a form posted to `/play` (`/th/play`), so it works without
@@ -66,15 +67,6 @@ export function PlayButton({
       </button>
       {notify ? null : message}
     </form>
-  );
-}
-
-/** Why Play went nowhere, beside a Play button in the page. */
-export function PlayMessage({ kind, children }: { kind: string; children: ReactNode }) {
-  return (
-    <p className="play-message" role="alert" data-testid="play-message" data-kind={kind}>
-      {children}
-    </p>
   );
 }
 

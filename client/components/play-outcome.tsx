@@ -8,7 +8,7 @@ import { navigateTo } from '../lib/navigate.ts';
 import type { PlayOutcome } from '../lib/play.ts';
 import { AppLink } from './app-link.tsx';
 import { LocalDateTime } from './local-time.tsx';
-import { PlayMessage } from './play-button.tsx';
+import { PlayMessage } from './play-message.tsx';
 
 // What a Play button does when pressed, and what it says when Play goes nowhere: loaded with the
 // first Play (vite.config.ts, `onDemandCode`), as the play client and the API client are.

@@ -1,5 +1,5 @@
 import { ContentError, type ContentIssue, type ContentSnapshot } from './snapshot.ts';
-import { ContentIndex } from './queries.ts';
+import { ContentIndex } from './content-index.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 export interface ContentServiceOptions {

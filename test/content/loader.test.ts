@@ -3,7 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { loadContent } from '../../lib/content/loader.ts';
 import { ContentError, formatIssue } from '../../lib/content/snapshot.ts';
-import { ContentIndex } from '../../lib/content/queries.ts';
+import { ContentIndex } from '../../lib/content/content-index.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
 import type { AuthorsPageData } from '../../contract/content.ts';
 import { localePath, locales } from '../../contract/locales.ts';

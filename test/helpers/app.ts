@@ -165,3 +165,10 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
 export const browserUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 export const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+/** The page cache as an operator sees it on /metrics (entries, bytes), or undefined when it is off. */
+export async function pageCacheGauges(app: FastifyInstance): Promise<{ entries: number; bytes: number } | undefined> {
+  const value = async (name: string) => (await app.metrics.registry.getSingleMetric(name)?.get())?.values[0]?.value;
+  const [entries, bytes] = await Promise.all([value('page_cache_entries'), value('page_cache_bytes')]);
+  return entries === undefined || bytes === undefined ? undefined : { entries, bytes };
+}

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { browserUserAgent, googlebot, startTestApp } from '../helpers/app.ts';
+import { browserUserAgent, googlebot, pageCacheGauges, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 
@@ -80,13 +80,13 @@ t.test('language, bot and the parameters a page reads are kept apart; other para
   t.equal(pageStateOf((await get('/asdas?page=1')).body).runtime.isBot, false, 'people never get the bot render');
   t.equal((await get('/asdas?page=%31')).headers['x-cache'], 'HIT', 'the same value, however it is encoded');
 
-  const size = app.pageCache!.size;
+  const size = (await pageCacheGauges(app))?.entries;
   for (const url of ['/asdas?x=1', '/asdas?x=1', '/asdas?page=1&utm_source=mail', '/bonus?page=1', '/th?z=1']) {
     const response = await get(url);
     t.equal(response.statusCode, 200, `${url}: served`);
     t.equal(response.headers['x-cache'], 'MISS', `${url}: a parameter the page does not read: rendered, never kept`);
   }
-  t.equal(app.pageCache!.size, size, 'nothing was stored for them');
+  t.equal((await pageCacheGauges(app))?.entries, size, 'nothing was stored for them');
 
   // The home page offers Thai to a browser preferring it: a cached English home never stops that.
   t.equal((await get('/')).statusCode, 200);
@@ -181,9 +181,9 @@ t.test(
 t.test('a content reload drops every entry', async (t) => {
   await get('/asdas/rtp-explained');
   t.equal((await get('/asdas/rtp-explained')).headers['x-cache'], 'HIT');
-  t.ok(app.pageCache!.size > 0);
+  t.ok(((await pageCacheGauges(app))?.entries ?? 0) > 0);
   await app.content.reload();
-  t.equal(app.pageCache!.size, 0, 'emptied');
+  t.equal((await pageCacheGauges(app))?.entries, 0, 'emptied');
   t.equal((await get('/asdas/rtp-explained')).headers['x-cache'], 'MISS', 'rendered again from the new content');
 });
 
@@ -202,7 +202,7 @@ t.test('concurrent misses for one page render it once (real HTTP)', async (t) =>
 t.test('PAGE_CACHE_TTL_MS=0 turns it off', async (t) => {
   const off = await startTestApp({ PAGE_CACHE_TTL_MS: '0' });
   t.teardown(off.close);
-  t.equal(off.app.pageCache, null);
+  t.equal(await pageCacheGauges(off.app), undefined, 'no page cache on /metrics');
   for (let i = 0; i < 2; i++) {
     const page = await off.app.inject({ url: '/bonus', headers: { 'user-agent': browserUserAgent } });
     t.equal(page.statusCode, 200);
@@ -216,7 +216,8 @@ t.test('PAGE_CACHE_MAX_BYTES bounds the memory: the least recently used page goe
   const visit = (url: string) => small.app.inject({ url, headers: { 'user-agent': browserUserAgent } });
   const pages = ['/asdas', '/th/asdas', '/asdas/rtp-explained'];
   for (const url of pages) t.equal((await visit(url)).headers['x-cache'], 'MISS');
-  t.ok(small.app.pageCache!.bytes <= 60000, `holds ${small.app.pageCache!.bytes} bytes`);
+  const held = (await pageCacheGauges(small.app))?.bytes ?? Infinity;
+  t.ok(held <= 60000, `holds ${held} bytes`);
   t.equal((await visit('/asdas/rtp-explained')).headers['x-cache'], 'HIT', 'the latest is kept');
   t.equal((await visit('/asdas')).headers['x-cache'], 'MISS', 'the oldest was evicted');
 });

@@ -159,10 +159,28 @@ function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return cycles;
 }
 
-t.test('no import cycle among the server and contract files', async (t) => {
-  // client/ is left out: its cycles are being removed with the page pipeline's rewrite.
+t.test('lib/ imports neither plugins/, routes/ nor the app', async (t) => {
+  const upward = edges.filter(
+    (edge) => layerOf(edge.from) === 'lib' && ['plugins', 'routes', 'app.ts', 'server.ts'].includes(layerOf(edge.to)),
+  );
+  t.same(upward, []);
+});
+
+t.test('in client/, only the server render imports a *.server module', async (t) => {
+  const isServerModule = (file: string) => /\.server\.tsx?$/.test(file);
+  const leaking = edges.filter(
+    (edge) => edge.from.startsWith('client/') && !isServerModule(edge.from) && isServerModule(edge.to),
+  );
+  t.same(leaking, [], 'the browser bundle never holds server-only code');
+  t.ok(
+    edges.some((edge) => isServerModule(edge.from) && isServerModule(edge.to)),
+    'the check sees server modules importing each other',
+  );
+});
+
+t.test('no import cycle among the project files', async (t) => {
   const graph = new Map<string, string[]>();
-  for (const file of files) if (!file.startsWith('client/')) graph.set(file, []);
+  for (const file of files) graph.set(file, []);
   for (const edge of edges) if (graph.has(edge.from) && graph.has(edge.to)) graph.get(edge.from)!.push(edge.to);
   t.same(
     cyclesOf(graph).map((cycle) => cycle.join(' -> ')),
