@@ -26,6 +26,7 @@ const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
+const narrowPhone = { width: 320, height: 568 };
 
 async function newContext(
   viewport: { width: number; height: number },
@@ -252,10 +253,12 @@ const layoutPages: { path: string; user?: boolean }[] = [
 ];
 
 t.test(
-  '390x844: the banner is at most 120 px on every page type, Play in it, nothing wider than the screen',
+  '390x844 and 320x568: the banner is at most 120 px on every page type, Play in it, nothing wider than the screen',
   async (t) => {
-    for (const user of [false, true]) {
-      const context = await newContext(phone, { user });
+    for (const [viewport, user] of [phone, narrowPhone].flatMap((size) =>
+      [false, true].map((u) => [size, u] as const),
+    )) {
+      const context = await newContext(viewport, { user });
       const page = await context.newPage();
       for (const { path } of layoutPages.filter((entry) => Boolean(entry.user) === user)) {
         for (const prefix of ['', '/th']) {
@@ -267,13 +270,13 @@ t.test(
           t.ok(await play.isVisible(), `${url}: Play is visible`);
           const playBox = (await boxes(play, 'the Play button'))[0]!;
           t.ok(
-            playBox.y + playBox.height <= banner.y + banner.height && playBox.x + playBox.width <= phone.width,
-            'inside the banner and the screen',
+            playBox.y + playBox.height <= banner.y + banner.height && playBox.x + playBox.width <= viewport.width,
+            `${viewport.width} px, ${url}: inside the banner and the screen`,
           );
           t.notOk(await page.locator('#site-menu').isVisible(), 'the navigation waits behind Menu');
           t.ok(
             await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-            `${url}: no sideways scrolling`,
+            `${viewport.width} px, ${url}: no sideways scrolling (WCAG 1.4.10)`,
           );
         }
       }
