@@ -451,3 +451,51 @@ for (const javaScript of [true, false]) {
     },
   );
 }
+
+t.test('form fields: edges at 3:1 or more against what is behind them, and a field in error looks it', async (t) => {
+  for (const javaScript of [true, false]) {
+    const context = await newContext(phone, { javaScript });
+    const page = await context.newPage();
+    await visit(page, '/th/login', javaScript);
+    // Each field's edge colour and the first opaque background behind it, as the browser computes them.
+    const colours = await page.locator('.field input:not([type="checkbox"])').evaluateAll((inputs) =>
+      inputs.map((input) => {
+        let behind = 'rgb(255, 255, 255)';
+        for (let node = input.parentElement; node; node = node.parentElement) {
+          const background = getComputedStyle(node).backgroundColor;
+          if (!/rgba\(.*,\s*0\)$/.test(background) && background !== 'transparent') {
+            behind = background;
+            break;
+          }
+        }
+        return [getComputedStyle(input).borderTopColor, behind] as const;
+      }),
+    );
+    const edges = colours.map(([edge, behind]) => contrast(edge, behind));
+    t.ok(edges.length >= 2, 'the email and password fields are measured');
+    for (const ratio of edges)
+      t.ok(ratio >= 3, `${javaScript ? 'with' : 'without'} JavaScript: edge contrast ${ratio.toFixed(2)}:1`);
+
+    await page.click('form.account-form button[type="submit"]');
+    const email = page.locator('input[name="email"][aria-invalid="true"]');
+    await email.waitFor();
+    const look = await email.evaluate((input) => {
+      const style = getComputedStyle(input);
+      return { border: style.borderTopColor, shadow: style.boxShadow };
+    });
+    t.equal(look.border, 'rgb(163, 38, 27)', 'a field in error has the danger colour');
+    t.match(look.shadow, /rgb\(163, 38, 27\)/, 'and a thicker edge');
+    await context.close();
+  }
+});
+
+/** WCAG's contrast ratio of two computed `rgb(...)` colours. */
+function contrast(first: string, second: string): number {
+  const luminance = (css: string) => {
+    const [r = 0, g = 0, b = 0] = (css.match(/[\d.]+/g) ?? []).map(Number);
+    const channel = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const [a, b] = [luminance(first), luminance(second)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}

@@ -7,6 +7,11 @@ import { type FormAction, formFailure } from './results.ts';
 export const login: FormAction = async ({ locale, fields, redirectTo }, request, reply) => {
   const { accounts } = request.server;
   const values = { email: fields.email ?? '' };
+  // As the API's schema: an empty field is named, not reported as wrong credentials.
+  const missing = Object.fromEntries(
+    ['email', 'password'].filter((name) => !fields[name]).map((name) => [name, 'required']),
+  );
+  if (Object.keys(missing).length > 0) return { ok: false, status: 400, values, errors: missing };
   try {
     await accounts.limitLoginPerIp(request);
     const session = await accounts.login(request, values.email, fields.password ?? '');
