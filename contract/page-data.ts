@@ -22,8 +22,6 @@ export interface PageDataArgs {
   sessionId?: string | null;
 }
 
-export type PageDataSource<T = unknown> = (args: PageDataArgs) => Promise<T> | T;
-
 /** A data source's "nothing here": a 404 inside the layout (JSON for payloads). */
 export class PageNotFoundError extends Error {
   override name = 'PageNotFoundError';

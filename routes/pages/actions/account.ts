@@ -1,3 +1,4 @@
+import { keptValues } from '../../../contract/form-state.ts';
 import { localePath, type Locale } from '../../../contract/locales.ts';
 import { loginThenBackTo } from '../../../contract/login-path.ts';
 import type { FormActionArgs, FormActionResult } from '../../../contract/page-data.ts';
@@ -94,9 +95,6 @@ export const account: FormAction = async (args, request, reply) => {
   try {
     return await run(args, signedIn, reply);
   } catch (error) {
-    const values: Record<string, string> = { intent };
-    for (const [name, value] of Object.entries(fields))
-      if (!/password/i.test(name) && name !== 'intent') values[name] = value;
-    return formFailure(error, values, reply);
+    return formFailure(error, { intent, ...keptValues(Object.entries(fields), ['intent']) }, reply);
   }
 };
