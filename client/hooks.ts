@@ -1,6 +1,7 @@
 import { useLoaderData, useLocation, useMatches, useRouteLoaderData } from 'react-router';
 import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
-import { defaultLocale, isLocale, type Locale } from '../contract/locales.ts';
+import { cookieNames } from '../contract/cookies.ts';
+import { defaultLocale, isLocale, localePath, splitLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 import { fetchPageData } from './lib/page-data-fetch.ts';
 import { useSeededSWR } from './lib/swr-config.ts';
@@ -46,4 +47,21 @@ const noUser: UserData = { user: null };
 export function useLivePageData<K extends DataSourceKey>(source: K): PageDataMap[K] {
   const { pathname } = useLocation();
   return useSeededSWR(payloadUrl(pathname), fetchPageData<PageDataMap[K]>, usePageData(source));
+}
+
+/** Remembers the visitor's choice, so `/` no longer follows the browser's Accept-Language. */
+function rememberLanguage(locale: Locale) {
+  document.cookie = `${cookieNames.language}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax`;
+}
+
+/** The same page in the other language (path and query kept), and what a click on it remembers. */
+export function useOtherLanguage(): { locale: Locale; href: string; remember: () => void } {
+  const locale = useLocale();
+  const { pathname, search } = useLocation();
+  const target: Locale = locale === 'en' ? 'th' : 'en';
+  return {
+    locale: target,
+    href: localePath(target, splitLocale(pathname).path) + search,
+    remember: () => rememberLanguage(target),
+  };
 }

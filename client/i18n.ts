@@ -67,6 +67,11 @@ export function TranslationProvider({ locale, children }: { locale: Locale; chil
   return createElement(TranslationContext.Provider, { value: locale }, children);
 }
 
+/** The language the surrounding TranslationProvider renders in (also outside the router). */
+export function useTranslationLocale(): Locale {
+  return useContext(TranslationContext);
+}
+
 /** `const { t } = useTranslation()`: the language's i18next `t`, the same object on every render. */
 export function useTranslation(): { t: TFunction } {
   return translatorFor(useContext(TranslationContext));

@@ -18,6 +18,7 @@ export const appIcons = [
   'mdi:menu',
   'mdi:close',
   'mdi:account-circle',
+  'mdi:logout',
   'circle-flags:th',
   'circle-flags:gb',
 ] as const;

@@ -5,7 +5,7 @@ import { TranslationProvider } from '../i18n.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
 import { DocumentHead } from './document-head.tsx';
-import { clearErrors, ErrorDetails, ErrorScreen } from './error-screen.tsx';
+import { clearErrors, ErrorScreen, InlineError } from './error-screen.tsx';
 import { LayoutFrame } from './layout.tsx';
 
 export const renderErrorLog = 'Произошла ошибка';
@@ -37,15 +37,13 @@ export function LocaleErrorBoundary() {
     return (
       <>
         <DocumentHead error={error} />
-        <ErrorScreen info={info} onClear={clearErrors} />
+        <ErrorScreen info={info} onClear={clearErrors} inRouter />
       </>
     );
   return (
     <LayoutFrame>
       <DocumentHead error={error} />
-      <section className="inline-error" role="alert" data-testid="inline-error">
-        <ErrorDetails info={info} />
-      </section>
+      <InlineError info={info} />
     </LayoutFrame>
   );
 }
@@ -57,7 +55,7 @@ export function RootErrorBoundary() {
   return (
     <TranslationProvider locale={locale}>
       <DocumentHead error={error} />
-      <ErrorScreen info={info} onClear={clearErrors} />
+      <ErrorScreen info={info} onClear={clearErrors} inRouter />
     </TranslationProvider>
   );
 }

@@ -1,27 +1,91 @@
-import { useTranslation } from '../i18n.ts';
-import type { PageErrorInfo } from '../router/page-error.ts';
+import type { ReactNode } from 'react';
+import { localePath } from '../../contract/locales.ts';
+import { navigationIcons } from '../../contract/app-icons.ts';
+import { navigationItems } from '../../contract/navigation.ts';
+import { useTranslation, useTranslationLocale } from '../i18n.ts';
+import { errorTextKeys, type PageErrorInfo } from '../router/page-error.ts';
 import { hardNavigate } from '../lib/navigation-state.ts';
 import { loadNavigation } from '../router/navigation-code.ts';
+import { AppLink } from './app-link.tsx';
+import { Icon } from './icon.tsx';
 
-function headingKey(statusCode: number): string {
-  if (statusCode === 404) return 'error.notFoundHeading';
-  if (statusCode >= 400 && statusCode < 500) return 'error.badRequestHeading';
-  return 'error.heading';
-}
-
-/** The body of an error: status code, the spec's message, and what the visitor can do. */
+/**
+ * The body of an error: status code, a heading and an explanation in the reader's language, then
+ * the spec's exact message (English, as the contract words it) as a detail under them.
+ */
 export function ErrorDetails({ info }: { info: PageErrorInfo }) {
   const { t } = useTranslation();
+  const locale = useTranslationLocale();
+  const keys = errorTextKeys(info.statusCode);
   return (
     <>
       <p className="error-status">{t('error.statusLabel', { statusCode: info.statusCode })}</p>
-      <h1>{t(headingKey(info.statusCode))}</h1>
-      <p className="error-message" data-testid="error-message">
-        {info.message}
+      <h1>{t(keys.heading)}</h1>
+      <p className="error-explanation">{t(keys.explanation)}</p>
+      <p className="error-detail">
+        <span>{t('error.detailLabel')} </span>
+        <code className="error-message" data-testid="error-message" lang={locale === 'en' ? undefined : 'en'}>
+          {info.message}
+        </code>
       </p>
-      <p className="error-hint">{t(info.statusCode >= 500 ? 'error.serverHint' : 'error.hint')}</p>
       {info.stack ? <pre className="error-stack">{info.stack}</pre> : null}
     </>
+  );
+}
+
+const sections = [
+  { key: 'articles', label: 'home.allArticles', path: '/asdas', icon: 'mdi:file-document' },
+  ...navigationItems
+    .filter((item) => item.area === 'main' && item.path !== '/')
+    .map((item) => ({ key: item.key, label: `nav.${item.key}`, path: item.path, icon: navigationIcons[item.key] })),
+];
+
+/**
+ * The site's sections, so an error is never a dead end (people rarely retype an address). Inside
+ * the router the links navigate in the app; the error screen may be drawn without one (a render
+ * failure, code that did not load), where they are plain links.
+ */
+function ErrorSections({ inRouter }: { inRouter: boolean }) {
+  const { t } = useTranslation();
+  const locale = useTranslationLocale();
+  const link = (path: string, children: ReactNode) =>
+    inRouter ? <AppLink to={localePath(locale, path)}>{children}</AppLink> : <a href={localePath(locale, path)}>{children}</a>;
+  return (
+    <nav className="error-sections" aria-labelledby="error-sections-heading" data-testid="error-sections">
+      <h2 id="error-sections-heading">{t('error.sectionsHeading')}</h2>
+      <ul>
+        {sections.map((section) => (
+          <li key={section.key}>
+            {link(
+              section.path,
+              <>
+                <Icon name={section.icon} />
+                <span>{t(section.label)}</span>
+              </>,
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** An error inside the layout (a page that does not exist): what happened, then the ways on. */
+export function InlineError({ info }: { info: PageErrorInfo }) {
+  const { t } = useTranslation();
+  const locale = useTranslationLocale();
+  return (
+    <div className="page error-page">
+      <section className="inline-error" role="alert" data-testid="inline-error">
+        <ErrorDetails info={info} />
+        <p className="error-actions">
+          <AppLink to={localePath(locale, '/')} className="button button-primary" data-testid="error-home">
+            {t('error.toHome')}
+          </AppLink>
+        </p>
+      </section>
+      {info.statusCode < 500 ? <ErrorSections inRouter /> : null}
+    </div>
   );
 }
 
@@ -37,15 +101,32 @@ export function clearErrors(): void {
 }
 
 /**
- * The full-screen error (fatal and unhandled errors): no layout, one way out. "Clear errors" is a
- * link to `/`, so it works before (or without) JavaScript; with it, `onClear` navigates in the app.
+ * The full-screen error (fatal and unhandled errors): no layout, only the brand and the card, with
+ * the one way out the spec names first. "Clear errors" is a link to `/`, so it works before (or
+ * without) JavaScript; with it, `onClear` navigates in the app. A 4xx also lists the sections.
  */
-export function ErrorScreen({ info, onClear }: { info: PageErrorInfo; onClear: () => void }) {
+export function ErrorScreen({
+  info,
+  onClear,
+  inRouter = false,
+}: {
+  info: PageErrorInfo;
+  onClear: () => void;
+  inRouter?: boolean;
+}) {
   const { t } = useTranslation();
+  const locale = useTranslationLocale();
   return (
-    <main className="error-screen" data-testid="error-screen">
-      <div className="error-card" role="alert">
-        <ErrorDetails info={info} />
+    <div className="error-screen" data-testid="error-screen">
+      <header className="error-brand">
+        <a href={localePath(locale, '/')} className="brand-name">
+          {t('site.name')}
+        </a>
+      </header>
+      <main id="main" className="error-card">
+        <div role="alert">
+          <ErrorDetails info={info} />
+        </div>
         <p className="error-actions">
           <a
             href="/"
@@ -59,7 +140,8 @@ export function ErrorScreen({ info, onClear }: { info: PageErrorInfo; onClear: (
             {t('error.clear')}
           </a>
         </p>
-      </div>
-    </main>
+        {info.statusCode < 500 ? <ErrorSections inRouter={inRouter} /> : null}
+      </main>
+    </div>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { Form, Outlet, useLocation } from 'react-router';
+import { Form, Link, Outlet, useLocation } from 'react-router';
 import { localePath } from '../../contract/locales.ts';
-import { useLocale, useUser } from '../hooks.ts';
+import { useLocale, useOtherLanguage, useUser } from '../hooks.ts';
 import { navigationIcons } from '../../contract/app-icons.ts';
-import { AppNavLink } from './app-link.tsx';
+import { AppLink, AppNavLink } from './app-link.tsx';
 import { BackToTop } from './back-to-top.tsx';
 import { Icon } from './icon.tsx';
 import { DocumentHead } from './document-head.tsx';
@@ -80,6 +80,41 @@ function NavigationList({ items }: { items: readonly PageNavigationItem[] }) {
   );
 }
 
+/** The footer: the rules and the help that every page owes its reader, and the other language. */
+function SiteFooter() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const other = useOtherLanguage();
+  return (
+    <footer className="site-footer">
+      <nav aria-label={t('site.footerNavigation')}>
+        <ul className="footer-links">
+          <li>
+            <AppLink to={localePath(locale, '/terms-apply')}>{t('nav.terms_apply')}</AppLink>
+          </li>
+          <li>
+            <AppLink to={localePath(locale, '/play-responsibility')}>{t('nav.play_responsibility')}</AppLink>
+          </li>
+          <li>
+            <AppLink to={localePath(locale, '/play-responsibility') + '#' + t('site.helpAnchor')}>
+              {t('site.getHelp')}
+            </AppLink>
+          </li>
+          <li>
+            <Link to={other.href} hrefLang={other.locale} lang={other.locale} onClick={other.remember}>
+              {t('language.switchTo')}
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      <p>
+        {t('site.footerNote')} {t('site.helpLine')}
+      </p>
+      <p>{t('site.footerRights', { year: 2026 })}</p>
+    </footer>
+  );
+}
+
 export function LayoutFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -121,8 +156,9 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
                 </li>
                 <li>
                   <Form method="post" action={localePath(locale, '/logout')} className="logout-form">
-                    <button type="submit" className="button button-quiet" data-testid="logout">
-                      {t('account.logout')}
+                    <button type="submit" className="logout-button" data-testid="logout">
+                      <Icon name="mdi:logout" />
+                      <span>{t('account.logout')}</span>
                     </button>
                   </Form>
                 </li>
@@ -133,14 +169,12 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
           </nav>
         </div>
       </header>
-      <main id="main" className="site-main">
+      {/* tabIndex -1: the skip link moves focus here, not only the scroll position. */}
+      <main id="main" className="site-main" tabIndex={-1}>
         <NoticeArea />
         {children}
       </main>
-      <footer className="site-footer">
-        <p>{t('site.footerNote')}</p>
-        <p>{t('site.footerRights', { year: 2026 })}</p>
-      </footer>
+      <SiteFooter />
       <BackToTop />
     </div>
   );

@@ -3,19 +3,21 @@ import { localePath } from '../../contract/locales.ts';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';
-import { useLocale, usePageData } from '../hooks.ts';
+import { useLocale, usePageData, useUser } from '../hooks.ts';
 
-/** Where a first visit usually goes next. */
+/** Where a first visit usually goes next; a signed-in player's third card is their account. */
 const entryPoints = [
-  { key: 'bonus', path: '/bonus' },
-  { key: 'play_responsibility', path: '/play-responsibility' },
-  { key: 'registration', path: '/registration' },
+  { key: 'bonus', path: '/bonus', title: 'nav.bonus' },
+  { key: 'play_responsibility', path: '/play-responsibility', title: 'nav.play_responsibility' },
 ] as const;
+const newcomerEntry = { key: 'registration', path: '/registration', title: 'nav.registration' } as const;
+const playerEntry = { key: 'account', path: '/account', title: 'accountPage.link' } as const;
 
 export default function HomePage() {
   const data = usePageData('home');
   const { t } = useTranslation();
   const locale = useLocale();
+  const user = useUser();
   const { intro } = data;
   const lang = intro.fallback ? 'en' : undefined;
   return (
@@ -33,14 +35,14 @@ export default function HomePage() {
           {t('home.startHeading')}
         </h2>
         <ul className="entry-grid">
-          {entryPoints.map((entry) => (
+          {[...entryPoints, user ? playerEntry : newcomerEntry].map((entry) => (
             <li key={entry.key}>
               <AppLink
                 to={localePath(locale, entry.path)}
                 className={`entry-card entry-${entry.key}`}
                 data-entry={entry.key}
               >
-                <span className="entry-title">{t(`nav.${entry.key}`)}</span>
+                <span className="entry-title">{t(entry.title)}</span>
                 <span className="entry-text">{t(`home.entry.${entry.key}`)}</span>
                 <span className="entry-cta" aria-hidden="true">
                   {t(`home.entryCta.${entry.key}`)} →

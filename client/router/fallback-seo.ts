@@ -2,7 +2,7 @@ import { splitLocale, type Locale } from '../../contract/locales.ts';
 import type { SeoData } from '../../contract/seo.ts';
 import { translatorFor } from '../i18n.ts';
 import { pageRoutes } from '../../contract/routes.ts';
-import type { PageErrorInfo } from './page-error.ts';
+import { errorTextKeys, type PageErrorInfo } from './page-error.ts';
 
 /** The head of a page whose data carries no `seo` (forms, errors): titled by the page, errors never indexed. */
 export function fallbackSeo(pathname: string, locale: Locale, error?: PageErrorInfo): SeoData {
@@ -12,7 +12,7 @@ export function fallbackSeo(pathname: string, locale: Locale, error?: PageErrorI
   return {
     // Navigation pages are titled by their label; others (password reset ...) under `pageTitles`.
     title: error
-      ? String(error.statusCode)
+      ? `${t(errorTextKeys(error.statusCode).title)} (${error.statusCode})`
       : isFormPage
         ? t(`pageTitles.${path.slice(1)}`, { defaultValue: t(`nav.${path.slice(1)}`) })
         : '',

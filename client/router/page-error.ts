@@ -42,3 +42,12 @@ export function toPageErrorInfo(error: unknown, { exposeDetails }: { exposeDetai
   if (isPageErrorInfo(error)) return error;
   return unexpectedError(error, exposeDetails);
 }
+
+/** The translated words for an error of this status: a missing page, another refusal, or our failure. */
+export function errorTextKeys(statusCode: number): { title: string; heading: string; explanation: string } {
+  if (statusCode === 404)
+    return { title: 'error.notFoundTitle', heading: 'error.notFoundHeading', explanation: 'error.notFoundExplanation' };
+  if (statusCode >= 400 && statusCode < 500)
+    return { title: 'error.badRequestTitle', heading: 'error.badRequestHeading', explanation: 'error.hint' };
+  return { title: 'error.title', heading: 'error.heading', explanation: 'error.serverHint' };
+}

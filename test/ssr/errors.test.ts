@@ -38,6 +38,38 @@ t.test('nothing to show: non-fatal 404 "Page not found: {path}" inside the layou
   }
 });
 
+t.test(
+  "a 404 helps in the reader's language: translated title and words, links home and to the sections",
+  async (t) => {
+    const english = await page('/no/such/page');
+    t.match(english.body, /<title>Page not found \(404\) · Asdas<\/title>/);
+    t.match(english.body, /There is no page at this address/);
+    t.match(english.body, /<a[^>]*data-testid="error-home" href="\/"[^>]*>Go to the home page<\/a>/, 'a link home');
+    t.match(
+      english.body,
+      /data-testid="error-sections"[\s\S]*href="\/asdas"[\s\S]*href="\/bonus"/,
+      'links to the sections',
+    );
+
+    const thai = await page('/th/no/such/page');
+    t.match(thai.body, /<title>ไม่พบหน้านี้ \(404\) · Asdas<\/title>/, 'the title in Thai');
+    t.match(thai.body, /<h1>ไม่พบหน้าที่คุณต้องการ<\/h1>/);
+    t.match(thai.body, /ไม่มีหน้าใดอยู่ที่ที่อยู่นี้/, 'the explanation in Thai');
+    t.match(
+      thai.body,
+      /<code class="error-message" data-testid="error-message" lang="en">Page not found: \/th\/no\/such\/page<\/code>/,
+      "the contract's message stays, marked as English",
+    );
+    t.match(thai.body, /data-testid="error-home" href="\/th"/, 'home in Thai');
+    t.match(thai.body, /data-testid="error-sections"[\s\S]*href="\/th\/asdas"/);
+    t.notMatch(thai.body, /Go to the home page|There is no page/, 'no English words but the message');
+
+    const fatal = await page('/th/asdas/Not_A_Slug');
+    t.match(fatal.body, /class="error-brand"[\s\S]*href="\/th"/, 'the fatal screen keeps the brand, linking home');
+    t.match(fatal.body, /data-testid="error-sections"[\s\S]*href="\/th\/bonus"/, 'and the sections');
+  },
+);
+
 t.test('a bad query value is a 400 page, a page past the end a 404', async (t) => {
   const bad = await page('/asdas?page=abc');
   t.equal(bad.statusCode, 400);
