@@ -49,7 +49,11 @@ function ErrorSections({ inRouter }: { inRouter: boolean }) {
   const { t } = useTranslation();
   const locale = useTranslationLocale();
   const link = (path: string, children: ReactNode) =>
-    inRouter ? <AppLink to={localePath(locale, path)}>{children}</AppLink> : <a href={localePath(locale, path)}>{children}</a>;
+    inRouter ? (
+      <AppLink to={localePath(locale, path)}>{children}</AppLink>
+    ) : (
+      <a href={localePath(locale, path)}>{children}</a>
+    );
   return (
     <nav className="error-sections" aria-labelledby="error-sections-heading" data-testid="error-sections">
       <h2 id="error-sections-heading">{t('error.sectionsHeading')}</h2>
