@@ -1,0 +1,151 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import t from 'tap';
+import { browserUserAgent } from '../helpers/app.ts';
+import { startBrowserTest } from '../helpers/browser.ts';
+
+// What every page's frame owes a visitor, in Chromium on the production build: a footer with the
+// rules and where to get help, a skip link that moves focus, a Log out in line with the account
+// links, a home page that knows who is signed in, and an error page that leads somewhere.
+
+const { app, base, browser } = await startBrowserTest(t);
+
+const registered = await app.inject({
+  method: 'POST',
+  url: '/api/auth/register',
+  payload: {
+    email: `frame.${process.pid}@example.com`,
+    password: 'correct horse battery staple',
+    displayName: 'Frame Player',
+    locale: 'en',
+    acceptTerms: true,
+    confirmAge: true,
+  },
+});
+const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
+
+async function newContext(
+  viewport: { width: number; height: number },
+  options: { javaScript?: boolean; user?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    userAgent: browserUserAgent,
+    viewport,
+    javaScriptEnabled: options.javaScript ?? true,
+  });
+  if (options.user) await context.addCookies([{ name: 'token', value: token, url: base }]);
+  return context;
+}
+
+async function visit(page: Page, path: string, javaScript: boolean) {
+  const response = await page.goto(`${base}${path}`);
+  if (javaScript) await page.waitForSelector('html[data-hydrated="true"]');
+  return response;
+}
+
+for (const javaScript of [true, false]) {
+  const how = javaScript ? 'with' : 'without';
+  t.test(`${how} JavaScript: the footer links the rules, help and the other language`, async (t) => {
+    const context = await newContext({ width: 390, height: 844 }, { javaScript });
+    const page = await context.newPage();
+    for (const [path, expected] of [
+      ['/asdas', ['/terms-apply', '/play-responsibility', '/play-responsibility#where-to-get-help', '/th/asdas']],
+      [
+        '/th/bonus',
+        [
+          '/th/terms-apply',
+          '/th/play-responsibility',
+          `/th/play-responsibility#${encodeURIComponent('ขอความช่วยเหลือได้ที่ไหน')}`,
+          '/bonus',
+        ],
+      ],
+    ] as const) {
+      await visit(page, path, javaScript);
+      const links = await page
+        .locator('.site-footer nav a')
+        .evaluateAll((anchors) =>
+          anchors.map(
+            (anchor) =>
+              new URL((anchor as HTMLAnchorElement).href).pathname + new URL((anchor as HTMLAnchorElement).href).hash,
+          ),
+        );
+      t.same(links, expected, `${path}: terms, responsible play, help, the other language`);
+      t.match(await page.locator('.site-footer').innerText(), /1323/, `${path}: the help line`);
+    }
+    // The help link lands on the help section's heading.
+    await page.locator('.site-footer nav a').nth(2).click();
+    await page.waitForURL(/#/);
+    t.ok(await page.locator(`h2[id="${'ขอความช่วยเหลือได้ที่ไหน'}"]`).isVisible(), 'the help section is there');
+    await context.close();
+  });
+}
+
+t.test('the skip link is shown above the header, not over the brand, and moves focus to main', async (t) => {
+  const context = await newContext({ width: 390, height: 844 });
+  const page = await context.newPage();
+  await visit(page, '/asdas', true);
+  await page.keyboard.press('Tab');
+  const skip = page.locator('.skip-link');
+  t.equal(await page.evaluate(() => document.activeElement?.className), 'skip-link', 'the first stop is the skip link');
+  const skipBox = (await skip.boundingBox())!;
+  const brandBox = (await page.locator('.brand').boundingBox())!;
+  t.ok(skipBox.y + skipBox.height <= brandBox.y, 'the brand is below it, not covered');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'main');
+  t.pass('focus is on main');
+  await page.keyboard.press('Tab');
+  t.ok(
+    await page.evaluate(() => document.getElementById('main')!.contains(document.activeElement)),
+    'the next Tab goes into the content, not back to the header',
+  );
+  await context.close();
+});
+
+t.test('signed in on a phone: Log out is one more row of the menu, with its icon', async (t) => {
+  const context = await newContext({ width: 390, height: 844 }, { user: true });
+  const page = await context.newPage();
+  await visit(page, '/', true);
+  await page.locator('[data-testid="menu-toggle"]').click();
+  const account = (await page.locator('.account-nav a[data-nav="account"]').boundingBox())!;
+  const logout = page.locator('[data-testid="logout"]');
+  const box = (await logout.boundingBox())!;
+  t.ok(Math.abs(box.x - account.x) <= 1, 'starts where the account link starts');
+  t.ok(Math.abs(box.width - account.width) <= 1, 'as wide as the account link');
+  t.ok(box.height >= 44, `a 44 px target (${box.height})`);
+  t.equal(await logout.evaluate((element) => getComputedStyle(element).borderTopWidth), '0px', 'no pill border');
+  t.equal(await logout.locator('svg.icon').count(), 1, 'an icon like the other rows');
+  await context.close();
+});
+
+t.test('the home page offers registration to visitors and the account to a signed-in player', async (t) => {
+  for (const user of [false, true]) {
+    const context = await newContext({ width: 1280, height: 800 }, { user });
+    const page = await context.newPage();
+    await visit(page, '/', true);
+    const entries = await page
+      .locator('.entry-card')
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-entry')));
+    t.same(
+      entries,
+      ['bonus', 'play_responsibility', user ? 'account' : 'registration'],
+      user ? 'signed in' : 'visitor',
+    );
+    await context.close();
+  }
+});
+
+for (const javaScript of [true, false]) {
+  t.test(`${javaScript ? 'with' : 'without'} JavaScript: a 404 leads home and to the sections`, async (t) => {
+    const context = await newContext({ width: 390, height: 844 }, { javaScript });
+    const page = await context.newPage();
+    const response = await visit(page, '/th/no/such/page', javaScript);
+    t.equal(response?.status(), 404);
+    t.equal(await page.title(), 'ไม่พบหน้านี้ (404) · Asdas');
+    t.equal(await page.locator('main h1').innerText(), 'ไม่พบหน้าที่คุณต้องการ');
+    t.ok((await page.locator('[data-testid="error-sections"] a').count()) >= 6, 'the sections are links');
+    await page.locator('[data-testid="error-home"]').click();
+    await page.waitForURL(`${base}/th`);
+    await page.locator('.home h1').waitFor();
+    t.pass('the home page opens');
+    await context.close();
+  });
+}
