@@ -69,7 +69,7 @@ export default function ArticlePage() {
               <ul>
                 {article.tags.map((tag) => (
                   <li key={tag} className="tag">
-                    {tag}
+                    {t(`article.tagNames.${tag}`, { defaultValue: tag })}
                   </li>
                 ))}
               </ul>

@@ -51,8 +51,10 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
   const contentPages = new Map<string, ContentPageData>();
   const keep = (path: string, data: ContentPageData) => contentPages.set(path.slice(1), deepFreeze(data));
 
-  // Articles, newest first (then by slug, so equal dates keep a stable order).
-  const articles = catalog
+  // Articles newest first (then by slug, so equal dates keep a stable order): the order of
+  // previous and next. Lists show the reader's language first; an article shown in English in
+  // its place comes after them, badged (a stable sort keeps each group newest first).
+  const chronological = catalog
     .articleSlugs()
     .map((slug) => catalog.resolve(locale, `${articlesPath}/${slug}`))
     .filter(isResolved)
@@ -60,7 +62,10 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
       const byDate = b.entry.meta.published.localeCompare(a.entry.meta.published);
       return byDate || a.entry.slug!.localeCompare(b.entry.slug!);
     });
-  const summaries = articles.map((resolved) => catalog.summary(locale, resolved));
+  const summaryOf = new Map(chronological.map((resolved) => [resolved, catalog.summary(locale, resolved)]));
+  const summaries = chronological
+    .toSorted((a, b) => Number(a.fallback) - Number(b.fallback))
+    .map((resolved) => summaryOf.get(resolved)!);
   const articlesCrumb: SeoLink = { name: text.articles, path: localePath(locale, articlesPath) };
   const articleList = deepFreeze({
     articles: summaries,
@@ -105,7 +110,13 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
 
   return {
     articleList,
-    articles: articlePages(catalog, locale, articles, summaries, articlesCrumb),
+    articles: articlePages(
+      catalog,
+      locale,
+      chronological,
+      chronological.map((resolved) => summaryOf.get(resolved)!),
+      articlesCrumb,
+    ),
     home,
     contentPages,
   };

@@ -92,13 +92,13 @@ t.test('article list: every article, newest first, with summaries', async (t) =>
     thai.articles.map((item) => [item.slug, item.title, item.fallback]),
     [
       ['third-post', 'โพสต์ที่สาม', false],
-      ['second-post', 'Second post', true],
       ['first-post', 'โพสต์แรก', false],
+      ['second-post', 'Second post', true],
       ['hostile-markup', 'Hostile markup', true],
     ],
-    'Thai lists every article; untranslated ones in English with fallback: true',
+    'Thai lists every article, its own first; untranslated ones after, in English with fallback: true',
   );
-  t.equal(thai.articles[1]!.author.name, 'Bob Writer', 'an author without a Thai bio keeps the English name');
+  t.equal(thai.articles[2]!.author.name, 'Bob Writer', 'an author without a Thai bio keeps the English name');
   t.equal(thai.articles[0]!.author.name, 'แอน ผู้เขียน');
   t.equal(thai.seo.title, 'บทความ');
 });

@@ -7,6 +7,8 @@ import { ContentIndex } from '../../lib/content/content-index.ts';
 import { checkPageFrontmatter } from '../../lib/content/schema.ts';
 import type { AuthorsPageData } from '../../contract/content.ts';
 import { localePath, locales } from '../../contract/locales.ts';
+import en from '../../locales/en.json' with { type: 'json' };
+import th from '../../locales/th.json' with { type: 'json' };
 import { buildContentApp, callSource, copyFixture, fixture, realContent } from '../helpers/content.ts';
 
 const invalid = fixture('content-invalid');
@@ -150,6 +152,16 @@ t.test('the real content folder', async (t) => {
     thai.some((article) => article.fallback),
     'an English-only article falls back in Thai',
   );
+  const firstFallback = thai.findIndex((article) => article.fallback);
+  t.ok(
+    thai.slice(firstFallback).every((article) => article.fallback),
+    'Thai readers see every Thai article before the English-only ones',
+  );
+  // Every tag an article carries has a name in each language (the page shows names, not keys).
+  for (const tag of new Set(snapshot.pages.flatMap((page) => page.meta.tags))) {
+    t.type(en.article.tagNames[tag as keyof typeof en.article.tagNames], 'string', `tag "${tag}" is named in English`);
+    t.type(th.article.tagNames[tag as keyof typeof th.article.tagNames], 'string', `tag "${tag}" is named in Thai`);
+  }
   t.notOk(
     english.some((article) => article.draft),
     'no drafts in production',

@@ -207,8 +207,17 @@ t.test('the article list: newest first, paginated with ?page=N', async (t) => {
   for (const locale of ['en', 'th'] as const) {
     const base = locale === 'en' ? '/asdas' : '/th/asdas';
     const list = (await app.inject({ url: `${base}/_payload.json` })).json<PayloadJson>().data as ArticleListData;
-    const dates = list.articles.map((article) => article.published);
-    t.same(dates, [...dates].sort().reverse(), `${locale}: newest first`);
+    for (const fallback of [false, true]) {
+      const dates = list.articles
+        .filter((article) => article.fallback === fallback)
+        .map((article) => article.published);
+      t.same(dates, [...dates].sort().reverse(), `${locale}: newest first${fallback ? ' (English-only ones)' : ''}`);
+    }
+    const firstFallback = list.articles.findIndex((article) => article.fallback);
+    t.ok(
+      firstFallback === -1 || list.articles.slice(firstFallback).every((article) => article.fallback),
+      `${locale}: the reader's language first`,
+    );
     const pageCount = Math.ceil(list.articles.length / list.pageSize);
     t.ok(pageCount >= 2, `${locale}: more than one page`);
 
@@ -371,4 +380,10 @@ t.test('sections get their table of contents; author pages and the site ToC', as
   for (const path of ['/bonus', '/terms-apply', '/play-responsibility', '/author/nicha-srisuk', '/asdas', '/author']) {
     t.ok(tocHtml.includes(`href="${path}"`), `links ${path}`);
   }
+});
+
+t.test('tags read in the page language', async (t) => {
+  const tags = (html: string) => [...html.matchAll(/<li class="tag">([^<]*)<\/li>/g)].map((match) => match[1]);
+  t.same(tags((await page('/asdas/rtp-explained')).body), ['Games', 'Maths']);
+  t.same(tags((await page('/th/asdas/rtp-explained')).body), ['เกม', 'คณิตศาสตร์'], 'Thai names, not the English keys');
 });
