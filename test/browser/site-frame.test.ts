@@ -74,7 +74,8 @@ for (const javaScript of [true, false]) {
     // The help link lands on the help section's heading.
     await page.locator('.site-footer nav a').nth(2).click();
     await page.waitForURL(/#/);
-    t.ok(await page.locator(`h2[id="${'ขอความช่วยเหลือได้ที่ไหน'}"]`).isVisible(), 'the help section is there');
+    await page.locator(`h2[id="${'ขอความช่วยเหลือได้ที่ไหน'}"]`).waitFor();
+    t.pass('the help section is there');
     await context.close();
   });
 }
@@ -149,3 +150,40 @@ for (const javaScript of [true, false]) {
     await context.close();
   });
 }
+
+t.test('Thai is set for Thai: larger letters, room for its marks, no Latin tracking or capitals', async (t) => {
+  const context = await newContext({ width: 390, height: 844 });
+  const page = await context.newPage();
+  const typeOf = async () =>
+    page.evaluate(`(() => {
+      const px = (value) => parseFloat(value);
+      const h1 = getComputedStyle(document.querySelector('main h1'));
+      const body = getComputedStyle(document.body);
+      const toc = getComputedStyle(document.querySelector('.toc-title'));
+      const thai = [...document.fonts].find((face) => face.family.includes('Thai'));
+      return {
+        h1: px(h1.lineHeight) / px(h1.fontSize),
+        body: px(body.lineHeight) / px(body.fontSize),
+        tocSize: px(toc.fontSize),
+        tocSpacing: toc.letterSpacing,
+        tocCase: toc.textTransform,
+        thaiSizeAdjust: thai ? thai.sizeAdjust : null,
+        wrap: getComputedStyle(document.querySelector('.prose p')).textWrap,
+      };
+    })()`);
+  await visit(page, '/th/asdas/rtp-explained', true);
+  const thai = (await typeOf()) as Record<string, number | string>;
+  t.ok((thai.h1 as number) >= 1.4, `Thai headings have room above and below (${thai.h1})`);
+  t.ok((thai.body as number) >= 1.75, `Thai text lines too (${thai.body})`);
+  t.ok((thai.tocSize as number) >= 15, `the contents title is readable (${thai.tocSize} px)`);
+  t.equal(thai.tocSpacing, 'normal', 'no letter-spacing in Thai');
+  t.equal(thai.tocCase, 'none', 'no capitals in a script without case');
+  t.equal(thai.thaiSizeAdjust, '110%', 'Thai letters drawn larger');
+  t.match(thai.wrap, /pretty/, 'no short word alone on a last line');
+
+  await visit(page, '/asdas/rtp-explained', true);
+  const english = (await typeOf()) as Record<string, number | string>;
+  t.equal(english.tocCase, 'uppercase', 'English keeps its small capitals title');
+  t.ok((english.h1 as number) < 1.3, 'and its tighter headings');
+  await context.close();
+});
