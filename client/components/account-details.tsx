@@ -170,15 +170,43 @@ function EmailForm() {
   );
 }
 
-/** "Your details": the address (and its verification), then the forms that change the account. */
-export function AccountDetails({ user, data }: { user: PublicUser; data: AccountSettingsData }) {
+/** Who is signed in, said once: the name, the address and its state, and the page's sections. */
+export function AccountSummary({ user, data }: { user: PublicUser; data: AccountSettingsData }) {
+  const { t } = useTranslation();
+  const sections = [
+    ['account-details', t('accountSettings.detailsHeading')],
+    ['take-a-break', t('accountPage.breakHeading')],
+    ['play-sessions', t('accountPage.sessionsHeading')],
+    ['login-sessions', t('accountSettings.sessionsHeading')],
+    ['delete-account', t('accountSettings.deleteHeading')],
+  ] as const;
+  return (
+    <aside className="account-summary" aria-label={t('accountPage.summaryLabel')} data-testid="account-summary">
+      <p className="account-name" data-testid="account-user">
+        {user.displayName}
+      </p>
+      <EmailStatus user={user} pendingEmail={data.accountSettings.pendingEmail} />
+      <nav aria-label={t('content.onThisPage')} className="account-toc">
+        <ul>
+          {sections.map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </aside>
+  );
+}
+
+/** "Your details": the forms that change the account's name, language, address and password. */
+export function AccountDetails({ user }: { user: PublicUser }) {
   const { t } = useTranslation();
   return (
-    <section className="account-details" aria-labelledby="account-details-title">
+    <section className="account-section account-details" id="account-details" aria-labelledby="account-details-title">
       <h2 id="account-details-title" className="section-title">
         {t('accountSettings.detailsHeading')}
       </h2>
-      <EmailStatus user={user} pendingEmail={data.accountSettings.pendingEmail} />
       <div className="account-forms">
         <ProfileForm user={user} />
         <EmailForm />
@@ -195,7 +223,7 @@ export function LoginSessions({ sessions }: { sessions: SessionView[] }) {
   const others = useIntentForm('endOtherSessions');
   const otherCount = sessions.filter((session) => !session.current).length;
   return (
-    <section className="login-sessions" aria-labelledby="login-sessions-title">
+    <section className="account-section login-sessions" id="login-sessions" aria-labelledby="login-sessions-title">
       <h2 id="login-sessions-title" className="section-title">
         {t('accountSettings.sessionsHeading')}
       </h2>
@@ -206,9 +234,13 @@ export function LoginSessions({ sessions }: { sessions: SessionView[] }) {
             <div>
               <strong>{session.device}</strong>
               {session.current ? <span className="badge badge-ok">{t('accountSettings.thisDevice')}</span> : null}
-              <p className="field-hint">
-                {t('accountSettings.firstSeen')} <LocalDateTime iso={session.createdAt} /> ·{' '}
-                {t('accountSettings.lastSeen')} <LocalDateTime iso={session.lastSeenAt} />
+              <p className="field-hint session-times">
+                <span>
+                  {t('accountSettings.firstSeen')} <LocalDateTime iso={session.createdAt} />
+                </span>
+                <span>
+                  {t('accountSettings.lastSeen')} <LocalDateTime iso={session.lastSeenAt} />
+                </span>
               </p>
             </div>
             {session.current ? null : (
@@ -243,7 +275,7 @@ export function DeleteAccount() {
   const passwordRef = useClearedAfterSubmit(state);
   const labels = { password: t('form.password') };
   return (
-    <section className="delete-account" aria-labelledby="delete-account-title">
+    <section className="account-section danger-zone" id="delete-account" aria-labelledby="delete-account-title">
       <h2 id="delete-account-title" className="section-title">
         {t('accountSettings.deleteHeading')}
       </h2>

@@ -2,7 +2,7 @@ import { useTranslation } from '../i18n.ts';
 import { Form, useActionData, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { localePath } from '../../contract/locales.ts';
 import { isSelfExclusionPeriod, selfExclusionPeriods, type AccountPageData } from '../../contract/play.ts';
-import { AccountDetails, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
+import { AccountDetails, AccountSummary, DeleteAccount, LoginSessions } from '../components/account-details.tsx';
 import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLivePageData, useLocale, useUser } from '../hooks.ts';
@@ -16,17 +16,17 @@ export default function AccountPage() {
   return (
     <div className="page account-page">
       <h1>{t('accountPage.title')}</h1>
-      {user ? (
-        <p className="lead" data-testid="account-user">
-          {t('account.signedInAs', { name: user.displayName })} · {user.email}
-        </p>
-      ) : null}
       <DoneNotice />
-      {user ? <AccountDetails user={user} data={data} /> : null}
-      <TakeABreak selfExclusion={data.selfExclusion} />
-      <PlaySessions sessions={data.playSessions} />
-      <LoginSessions sessions={data.accountSettings.sessions} />
-      <DeleteAccount />
+      <div className="account-layout">
+        {user ? <AccountSummary user={user} data={data} /> : null}
+        <div className="account-sections">
+          {user ? <AccountDetails user={user} /> : null}
+          <TakeABreak selfExclusion={data.selfExclusion} />
+          <PlaySessions sessions={data.playSessions} />
+          <LoginSessions sessions={data.accountSettings.sessions} />
+          <DeleteAccount />
+        </div>
+      </div>
     </div>
   );
 }
@@ -55,7 +55,7 @@ function TakeABreak({ selfExclusion }: { selfExclusion: AccountPageData['selfExc
   const confirming = state?.values.step === 'confirm' && isSelfExclusionPeriod(state.values.period);
   const period = state?.values.period;
   return (
-    <section className="take-a-break" id="take-a-break" aria-labelledby="take-a-break-title">
+    <section className="account-section take-a-break" id="take-a-break" aria-labelledby="take-a-break-title">
       <h2 id="take-a-break-title" className="section-title">
         {t('accountPage.breakHeading')}
       </h2>
@@ -122,7 +122,7 @@ function TakeABreak({ selfExclusion }: { selfExclusion: AccountPageData['selfExc
 function PlaySessions({ sessions }: { sessions: AccountPageData['playSessions'] }) {
   const { t } = useTranslation();
   return (
-    <section className="play-sessions" aria-labelledby="play-sessions-title">
+    <section className="account-section play-sessions" id="play-sessions" aria-labelledby="play-sessions-title">
       <h2 id="play-sessions-title" className="section-title">
         {t('accountPage.sessionsHeading')}
       </h2>

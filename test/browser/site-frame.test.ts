@@ -187,3 +187,49 @@ t.test('Thai is set for Thai: larger letters, room for its marks, no Latin track
   t.ok((english.h1 as number) < 1.3, 'and its tighter headings');
   await context.close();
 });
+
+t.test(
+  'the account page: who is signed in beside the sections, actions as wide as their words, deletion apart',
+  async (t) => {
+    for (const [viewport, columns] of [
+      [{ width: 1366, height: 900 }, 2],
+      [{ width: 390, height: 844 }, 1],
+    ] as const) {
+      const context = await newContext(viewport, { user: true });
+      const page = await context.newPage();
+      await visit(page, viewport.width > 1000 ? '/account' : '/th/account', true);
+      const summary = (await page.locator('[data-testid="account-summary"]').boundingBox())!;
+      const details = (await page.locator('#account-details').boundingBox())!;
+      t.equal(details.x > summary.x + summary.width ? 2 : 1, columns, `${viewport.width} px: ${columns} column(s)`);
+      t.equal(await page.locator('main').getByText('frame.', { exact: false }).count(), 1, 'the address is shown once');
+      const buttons = await page
+        .locator('.account-section form button[type="submit"]')
+        .evaluateAll((elements) =>
+          elements.map((element) => [
+            element.getBoundingClientRect().width,
+            element.closest('section')!.getBoundingClientRect().width,
+          ]),
+        );
+      t.ok(buttons.length >= 5, `the forms' buttons (${buttons.length})`);
+      t.ok(
+        buttons.every(([button, section]) => button! < section! * 0.7),
+        'no full-width button',
+      );
+      const danger = page.locator('.danger-zone');
+      t.equal(
+        await danger.evaluate((element) => getComputedStyle(element).borderTopColor),
+        'rgb(163, 38, 27)',
+        'deletion in a danger-coloured frame',
+      );
+      t.ok(
+        (await danger.boundingBox())!.y > (await page.locator('#login-sessions').boundingBox())!.y,
+        'last, after the other sections',
+      );
+      const lines = await page
+        .locator('.session-times time')
+        .evaluateAll((times) => times.map((time) => time.getClientRects().length));
+      t.ok(lines.length >= 2 && lines.every((count) => count === 1), 'each session date on one line');
+      await context.close();
+    }
+  },
+);
