@@ -61,7 +61,17 @@ const shots: Shot[] = [
   { name: 'forgot-password', path: '/forgot-password' },
   { name: 'forgot-password-sent', path: '/forgot-password?sent=1' },
   { name: 'link-expired', path: '/reset-password?problem=expired' },
-  { name: 'play', path: '/play', user: true, ready: '[data-testid="play-session"]' },
+  { name: 'play-start', path: '/play', user: true, ready: '[data-testid="play-again"]' },
+  {
+    // A visit only offers Play: pressing it starts the session the picture shows.
+    name: 'play',
+    path: '/play',
+    user: true,
+    prepare: async (page) => {
+      await page.click('[data-testid="play-again"]');
+      await page.waitForSelector('[data-testid="play-session"]');
+    },
+  },
   { name: 'not-found', path: '/no-such-page' },
   { name: 'fatal-error', path: '/asdas/Not_A_Slug' },
   {

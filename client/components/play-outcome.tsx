@@ -6,6 +6,7 @@ import type { PublicUser } from '../../contract/page-data.ts';
 import { useLocale } from '../hooks.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import type { PlayOutcome } from '../lib/play.ts';
+import { rememberPlayIntent } from '../lib/play-intent.ts';
 import { AppLink } from './app-link.tsx';
 import { LocalDateTime } from './local-time.tsx';
 import { PlayMessage } from './play-message.tsx';
@@ -58,11 +59,12 @@ export interface PlayPress {
 }
 
 /**
- * Logged out: log in and continue to Play. Logged in: `POST /api/play`, then to the launch URL only
+ * Logged out: log in and continue to Play (the `/play` page presses it once, play-intent.ts). Logged in: `POST /api/play`, then to the launch URL only
  * if its origin is allowed; when nothing moves, the reason is reported.
  */
 export async function pressPlay({ user, locale, setBusy, report }: PlayPress): Promise<void> {
   if (!user) {
+    rememberPlayIntent();
     void navigateTo(loginForPlay(locale));
     return;
   }
@@ -78,6 +80,8 @@ export async function pressPlay({ user, locale, setBusy, report }: PlayPress): P
     loadAccountStrings(locale).catch(() => undefined),
   ]);
   setBusy(false);
-  if (result.kind === 'login') void navigateTo(result.to);
-  else if (result.kind !== 'navigated') report(result, <PlayOutcomeText outcome={result} />);
+  if (result.kind === 'login') {
+    rememberPlayIntent();
+    void navigateTo(result.to);
+  } else if (result.kind !== 'navigated') report(result, <PlayOutcomeText outcome={result} />);
 }

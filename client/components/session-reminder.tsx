@@ -1,63 +1,100 @@
 import { useEffect, useId, useState } from 'react';
+import { Form, useLocation, useSearchParams } from 'react-router';
 import { useTranslation } from '../i18n.ts';
 import {
+  defaultReminder,
   minuteMs,
+  minutesPlayed,
+  nextReminderDelay,
+  parseReminderChoice,
   readReminderChoice,
   reminderChoices,
+  reminderParam,
+  reminderStore,
   saveReminderChoice,
   scheduleReminders,
   type ReminderChoice,
-  defaultReminder,
-  parseReminderChoice,
 } from '../lib/play-reminder.ts';
 
-function localStore(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /**
- * "Remind me every 30 / 60 minutes / off", kept in localStorage; when a reminder is due, a
- * notice (not a dialog: play is not interrupted) says how long this session has lasted.
+ * "Remind me every 30 / 60 minutes / off": a GET form, so the choice is in the address
+ * (`/play?session=<id>&remind=30`) and works the same with and without JavaScript; a reload keeps
+ * it. With JavaScript a timer shows a notice when a reminder is due (not a dialog: play is not
+ * interrupted), and the browser remembers the choice for the next session (localStorage). Without
+ * it, the page reloads itself when the next reminder is due (`<noscript>` refresh, only when the
+ * player asked for reminders) and the server's page says how long the session has lasted.
  * `minute` is the length of a minute in ms: injectable for tests and demonstrations.
  */
-export function SessionReminder({ startedAt, minute = minuteMs }: { startedAt: string; minute?: number }) {
+export function SessionReminder({
+  sessionId,
+  startedAt,
+  minute = minuteMs,
+}: {
+  sessionId: string;
+  startedAt: string;
+  minute?: number;
+}) {
   const { t } = useTranslation();
   const id = useId();
-  // The stored choice is read after hydration (the server cannot know it).
-  const [choice, setChoice] = useState<ReminderChoice>(defaultReminder);
+  const { pathname } = useLocation();
+  const [search] = useSearchParams();
+  const asked = search.get(reminderParam);
+  // The address decides; without a choice in it, the one this browser remembers (read after hydration:
+  // the server cannot know it).
+  const [remembered, setRemembered] = useState<ReminderChoice>(defaultReminder);
+  useEffect(() => setRemembered(readReminderChoice(reminderStore())), []);
+  const choice = asked === null ? remembered : parseReminderChoice(asked);
   const [notice, setNotice] = useState<number | null>(null);
-  useEffect(() => setChoice(readReminderChoice(localStore())), []);
+  const started = Date.parse(startedAt);
   useEffect(() => {
-    const started = Date.parse(startedAt);
+    setNotice(null);
     if (Number.isNaN(started)) return undefined;
     return scheduleReminders({ startedAt: started, everyMinutes: choice, minute, onDue: setNotice });
-  }, [choice, startedAt, minute]);
+  }, [choice, started, minute]);
 
   return (
     <div className="session-reminder">
-      <label htmlFor={id}>{t('play.reminder.label')}</label>{' '}
-      <select
-        id={id}
-        value={String(choice)}
-        data-testid="reminder-choice"
-        onChange={(event) => {
-          const next = parseReminderChoice(event.target.value);
-          setChoice(next);
-          setNotice(null);
-          saveReminderChoice(localStore(), next);
+      <Form
+        method="get"
+        action={pathname}
+        replace
+        preventScrollReset
+        className="reminder-form"
+        data-testid="reminder-form"
+        onSubmit={(event) => {
+          const select = event.currentTarget.elements.namedItem(reminderParam) as HTMLSelectElement | null;
+          saveReminderChoice(reminderStore(), parseReminderChoice(select?.value));
         }}
       >
-        {reminderChoices.map((minutes) => (
-          <option key={minutes} value={String(minutes)}>
-            {minutes === 0 ? t('play.reminder.off') : t('play.reminder.every', { count: minutes })}
-          </option>
-        ))}
-      </select>
+        <input type="hidden" name="session" value={sessionId} />
+        <label htmlFor={id}>{t('play.reminder.label')}</label>
+        <div className="reminder-controls">
+          {/* Keyed by the choice: a remembered one read after hydration replaces the server's default. */}
+          <select
+            key={choice}
+            id={id}
+            name={reminderParam}
+            defaultValue={String(choice)}
+            className="select"
+            data-testid="reminder-choice"
+          >
+            {reminderChoices.map((minutes) => (
+              <option key={minutes} value={String(minutes)}>
+                {minutes === 0 ? t('play.reminder.off') : t('play.reminder.every', { count: minutes })}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button-quiet" data-testid="reminder-save">
+            {t('play.reminder.save')}
+          </button>
+        </div>
+      </Form>
       <div role="status" aria-live="polite">
+        <p className="field-hint" data-testid="reminder-status" data-minutes={choice}>
+          {choice === 0 ? t('play.reminder.statusOff') : t('play.reminder.status', { count: choice })}
+        </p>
         {notice !== null ? (
           <p className="reminder-notice" data-testid="reminder-notice">
             {t('play.reminder.notice', { count: notice })}{' '}
@@ -67,6 +104,42 @@ export function SessionReminder({ startedAt, minute = minuteMs }: { startedAt: s
           </p>
         ) : null}
       </div>
+      {choice > 0 && !Number.isNaN(started) ? (
+        <WithoutJavaScript startedAt={started} everyMinutes={choice} minute={minute} />
+      ) : null}
     </div>
+  );
+}
+
+/**
+ * The reminder for a browser without JavaScript, as `<noscript>` markup: a refresh when the next
+ * one is due (a second late, so the server's count has reached it) and, once one is due, the
+ * notice. Written as HTML, not elements: a browser with JavaScript keeps it as inert text, so no
+ * refresh element ever enters its document. Its figures depend on the moment it is rendered.
+ */
+function WithoutJavaScript({
+  startedAt,
+  everyMinutes,
+  minute,
+}: {
+  startedAt: number;
+  everyMinutes: number;
+  minute: number;
+}) {
+  const { t } = useTranslation();
+  const now = Date.now();
+  const refreshSeconds = Math.ceil(nextReminderDelay(startedAt, now, everyMinutes * minute) / 1000) + 1;
+  const played = minutesPlayed(startedAt, now, minute);
+  const notice =
+    played >= everyMinutes
+      ? `<p class="reminder-notice" data-testid="reminder-notice">${escapeHtml(t('play.reminder.notice', { count: played }))}</p>`
+      : '';
+  return (
+    <noscript
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{
+        __html: `<meta http-equiv="refresh" content="${refreshSeconds}" data-testid="reminder-refresh">${notice}`,
+      }}
+    />
   );
 }

@@ -4,12 +4,23 @@ export const reminderChoices = [30, 60, 0] as const;
 /** Minutes between reminders; 0 is off. */
 export type ReminderChoice = (typeof reminderChoices)[number];
 export const reminderStorageKey = 'asdas:play-reminder-minutes';
+/** The query parameter of `/play?session=<id>` that holds the choice (the reminder's GET form). */
+export const reminderParam = 'remind';
 export const defaultReminder: ReminderChoice = 0;
 export const minuteMs = 60_000;
 
 export function parseReminderChoice(value: unknown): ReminderChoice {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   return (reminderChoices as readonly number[]).includes(number) ? (number as ReminderChoice) : defaultReminder;
+}
+
+/** This browser's localStorage, or null where there is none or it is refused. */
+export function reminderStore(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
 }
 
 export function readReminderChoice(storage: Pick<Storage, 'getItem'> | null | undefined): ReminderChoice {

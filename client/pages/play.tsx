@@ -11,6 +11,8 @@ import { SessionReminder } from '../components/session-reminder.tsx';
 import { useLocale, usePageData, useUser } from '../hooks.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOutcome } from '../lib/play.ts';
+import { rememberPlayIntent, takePlayIntent } from '../lib/play-intent.ts';
+import { readReminderChoice, reminderParam, reminderStore } from '../lib/play-reminder.ts';
 import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
@@ -54,7 +56,8 @@ function StartPlay() {
   const user = useUser();
   const { key } = useLocation();
   const refusal = useRefusal();
-  // The server renders the Play button (it works without JavaScript); the browser presses it at once.
+  // A visit shows the page and its Play button (rendered by the server, it works without JavaScript);
+  // only the arrival from "Play, then log in" presses it for the player (play-intent.ts).
   const [outcome, setOutcome] = useState<PlayOutcome | 'starting' | 'idle'>(refusal ?? 'idle');
   const startedHere = useRef<string | null>(null);
 
@@ -67,16 +70,19 @@ function StartPlay() {
       setOutcome('idle');
       return undefined;
     }
-    setOutcome('starting');
     if (!run) {
+      if (!takePlayIntent()) return undefined;
       run = startPlay(locale);
       started.set(key, run);
       startedHere.current = key;
     }
+    setOutcome('starting');
     void run.then((result) => {
       if (!live) return;
-      if (result.kind === 'login') void navigateTo(result.to, { replace: true });
-      else if (result.kind !== 'navigated') setOutcome(result);
+      if (result.kind === 'login') {
+        rememberPlayIntent();
+        void navigateTo(result.to, { replace: true });
+      } else if (result.kind !== 'navigated') setOutcome(result);
     });
     return () => {
       live = false;
@@ -93,6 +99,9 @@ function StartPlay() {
         </p>
       ) : (
         <>
+          <p className="lead" data-testid="play-intro">
+            {t('play.intro')}
+          </p>
           {typeof outcome === 'object' ? <PlayOutcomeMessage outcome={outcome} /> : null}
           <div className="play-again">
             <PlayButton testId="play-again" />
@@ -118,7 +127,7 @@ function LaunchedSession({ token }: { token: string }) {
       const problem = result.kind === 'failed' ? launchProblemOf(result.code) : null;
       // Spent (or refused for good): the address names the session, or the problem, instead.
       if (result.kind === 'verified')
-        void navigateTo(`${pathname}?session=${encodeURIComponent(result.launch.session.id)}`, { replace: true });
+        void navigateTo(sessionAddress(pathname, result.launch.session.id), { replace: true });
       else if (problem) void navigateTo(`${pathname}?problem=${problem}`, { replace: true });
       // Not spent (network, rate limit): the token stays, so trying again is a reload.
       else setFailure(result.code);
@@ -138,6 +147,14 @@ function LaunchedSession({ token }: { token: string }) {
       <ResponsiblePlay />
     </section>
   );
+}
+
+/** `/play?session=<id>`, with the reminder this browser remembers (`&remind=30`), if any. */
+function sessionAddress(pathname: string, id: string): string {
+  const query = new URLSearchParams({ session: id });
+  const remembered = readReminderChoice(reminderStore());
+  if (remembered !== 0) query.set(reminderParam, String(remembered));
+  return `${pathname}?${query}`;
 }
 
 function LaunchFailed({ code }: { code: string }) {
@@ -192,10 +209,38 @@ function PlaySession({ id }: { id: string }) {
         <p>
           {t('play.since')} <LocalDateTime iso={startedAt} testId="play-since" />
         </p>
-        <SessionReminder startedAt={startedAt} />
+        <SessionReminder sessionId={id} startedAt={startedAt} />
       </div>
+      <NextSteps />
       <ResponsiblePlay />
     </section>
+  );
+}
+
+/** After the launch: where to go from here. */
+function NextSteps() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const links = [
+    { to: localePath(locale, '/asdas'), label: t('play.next.articles'), testId: 'next-articles' },
+    { to: localePath(locale, '/account'), label: t('play.next.account'), testId: 'next-account' },
+    { to: localePath(locale, '/'), label: t('play.next.home'), testId: 'next-home' },
+  ];
+  return (
+    <nav className="play-next" aria-labelledby="play-next-title" data-testid="play-next">
+      <h2 id="play-next-title" className="section-title">
+        {t('play.next.heading')}
+      </h2>
+      <ul>
+        {links.map((link) => (
+          <li key={link.testId}>
+            <AppLink to={link.to} className="button button-quiet" data-testid={link.testId}>
+              {link.label}
+            </AppLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

@@ -60,7 +60,16 @@ const checks: Check[] = [
   },
   { name: 'registration', path: '/registration' },
   { name: 'account', path: '/account', user: true },
-  { name: 'play', path: '/play', user: true, ready: '[data-testid="play-session"]' },
+  { name: 'play', path: '/play', user: true, ready: '[data-testid="play-again"]' },
+  {
+    name: 'play session',
+    path: '/play',
+    user: true,
+    prepare: async (page) => {
+      await page.click('[data-testid="play-again"]');
+      await page.waitForSelector('[data-testid="play-session"]');
+    },
+  },
   { name: '404', path: '/no-such-page' },
   { name: 'fatal error', path: '/asdas/Not_A_Slug' },
   {

@@ -23,6 +23,11 @@ const registered = await app.inject({
   },
 });
 const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
+// A play session of the player's own, for the page after the launch.
+await app.inject({ method: 'POST', url: '/api/play', headers: { authorization: `Bearer ${token}` } });
+const playSessionId = (await app.inject({ url: '/api/account', headers: { authorization: `Bearer ${token}` } })).json<{
+  playSessions: { id: string }[];
+}>().playSessions[0]!.id;
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -251,6 +256,7 @@ const layoutPages: { path: string; user?: boolean }[] = [
   { path: '/no-such-page' },
   { path: '/account', user: true },
   { path: '/play?problem=used', user: true },
+  { path: `/play?session=${playSessionId}&remind=30`, user: true },
 ];
 
 t.test(

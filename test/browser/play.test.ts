@@ -68,6 +68,12 @@ async function open(path: string, options: Parameters<typeof newTab>[0] = {}): P
 
 const sessionShown = (page: Page) => page.waitForSelector('[data-testid="play-session"]');
 
+/** How many play sessions the player has, as the server counts them. */
+async function sessionsOf(token: string): Promise<number> {
+  const response = await app.inject({ url: '/api/account', headers: { authorization: `Bearer ${token}` } });
+  return response.json<{ playSessions: unknown[] }>().playSessions.length;
+}
+
 t.test('logged out: Play goes to login and, once logged in, on to Play and a verified session', async (t) => {
   const player = await registerPlayer('Ann Player');
   const tab = await open('/asdas/rtp-explained');
@@ -107,6 +113,7 @@ t.test('logged out: Play goes to login and, once logged in, on to Play and a ver
     'one Play, one verification (StrictMode runs effects twice; the token is spent once)',
   );
   t.same(tab.documents, ['/asdas/rtp-explained'], 'all in the client router');
+  t.equal(await sessionsOf(player.token), 1, 'one press, through login, made one session');
 
   // The token is single-use: asking again (as the player: this site is its own destination) is told so.
   const again = await app.inject({
@@ -125,6 +132,12 @@ t.test('logged out: Play goes to login and, once logged in, on to Play and a ver
   t.equal(new URL(tab.page.url()).search, url.search, 'the same address');
   t.equal(tab.api.filter((call) => call === 'POST /api/play/verify').length, 1, 'no second verification');
   t.same(tab.consoleLog.problems(), [], 'no errors or hydration warnings');
+
+  // Arriving from that Play once does not make /play press Play again later.
+  await tab.page.goto(`${base}/play`);
+  await tab.page.waitForSelector('html[data-hydrated="true"]');
+  await settled(tab.page);
+  t.equal(await sessionsOf(player.token), 1, 'a later visit to /play starts nothing');
   await tab.context.close();
 
   // Another browser with the used link: told it was used (the server spent nothing), offered Play again.
@@ -179,6 +192,42 @@ t.test('without JavaScript: Play is a form; login and back, then the session, wi
     'a reload shows the same session',
   );
   t.same(tab.api, [], 'no API call: all form posts and documents');
+
+  // The reminder is a form too: chosen, set, kept in the address; the page reloads itself when one
+  // is due, and then says how long the session has lasted.
+  const sessionId = url.searchParams.get('session')!;
+  t.equal(await tab.page.locator('meta[http-equiv="refresh"]').count(), 0, 'no reminder, no refresh');
+  await tab.page.selectOption('[data-testid="reminder-choice"]', '30');
+  await tab.page.click('[data-testid="reminder-save"]');
+  await tab.page.waitForURL((next) => next.searchParams.get('remind') === '30');
+  t.equal(new URL(tab.page.url()).searchParams.get('session'), sessionId, 'the same session');
+  t.equal(await tab.page.inputValue('[data-testid="reminder-choice"]'), '30', 'the choice shows');
+  t.equal(await tab.page.textContent('[data-testid="reminder-status"]'), 'You will be reminded every 30 minutes.');
+  const refresh = Number(await tab.page.getAttribute('meta[http-equiv="refresh"]', 'content'));
+  t.ok(refresh > 1700 && refresh <= 1801, `the page reloads when the first reminder is due (${refresh} s)`);
+  t.equal(await tab.page.locator('[data-testid="reminder-notice"]').count(), 0, 'nothing due yet');
+
+  // 31 minutes later (the session moved back in time): due, said, and the next refresh at 60.
+  await app.db
+    .updateTable('play_sessions')
+    .set({ started_at: new Date(Date.now() - 31 * 60_000) })
+    .where('id', '=', sessionId)
+    .execute();
+  await tab.page.reload();
+  await sessionShown(tab.page);
+  t.match(
+    await tab.page.textContent('[data-testid="reminder-notice"]'),
+    /^You have been playing for 31 minutes\. Time for a break\?$/,
+  );
+  const next = Number(await tab.page.getAttribute('meta[http-equiv="refresh"]', 'content'));
+  t.ok(next > 1600 && next <= 29 * 60 + 1, `the next one at 60 minutes (${next} s)`);
+
+  await tab.page.selectOption('[data-testid="reminder-choice"]', '0');
+  await tab.page.click('[data-testid="reminder-save"]');
+  await tab.page.waitForURL((next) => next.searchParams.get('remind') === '0');
+  t.equal(await tab.page.textContent('[data-testid="reminder-status"]'), 'No reminders are set.');
+  t.equal(await tab.page.locator('meta[http-equiv="refresh"]').count(), 0, 'off: no refresh');
+  t.same(tab.api, [], 'still no API call');
   await tab.context.close();
 });
 
@@ -192,14 +241,119 @@ t.test('logged in, Thai: the Play call to action on the home page hands over to 
   t.match(await tab.page.textContent('[data-testid="play-since"]'), /25\d\d เวลา/, 'Thai date (Buddhist era)');
   t.same(tab.consoleLog.problems(), []);
   await tab.context.close();
-
-  // Opened directly, /th/play presses Play itself: the landing of "log in, then continue".
-  const direct = await open('/th/play', { token: player.token });
-  await sessionShown(direct.page);
-  t.equal(direct.api.filter((call) => call === 'POST /api/play').length, 1, 'Play pressed once');
-  t.same(direct.consoleLog.problems(), []);
-  await direct.context.close();
 });
+
+t.test('a visit to /play starts no session, in either language; one press starts one', async (t) => {
+  const player = await registerPlayer('Visit Player');
+  for (const path of ['/play', '/th/play']) {
+    const tab = await open(path, { token: player.token });
+    // Visits of every kind: the document, a reload, and a client navigation there and back.
+    await tab.page.reload();
+    await tab.page.waitForSelector('html[data-hydrated="true"]');
+    await tab.page.click('[data-testid="responsibility-link"]');
+    await tab.page.waitForURL((url) => url.pathname.endsWith('/play-responsibility'));
+    await tab.page.goBack();
+    await tab.page.waitForSelector('[data-testid="play-intro"]');
+    await settled(tab.page);
+    t.ok(await tab.page.isVisible('[data-testid="play-again"]'), `${path}: the page offers Play`);
+    t.equal(await tab.page.locator('[data-testid="play-status"]').count(), 0, `${path}: nothing is starting`);
+    t.same(
+      tab.api.filter((call) => call.includes('/play')),
+      [],
+      `${path}: no Play call`,
+    );
+    t.same(tab.consoleLog.problems(), [], `${path}: no errors or hydration warnings`);
+    await tab.context.close();
+  }
+  t.equal(await sessionsOf(player.token), 0, 'six visits made no session');
+
+  const tab = await open('/play', { token: player.token });
+  await tab.page.click('[data-testid="play-again"]');
+  await sessionShown(tab.page);
+  t.equal(await sessionsOf(player.token), 1, 'one press made one session');
+  t.same(
+    tab.api.filter((call) => call.includes('/play')),
+    ['POST /api/play', 'POST /api/play/verify'],
+    'one Play, one verification',
+  );
+  await tab.context.close();
+});
+
+t.test('after the launch: a way on, and a reminder select styled like every field', async (t) => {
+  const player = await registerPlayer('Next Player');
+  const tab = await open('/play', { token: player.token });
+  await tab.page.click('[data-testid="play-again"]');
+  await sessionShown(tab.page);
+  t.same(
+    await tab.page
+      .locator('[data-testid="play-next"] a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+    ['/asdas', '/account', '/'],
+    'the articles, the account, home',
+  );
+  for (const box of await tab.page
+    .locator('[data-testid="play-next"] a, [data-testid="reminder-save"]')
+    .evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().height)))
+    t.ok(box >= 44, `a target at least 44 px tall (${box})`);
+
+  const look = (selector: string) =>
+    tab.page.locator(selector).evaluate((element) => {
+      const style = getComputedStyle(element);
+      return {
+        height: element.getBoundingClientRect().height,
+        border: `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`,
+        radius: style.borderTopLeftRadius,
+        background: style.backgroundColor,
+        paddingLeft: style.paddingLeft,
+        fontSize: style.fontSize,
+      };
+    });
+  const select = await look('[data-testid="reminder-choice"]');
+  await tab.page.goto(`${base}/account`);
+  await tab.page.waitForSelector('html[data-hydrated="true"]');
+  const input = await look('input[name="displayName"]');
+  t.same(select, input, "the select looks like the account page's inputs (height, edge, padding, type)");
+  t.ok(select.height >= 44, `and is at least 44 px tall (${select.height})`);
+  t.same(tab.consoleLog.problems(), []);
+  await tab.context.close();
+});
+
+t.test(
+  'the reminder with JavaScript: set in place, kept in the address, remembered for the next session',
+  async (t) => {
+    const player = await registerPlayer('Reminder Player', 'th');
+    const tab = await open('/th/play', { token: player.token });
+    await tab.page.click('[data-testid="play-again"]');
+    await sessionShown(tab.page);
+    const status = tab.page.locator('[data-testid="reminder-status"]');
+    t.equal(await status.getAttribute('data-minutes'), '0', 'off at first');
+    await tab.page.selectOption('[data-testid="reminder-choice"]', '60');
+    await tab.page.click('[data-testid="reminder-save"]');
+    await tab.page.waitForSelector('[data-testid="reminder-status"][data-minutes="60"]');
+    t.equal(await status.textContent(), 'ระบบจะเตือนคุณทุก 60 นาที');
+    const url = new URL(tab.page.url());
+    t.equal(url.searchParams.get('remind'), '60', 'the choice is in the address');
+    t.equal(
+      url.searchParams.get('session'),
+      await tab.page.getAttribute('[data-testid="play-session"]', 'data-session-id'),
+    );
+    t.same(tab.documents, ['/th/play'], 'without a page load');
+    t.equal(await tab.page.locator('meta[http-equiv="refresh"]').count(), 0, 'no refresh with JavaScript');
+
+    await tab.page.reload();
+    await tab.page.waitForSelector('html[data-hydrated="true"]');
+    t.equal(await tab.page.inputValue('[data-testid="reminder-choice"]'), '60', 'a reload keeps it');
+
+    // The next Play in this browser lands with the same reminder.
+    await tab.page.click('header [data-nav="play"]');
+    await tab.page.waitForURL((next) => next.searchParams.get('session') !== url.searchParams.get('session'));
+    await sessionShown(tab.page);
+    t.equal(new URL(tab.page.url()).searchParams.get('remind'), '60', 'remembered for the next session');
+    t.equal(await tab.page.inputValue('[data-testid="reminder-choice"]'), '60');
+    t.same(tab.consoleLog.problems(), []);
+    await tab.context.close();
+  },
+);
 
 t.test('logged out, /play itself goes to login with the way back', async (t) => {
   const tab = await newTab();
@@ -270,8 +424,10 @@ t.test('during a break Play is refused with the end date; it cannot be shortened
   t.match(await message.textContent(), /คุณกำลังพักการเล่นอยู่/);
   t.equal(tab.page.url(), `${base}/th/asdas`, 'went nowhere');
 
-  // /th/play opened directly during the break: refused there too, with the date.
+  // Play pressed on /th/play during the break: refused there too, with the date.
   await tab.page.goto(`${base}/th/play`);
+  await tab.page.waitForSelector('html[data-hydrated="true"]');
+  await tab.page.click('[data-testid="play-again"]');
   await tab.page.waitForSelector('[data-testid="play-message"][data-kind="self-excluded"]');
   t.equal(await tab.page.getAttribute('[data-testid="play-excluded-until"]', 'datetime'), until);
 

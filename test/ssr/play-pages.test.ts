@@ -116,6 +116,63 @@ t.test('logged in: 303 to the launch URL; the own destination spends the token a
   t.notMatch(foreign.body, /Nok Player/);
 });
 
+t.test('/play is a page, not an action: a visit starts nothing and offers the Play form', async (t) => {
+  const player = await registerPlayer(app, 'Just Looking');
+  for (const path of ['/play', '/th/play', '/play', '/th/play']) {
+    const page = await open(path, player.cookie);
+    t.equal(page.statusCode, 200, path);
+    t.match(page.body, /data-testid="play-intro"/, `${path}: says what Play does`);
+    t.match(page.body, /<form class="play-action" action="(\/th)?\/play" method="post">/, `${path}: the Play form`);
+  }
+  const { playSessions } = (
+    await app.inject({ url: '/api/account', headers: { authorization: `Bearer ${player.token}` } })
+  ).json();
+  t.same(playSessions, [], 'four visits, no session');
+});
+
+t.test('the session page: a reminder form that works without JavaScript, and a way on', async (t) => {
+  const player = await registerPlayer(app, 'Remind Me', 'th');
+  const pressed = await pressPlay(app, '/th/play', player.cookie);
+  const landed = await open(String(pressed.headers.location), player.cookie);
+  const session = new URL(String(landed.headers.location), 'http://localhost');
+  const id = session.searchParams.get('session')!;
+
+  const plain = await open(`/th/play?session=${id}`, player.cookie);
+  t.match(plain.body, /<form class="reminder-form"[^>]* action="\/th\/play" method="get">/, 'a GET form to the page');
+  t.match(plain.body, new RegExp(`<input type="hidden" name="session" value="${id}"/>`), 'keeping the session');
+  t.match(plain.body, /<select id="[^"]+" name="remind" class="select"/);
+  t.match(plain.body, /<option value="0" selected="">ปิด<\/option>/, 'off unless asked');
+  t.match(plain.body, /data-testid="reminder-save">ตั้งการเตือน</);
+  t.notMatch(plain.body, /http-equiv/, 'no refresh when off');
+  t.match(plain.body, /<nav class="play-next"/, 'next steps');
+  for (const href of ['/th/asdas', '/th/account', '/th']) t.match(plain.body, new RegExp(`href="${href}"`));
+
+  const asked = await open(`/th/play?session=${id}&remind=60`, player.cookie);
+  t.match(asked.body, /<option value="60" selected="">ทุก 60 นาที<\/option>/, 'the choice from the address');
+  t.match(asked.body, /data-minutes="60">ระบบจะเตือนคุณทุก 60 นาที</);
+  const refresh =
+    /<noscript>&lt;meta http-equiv="refresh" content="(\d+)"|<noscript><meta http-equiv="refresh" content="(\d+)"/.exec(
+      asked.body,
+    );
+  t.ok(refresh, 'a refresh for a browser without JavaScript, inside <noscript>');
+  const seconds = Number(refresh?.[1] ?? refresh?.[2]);
+  t.ok(seconds > 3500 && seconds <= 3601, `when the first reminder is due (${seconds} s)`);
+  t.notMatch(asked.body, /reminder-notice/, 'nothing due yet');
+
+  await app.db
+    .updateTable('play_sessions')
+    .set({ started_at: new Date(Date.now() - 61 * 60_000) })
+    .where('id', '=', id)
+    .execute();
+  const due = await open(`/th/play?session=${id}&remind=60`, player.cookie);
+  t.match(due.body, /คุณเล่นมาแล้ว 61 นาที ถึงเวลาพักหรือยัง/, 'due: how long the session has lasted');
+  t.match(
+    await open(`/th/play?session=${id}&remind=45`, player.cookie).then((r) => r.body),
+    /<option value="0" selected="">/,
+    'an unknown choice is off',
+  );
+});
+
 t.test('Thai: the same, with Thai pages; a token of another player is refused and kept', async (t) => {
   const player = await registerPlayer(app, 'สมหญิง', 'th');
   const pressed = await pressPlay(app, '/th/play', player.cookie);

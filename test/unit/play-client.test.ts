@@ -20,6 +20,7 @@ import {
   type ReminderTimers,
 } from '../../client/lib/play-reminder.ts';
 import type { VerifiedLaunch } from '../../contract/play.ts';
+import { playIntentKey, playIntentMaxAgeMs, rememberPlayIntent, takePlayIntent } from '../../client/lib/play-intent.ts';
 
 /** An ofetch-like failure. */
 function apiError(statusCode: number | undefined, data?: unknown): Error {
@@ -104,6 +105,7 @@ function memoryStorage() {
     map,
     getItem: (key: string) => map.get(key) ?? null,
     setItem: (key: string, value: string) => void map.set(key, value),
+    removeItem: (key: string) => void map.delete(key),
   };
 }
 
@@ -284,4 +286,39 @@ t.test('the reminder choice in storage', async (t) => {
   t.equal(readReminderChoice(throwing), 0);
   t.doesNotThrow(() => saveReminderChoice(throwing, 30));
   t.equal(readReminderChoice(null), 0);
+});
+
+// ------------------------------------------------------------------ log in, then play
+
+t.test('the "Play, then log in" mark: taken once, only when fresh; nothing else presses Play', async (t) => {
+  const storage = memoryStorage();
+  t.equal(takePlayIntent(storage, 1000), false, 'a plain visit: no mark, no Play');
+  rememberPlayIntent(storage, 1000);
+  t.equal(storage.map.get(playIntentKey), '1000');
+  t.equal(takePlayIntent(storage, 2000), true, 'the arrival from Play presses it');
+  t.equal(takePlayIntent(storage, 2001), false, 'once: a reload or a later visit does not');
+  t.equal(storage.map.has(playIntentKey), false);
+
+  rememberPlayIntent(storage, 0);
+  t.equal(takePlayIntent(storage, playIntentMaxAgeMs + 1), false, 'an abandoned login does not play later');
+  t.equal(storage.map.has(playIntentKey), false, 'and the stale mark is gone');
+  storage.map.set(playIntentKey, 'nonsense');
+  t.equal(takePlayIntent(storage, 0), false);
+  rememberPlayIntent(storage, 5000);
+  t.equal(takePlayIntent(storage, 4000), false, 'a mark from the future (a clock moved) is no mark');
+
+  const throwing = {
+    getItem: () => {
+      throw new Error('denied');
+    },
+    setItem: () => {
+      throw new Error('denied');
+    },
+    removeItem: () => {
+      throw new Error('denied');
+    },
+  };
+  t.doesNotThrow(() => rememberPlayIntent(throwing, 0));
+  t.equal(takePlayIntent(throwing, 0), false, 'storage refused: the player presses Play after login');
+  t.equal(takePlayIntent(null, 0), false);
 });
