@@ -219,6 +219,55 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
   await context.close();
 });
 
+t.test('a click whose link still waits for a prefetch slot fetches the payload once', async (t) => {
+  // Issue 29: with the five slots busy the link's prefetch waits in the queue; the click asks for
+  // the payload itself, and the queued prefetch, once a slot freed, asked again.
+  const held: Route[] = [];
+  let hold = true;
+  let holding: () => void = () => undefined;
+  const fiveHeld = new Promise<void>((done) => (holding = done));
+  const { page, context, payloads } = await open('/table-of-content', async (page) => {
+    await page.route('**/_payload.json', async (route) => {
+      if (!hold) return route.continue();
+      held.push(route);
+      if (held.length >= 5) holding();
+    });
+  });
+  await fiveHeld;
+  const link = page.locator('main a[href^="/asdas/"]').last();
+  const target = (await link.getAttribute('href'))!;
+  t.same(payloads(target), [], 'its payload is not asked for yet');
+  await link.dispatchEvent('mouseover');
+  const navigationRequest = page.waitForRequest(`${base}${target}/_payload.json`);
+  await link.click();
+  await navigationRequest;
+  t.equal(payloads(target).length, 1, 'the click asked for it (the prefetch waits)');
+  // Free the slots, keep the navigation's answer back, and let the queued prefetches start.
+  const targetRoutes = () => held.filter((route) => route.request().url() === `${base}${target}/_payload.json`);
+  hold = false;
+  for (const route of held.splice(0)) {
+    if (route.request().url() === `${base}${target}/_payload.json`) held.push(route);
+    else await route.continue();
+  }
+  hold = true;
+  let last = -1;
+  while (last !== payloads().length) {
+    last = payloads().length;
+    await settled(page);
+    for (const route of held.splice(0)) {
+      if (route.request().url() === `${base}${target}/_payload.json`) held.push(route);
+      else await route.continue();
+    }
+  }
+  t.equal(payloads(target).length, 1, 'the queued prefetch did not ask again');
+  hold = false;
+  await Promise.all(targetRoutes().map((route) => route.continue()));
+  await page.waitForURL(`${base}${target}`);
+  await page.waitForSelector('[data-testid="byline-author"]');
+  t.same(payloads(target), [`${base}${target}/_payload.json`], 'one click, one request');
+  await context.close();
+});
+
 t.test('no prefetch for visitors saving data', async (t) => {
   const { page, context, payloads } = await open('/table-of-content', async (page) => {
     await page.addInitScript(() => {
