@@ -44,6 +44,11 @@ export async function loadTranslations(locale: Locale): Promise<void> {
   translations.add(locale, resources);
 }
 
+/** Whether a language's account strings are in place (prefetch: what an account page's link still needs). */
+export function accountStringsLoaded(locale: Locale): boolean {
+  return complete.has(locale);
+}
+
 /** Both parts load at once when neither has. */
 export async function loadAccountStrings(locale: Locale): Promise<void> {
   if (complete.has(locale)) return;

@@ -1,5 +1,4 @@
 import type { NavigationKey } from './navigation.ts';
-import type { Locale } from './locales.ts';
 
 /**
  * Icons resolved once at start and shipped in every page, so hydration draws the same SVG. Keep
@@ -19,8 +18,7 @@ export const appIcons = [
   'mdi:close',
   'mdi:account-circle',
   'mdi:logout',
-  'circle-flags:th',
-  'circle-flags:gb',
+  'mdi:translate',
 ] as const;
 
 export type AppIconName = (typeof appIcons)[number];
@@ -37,8 +35,8 @@ export const navigationIcons = {
   play: 'mdi:play',
 } as const satisfies Record<NavigationKey, AppIconName>;
 
-/** The flag the language switch shows for the language it switches to. */
-export const languageIcons = {
-  en: 'circle-flags:gb',
-  th: 'circle-flags:th',
-} as const satisfies Record<Locale, AppIconName>;
+/**
+ * The language switch's mark, the same for both languages: a language is not a country, so no flag
+ * (English is not the United Kingdom's alone); the label names the language in its own words.
+ */
+export const languageSwitchIcon = 'mdi:translate' satisfies AppIconName;

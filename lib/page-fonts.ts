@@ -3,14 +3,23 @@ import { resolve } from 'node:path';
 import { projectRoot } from './build-info.ts';
 import { locales, type Locale } from '../contract/locales.ts';
 
-/** The font file client/fonts.css uses for each page language's own script. */
-const fontFiles: Record<Locale, RegExp> = {
-  en: /^noto-sans-latin-wght-normal-[\w-]+\.woff2$/,
-  th: /^noto-sans-thai-thai-wght-normal-[\w-]+\.woff2$/,
+const latin = /^noto-sans-latin-wght-normal-[\w-]+\.woff2$/;
+const thai = /^noto-sans-thai-thai-wght-normal-[\w-]+\.woff2$/;
+const switchLabel = /^noto-sans-thai-switch-label-[\w-]+\.woff2$/;
+
+/**
+ * The font files client/fonts.css draws each page language's first screen with: an English page
+ * uses Latin, and Thai only for the language switch's "ภาษาไทย" (its own small file); a Thai page
+ * uses Thai, and Latin for the brand, names and numbers (without its preload the Latin text came a
+ * moment later and moved the layout: a shift of 0.015 on /th/asdas).
+ */
+const fontFiles: Record<Locale, RegExp[]> = {
+  en: [latin, switchLabel],
+  th: [thai, latin],
 };
 
 /**
- * A preload of each language's font, fetched with the HTML instead of after the stylesheet; the
+ * Preloads of each language's fonts, fetched with the HTML instead of after the stylesheet; the
  * build's hashed files, so nothing in development. Fonts are fetched in CORS mode: `crossorigin`.
  */
 export function pageFontPreloads(dev: boolean): Record<Locale, string> {
@@ -23,12 +32,13 @@ export function pageFontPreloads(dev: boolean): Record<Locale, string> {
     }
   }
   return Object.fromEntries(
-    locales.map((locale) => {
-      const file = assets.find((name) => fontFiles[locale].test(name));
-      return [
-        locale,
-        file ? `<link rel="preload" href="/assets/${file}" as="font" type="font/woff2" crossorigin>` : '',
-      ];
-    }),
+    locales.map((locale) => [
+      locale,
+      fontFiles[locale]
+        .map((pattern) => assets.find((name) => pattern.test(name)))
+        .filter((file) => file !== undefined)
+        .map((file) => `<link rel="preload" href="/assets/${file}" as="font" type="font/woff2" crossorigin>`)
+        .join(''),
+    ]),
   ) as Record<Locale, string>;
 }

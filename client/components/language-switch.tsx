@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { cookieNames } from '../../contract/cookies.ts';
 import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
 import { useLocale } from '../hooks.ts';
-import { languageIcons } from '../../contract/app-icons.ts';
+import { languageSwitchIcon } from '../../contract/app-icons.ts';
 import { Icon } from './icon.tsx';
 
 const languageCookie = cookieNames.language;
@@ -13,7 +13,10 @@ function rememberLanguage(locale: Locale) {
   document.cookie = `${languageCookie}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax`;
 }
 
-/** The same page in the other language: the path (and query) is kept. A plain Link: no prefetch. */
+/**
+ * The same page in the other language: the path (and query) is kept. A plain Link: no prefetch. It
+ * shows a neutral mark and the language's own name, in that language (`lang`, `hrefLang`).
+ */
 export function LanguageSwitch() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -30,7 +33,7 @@ export function LanguageSwitch() {
       data-testid="language-switch"
       onClick={() => rememberLanguage(target)}
     >
-      <Icon name={languageIcons[target]} />
+      <Icon name={languageSwitchIcon} />
       <span>{t('language.switchTo')}</span>
     </Link>
   );

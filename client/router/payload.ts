@@ -34,6 +34,13 @@ interface CacheEntry {
 /** Prefetched payloads by page path: each is used once, or dropped after `payloadFreshMs`. */
 const prefetched = new Map<string, CacheEntry>();
 const queued = new Set<string>();
+/**
+ * A navigation's own request (no prefetch was there to use), by page path, while in flight: a
+ * prefetch of the same page (queued behind others, or asked by the focus a click gives) waits for
+ * it to end rather than asking again. Without it a click on a link whose prefetch was still queued
+ * fetched the payload twice.
+ */
+const navigating = new Map<string, Promise<PayloadResult>>();
 /** The payload the router used last: a query-only change of the same page reuses it. */
 let lastUsed: { key: string; result: PayloadResult; at: number } | undefined;
 
@@ -91,7 +98,13 @@ export async function fetchPayload(pathname: string, signal?: AbortSignal): Prom
   } else if (lastUsed?.key === key && now() - lastUsed.at < payloadFreshMs) {
     result = lastUsed.result;
   } else {
-    result = await request(pathname, signal);
+    const pending = request(pathname, signal);
+    navigating.set(key, pending);
+    try {
+      result = await pending;
+    } finally {
+      if (navigating.get(key) === pending) navigating.delete(key);
+    }
   }
   // Only a good answer stands in for the next request: trying a failed page again asks again.
   lastUsed = result.ok ? { key, result, at: now() } : undefined;
@@ -104,11 +117,16 @@ export type SlotRunner = <T>(task: () => Promise<T>) => Promise<T>;
 export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void> {
   const key = payloadKey(pathname);
   for (const [path, entry] of prefetched) if (!isFresh(entry)) prefetched.delete(path);
-  if (queued.has(key) || prefetched.has(key)) return Promise.resolve();
+  if (queued.has(key) || prefetched.has(key) || navigating.has(key)) return Promise.resolve();
   queued.add(key);
   return run(async () => {
     queued.delete(key);
-    if (isFresh(prefetched.get(key)) || (lastUsed?.key === key && now() - lastUsed.at < payloadFreshMs)) return;
+    if (
+      navigating.has(key) ||
+      isFresh(prefetched.get(key)) ||
+      (lastUsed?.key === key && now() - lastUsed.at < payloadFreshMs)
+    )
+      return;
     const entry: CacheEntry = { result: request(pathname) };
     prefetched.set(key, entry);
     const drop = () => {
@@ -130,5 +148,6 @@ export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void
 export function clearPayloadCache(): void {
   prefetched.clear();
   queued.clear();
+  navigating.clear();
   lastUsed = undefined;
 }

@@ -1,5 +1,6 @@
 import { matchRoutes, type Params } from 'react-router';
-import { splitLocale } from '../../contract/locales.ts';
+import { splitLocale, type Locale } from '../../contract/locales.ts';
+import { accountStringsLoaded } from '../i18n.ts';
 import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
 import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';
@@ -33,18 +34,29 @@ function prefetchAllowed(): boolean {
   return !(connection?.saveData || /2g/.test(connection?.effectiveType ?? ''));
 }
 
+/**
+ * Whether a link's page is prefetched when the link comes into view, not only on intent. An account
+ * page (login, registration, the forms, account, Play: `strings: 'account'`) brings its language's
+ * account strings and the form code (about 9 KB in 4 files for the header's Log in and Register),
+ * which a reader may never use: fetched on hover, focus or touch only, unless a page that has them
+ * is shown already (then a link needs only its own small chunk).
+ */
+function prefetchInView(route: PageRoute, locale: Locale): boolean {
+  return route.strings !== 'account' || accountStringsLoaded(locale);
+}
+
 /** The route chunk and the payload; 'view' once per path, 'intent' again once a payload was used. */
 export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void {
   if (!prefetchAllowed()) return;
-  if (reason === 'view') {
-    if (seenInView.has(pathname)) return;
-    seenInView.add(pathname);
-  }
   const match = pageRouteFor(pathname);
   if (!match) return;
   const { route, params } = match;
-  if (route.validate && !route.validate(params)) return;
   const { locale } = splitLocale(pathname);
+  if (reason === 'view') {
+    if (seenInView.has(pathname) || !prefetchInView(route, locale)) return;
+    seenInView.add(pathname);
+  }
+  if (route.validate && !route.validate(params)) return;
   const chunkKey = route.strings ? `${locale}:${route.id}` : route.id;
   if (!preloadedChunks.has(chunkKey)) {
     preloadedChunks.add(chunkKey);
@@ -87,7 +99,14 @@ const idle: (callback: Callback) => () => void =
 
 /** One IntersectionObserver for every link, armed when the browser is idle. Returns the clean-up. */
 export function prefetchWhenVisible(element: Element, pathname: string): () => void {
-  if (typeof IntersectionObserver === 'undefined' || !prefetchAllowed() || seenInView.has(pathname))
+  const match = pageRouteFor(pathname);
+  if (
+    typeof IntersectionObserver === 'undefined' ||
+    !prefetchAllowed() ||
+    seenInView.has(pathname) ||
+    !match ||
+    !prefetchInView(match.route, splitLocale(pathname).locale)
+  )
     return () => undefined;
   let observing = false;
   const cancelIdle = idle(() => {

@@ -205,17 +205,150 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
     if (inFlight > 0) await new Promise<void>((done) => page.once('requestfinished', () => done()));
     await settled(page);
   }
-  // The page's own code loads before hydration; the other pages' chunks only by prefetch.
+  // The page's own code loads before hydration; the other pages' chunks only by prefetch, and the
+  // account pages' (Log in, Register) only on intent: none here.
   const payloadUrls = seen.filter((url) => url.endsWith('/_payload.json'));
   const chunkUrls = seen.filter((url) => routeChunk.test(url));
   t.ok(payloadUrls.length >= 20, `payloads prefetched (${payloadUrls.length})`);
-  t.equal(chunkUrls.length, 5, 'the route chunk of every other page');
+  t.equal(chunkUrls.length, 3, 'the route chunk of every other reader page (home, list, article)');
   t.equal(new Set(payloadUrls).size, payloadUrls.length, 'each payload once');
   t.equal(new Set(chunkUrls).size, chunkUrls.length, 'each chunk once');
   t.notOk(payloadUrls.includes(`${base}/table-of-content/_payload.json`), 'not the page itself');
   t.ok(maxInFlight <= 5, `at most 5 at a time (max ${maxInFlight})`);
   t.equal(maxInFlight, 5, 'the limit is reached (the test measures something)');
   t.same(consoleLog.problems(), []);
+  await context.close();
+});
+
+/** Waits until the page has asked for nothing new over idle rounds and nothing is in flight. */
+async function quiet(page: Page, seen: () => number, inFlight: () => number) {
+  for (let last = -1; last !== seen() || inFlight() > 0;) {
+    last = seen();
+    if (inFlight() > 0) await new Promise<void>((done) => page.once('requestfinished', () => done()));
+    await settled(page);
+  }
+}
+
+const accountCode =
+  /\/assets\/(login|registration|account-form|account|forgot-password|play|en-account|th-account)-[\w-]+\.js$/;
+
+t.test('a desktop article prefetches what its visible links need, and account code only on intent', async (t) => {
+  for (const path of ['/asdas/rtp-explained', '/th/asdas/rtp-explained']) {
+    const urls: string[] = [];
+    let inFlight = 0;
+    const { page, context, payloadArrived } = await open(path, async (page) => {
+      page.on('request', (request) => {
+        urls.push(request.url().slice(base.length));
+        inFlight += 1;
+      });
+      page.on('requestfinished', () => (inFlight -= 1));
+      page.on('requestfailed', () => (inFlight -= 1));
+    });
+    const home = path.startsWith('/th') ? '/th' : '';
+    // The header's section links are in view: their prefetch shows the links are watched.
+    await payloadArrived(`${home}/bonus`);
+    await quiet(
+      page,
+      () => urls.length,
+      () => inFlight,
+    );
+    // Every link drawn in the viewport now (the header's Log in and Register among them).
+    const visible = await page.$$eval('a[href^="/"]', (anchors) =>
+      anchors
+        .filter((anchor) => {
+          const box = anchor.getBoundingClientRect();
+          return box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+        })
+        .map((anchor) => new URL((anchor as HTMLAnchorElement).href).pathname),
+    );
+    t.ok(visible.includes(`${home}/login`), `${path}: the Log in link is in view (the test measures something)`);
+    const prefetchedPayloads = urls
+      .filter((url) => url.endsWith('/_payload.json'))
+      .map((url) => url.slice(0, -'/_payload.json'.length) || '/');
+    t.ok(prefetchedPayloads.length >= 5, `${path}: payloads of the links in view (${prefetchedPayloads.length})`);
+    t.same(
+      prefetchedPayloads.filter((pagePath) => !visible.includes(pagePath)),
+      [],
+      'only for links in view',
+    );
+    t.same(
+      urls.filter((url) => accountCode.test(url)),
+      [],
+      'no login, registration or account-form code, nor the account strings',
+    );
+
+    // A pointer on Log in: now its page's code comes, strings and form included.
+    const accountChunks = () => urls.filter((url) => accountCode.test(url));
+    const loginChunk = page.waitForRequest((request) => /\/assets\/login-[\w-]+\.js$/.test(request.url()));
+    await page.hover('[data-nav="login"]');
+    await loginChunk;
+    await quiet(
+      page,
+      () => urls.length,
+      () => inFlight,
+    );
+    const locale = path.startsWith('/th') ? 'th' : 'en';
+    t.ok(
+      accountChunks().some((url) => url.includes(`/${locale}-account-`)) &&
+        accountChunks().some((url) => url.includes('/account-form-')),
+      `on intent: ${accountChunks()
+        .map((url) => url.replace(/^\/assets\/|-[\w-]{8}\.js$/g, ''))
+        .join(', ')}`,
+    );
+    t.notOk(
+      accountChunks().some((url) => url.includes('/registration-')),
+      'not Register, which is in view but was not pointed at',
+    );
+    await context.close();
+  }
+});
+
+t.test('a click whose link still waits for a prefetch slot fetches the payload once', async (t) => {
+  // Issue 29: with the five slots busy the link's prefetch waits in the queue; the click asks for
+  // the payload itself, and the queued prefetch, once a slot freed, asked again.
+  const held: Route[] = [];
+  let hold = true;
+  let holding: () => void = () => undefined;
+  const fiveHeld = new Promise<void>((done) => (holding = done));
+  const { page, context, payloads } = await open('/table-of-content', async (page) => {
+    await page.route('**/_payload.json', async (route) => {
+      if (!hold) return route.continue();
+      held.push(route);
+      if (held.length >= 5) holding();
+    });
+  });
+  await fiveHeld;
+  const link = page.locator('main a[href^="/asdas/"]').last();
+  const target = (await link.getAttribute('href'))!;
+  t.same(payloads(target), [], 'its payload is not asked for yet');
+  await link.dispatchEvent('mouseover');
+  const navigationRequest = page.waitForRequest(`${base}${target}/_payload.json`);
+  await link.click();
+  await navigationRequest;
+  t.equal(payloads(target).length, 1, 'the click asked for it (the prefetch waits)');
+  // Free the slots, keep the navigation's answer back, and let the queued prefetches start.
+  const targetRoutes = () => held.filter((route) => route.request().url() === `${base}${target}/_payload.json`);
+  hold = false;
+  for (const route of held.splice(0)) {
+    if (route.request().url() === `${base}${target}/_payload.json`) held.push(route);
+    else await route.continue();
+  }
+  hold = true;
+  let last = -1;
+  while (last !== payloads().length) {
+    last = payloads().length;
+    await settled(page);
+    for (const route of held.splice(0)) {
+      if (route.request().url() === `${base}${target}/_payload.json`) held.push(route);
+      else await route.continue();
+    }
+  }
+  t.equal(payloads(target).length, 1, 'the queued prefetch did not ask again');
+  hold = false;
+  await Promise.all(targetRoutes().map((route) => route.continue()));
+  await page.waitForURL(`${base}${target}`);
+  await page.waitForSelector('[data-testid="byline-author"]');
+  t.same(payloads(target), [`${base}${target}/_payload.json`], 'one click, one request');
   await context.close();
 });
 

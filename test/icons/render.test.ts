@@ -1,5 +1,5 @@
 import t from 'tap';
-import { appIcons, languageIcons, navigationIcons } from '../../contract/app-icons.ts';
+import { appIcons, languageSwitchIcon, navigationIcons } from '../../contract/app-icons.ts';
 import { loadIcons } from '../../lib/icons/local-sets.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 import { pageStateOf } from '../helpers/page-state.ts';
@@ -51,14 +51,21 @@ for (const url of ['/', '/th/asdas', '/no/such/page']) {
   });
 }
 
-t.test('the language switch shows the flag of the language it switches to', async (t) => {
-  const en = (await page('/')).body;
-  t.ok(svgFor(en, languageIcons.th), 'English page: Thai flag');
-  t.equal(svgFor(en, languageIcons.th)?.attributes.viewBox, '0 0 512 512');
-  t.match(svgFor(en, languageIcons.th)?.body, /<path fill="#d80027"/);
-  const th = (await page('/th')).body;
-  t.ok(svgFor(th, languageIcons.en), 'Thai page: British flag');
-  t.notOk(svgFor(th, languageIcons.th));
+t.test('the language switch shows a neutral mark and the language name, no flag', async (t) => {
+  for (const [path, name, target] of [
+    ['/', 'ภาษาไทย', 'th'],
+    ['/th', 'English', 'en'],
+  ] as const) {
+    const html = (await page(path)).body;
+    const svg = svgFor(html, languageSwitchIcon);
+    t.ok(svg, `${path}: the mark`);
+    t.equal(svg?.attributes['aria-hidden'], 'true', 'decorative: the name is the label');
+    t.notMatch(html, /circle-flags:/, `${path}: no flag anywhere`);
+    const link = /<a [^>]*data-testid="language-switch"[^>]*>/.exec(html)?.[0] ?? '';
+    t.match(link, new RegExp(`hrefLang="${target}"|hreflang="${target}"`), 'hreflang names the language');
+    t.match(link, new RegExp(` lang="${target}"`), 'and lang, so the name is read in it');
+    t.match(html, new RegExp(`data-testid="language-switch"[^>]*>(<svg [^>]*>.*?</svg>)<span>${name}</span></a>`));
+  }
 });
 
 t.test('the page carries the same icon data for hydration, and no client-only icon', async (t) => {

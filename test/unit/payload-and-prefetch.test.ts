@@ -143,6 +143,50 @@ t.test('a cancelled navigation leaves the prefetched answer for the next one', a
   t.equal(calls.length, 1);
 });
 
+t.test("a click while its prefetch is still queued: one request, the navigation's", async (t) => {
+  // Issue 29: the slots are busy, the link's prefetch waits; the click asks itself; the prefetch,
+  // started when a slot frees (or asked again by the focus the click gives), must not ask again.
+  const limited = createLimiter(1);
+  void prefetchPayload('/busy', limited.run);
+  const queuedPrefetch = prefetchPayload('/bonus', limited.run);
+  await flush();
+  t.equal(calls.length, 1, 'the slot is busy');
+  const navigation = fetchPayload('/bonus');
+  await flush();
+  t.same(
+    calls.map((call) => call.url),
+    ['/busy/_payload.json', '/bonus/_payload.json'],
+    'the navigation does not wait for the queue',
+  );
+  answer(0, 'busy');
+  await queuedPrefetch;
+  void prefetchPayload('/bonus', run);
+  await flush();
+  t.equal(calls.length, 2, 'neither the queued prefetch nor a new one asks again while the navigation does');
+  answer(1, 'bonus');
+  t.equal(await navigation, 'bonus');
+  await prefetchPayload('/bonus', run);
+  t.equal(calls.length, 2, 'nor right after it');
+});
+
+t.test('a cancelled navigation request does not stop a later prefetch', async (t) => {
+  const controller = new AbortController();
+  globalThis.fetch = ((url: string, init?: RequestInit) =>
+    new Promise<Response>((resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
+      calls.push({
+        url,
+        resolve: (body, status = 200) => resolve(new Response(JSON.stringify(body), { status })),
+      });
+    })) as typeof fetch;
+  const cancelled = fetchPayload('/bonus', controller.signal);
+  controller.abort();
+  await t.rejects(cancelled);
+  void prefetchPayload('/bonus', run);
+  await flush();
+  t.equal(calls.length, 2, 'the prefetch asks');
+});
+
 t.test('prefetches share the limit and a path is queued once', async (t) => {
   const limited = createLimiter(2);
   const paths = ['/a', '/b', '/c', '/d', '/a', '/b', '/c'];
