@@ -74,10 +74,10 @@ const routes = createRouteObjects({
     },
   // Every page's form, with JavaScript: the same action as without, answered as JSON (router/form-post.ts).
   pageAction:
-    () =>
+    (route) =>
     async ({ request }) => {
       const { postForm } = navigationLoaded() ?? (await loadNavigation());
-      return postForm(request);
+      return postForm(request, route.action!);
     },
 });
 

@@ -65,6 +65,11 @@ interface AccountFormPageProps {
 }
 
 const other = { login: 'registration', registration: 'login' } as const;
+/** What the panel beside each form says (`form.aside.<page>.<point>`). */
+const asidePoints = {
+  login: ['point1', 'point2', 'point3'],
+  registration: ['point1', 'point2', 'point3', 'point4'],
+} as const;
 const copy = {
   login: { lead: 'form.loginLead', submit: 'form.submitLogin', switchPrompt: 'form.noAccount' },
   registration: { lead: 'form.registrationLead', submit: 'form.submitRegistration', switchPrompt: 'form.haveAccount' },
@@ -126,26 +131,39 @@ export function AccountFormPage({ page, busy, state, labels, children }: Account
   const redirectTo = search.get('redirect');
   const switchTo = other[page];
   return (
-    <section className="page form-page">
-      <h1>{t(`nav.${page}`)}</h1>
-      <p className="lead">{t(copy[page].lead)}</p>
-      <AccountForm
-        busy={busy}
-        message={state?.message}
-        errors={state?.errors}
-        labels={labels}
-        submitLabel={t(copy[page].submit)}
-      >
-        {children}
-      </AccountForm>
-      <p className="form-switch">
-        {t(copy[page].switchPrompt)}{' '}
-        <AppLink
-          to={`${localePath(locale, `/${switchTo}`)}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
+    <section className="page form-page form-page-with-aside">
+      <div className="form-main">
+        <h1>{t(`nav.${page}`)}</h1>
+        <p className="lead">{t(copy[page].lead)}</p>
+        <AccountForm
+          busy={busy}
+          message={state?.message}
+          errors={state?.errors}
+          labels={labels}
+          submitLabel={t(copy[page].submit)}
         >
-          {t(`nav.${switchTo}`)}
-        </AppLink>
-      </p>
+          {children}
+        </AccountForm>
+        <p className="form-switch">
+          {t(copy[page].switchPrompt)}{' '}
+          <AppLink
+            to={`${localePath(locale, `/${switchTo}`)}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
+          >
+            {t(`nav.${switchTo}`)}
+          </AppLink>
+        </p>
+      </div>
+      <aside className="form-aside" aria-labelledby="form-aside-title" data-testid="form-aside">
+        <h2 id="form-aside-title">{t(`form.aside.${page}.title`)}</h2>
+        <ul>
+          {asidePoints[page].map((point) => (
+            <li key={point}>{t(`form.aside.${page}.${point}`)}</li>
+          ))}
+        </ul>
+        <p>
+          <AppLink to={localePath(locale, '/play-responsibility')}>{t('form.aside.responsible')}</AppLink>
+        </p>
+      </aside>
     </section>
   );
 }

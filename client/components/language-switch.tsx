@@ -1,17 +1,8 @@
 import { useTranslation } from '../i18n.ts';
-import { Link, useLocation } from 'react-router';
-import { cookieNames } from '../../contract/cookies.ts';
-import { localePath, splitLocale, type Locale } from '../../contract/locales.ts';
-import { useLocale } from '../hooks.ts';
+import { Link } from 'react-router';
+import { useOtherLanguage } from '../hooks.ts';
 import { languageSwitchIcon } from '../../contract/app-icons.ts';
 import { Icon } from './icon.tsx';
-
-const languageCookie = cookieNames.language;
-
-/** Remembers the visitor's choice, so `/` no longer follows the browser's Accept-Language. */
-function rememberLanguage(locale: Locale) {
-  document.cookie = `${languageCookie}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax`;
-}
 
 /**
  * The same page in the other language: the path (and query) is kept. A plain Link: no prefetch. It
@@ -19,19 +10,16 @@ function rememberLanguage(locale: Locale) {
  */
 export function LanguageSwitch() {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const { pathname, search } = useLocation();
-  const target: Locale = locale === 'en' ? 'th' : 'en';
-  const href = localePath(target, splitLocale(pathname).path) + search;
+  const other = useOtherLanguage();
   return (
     <Link
-      to={href}
+      to={other.href}
       className="language-switch"
-      hrefLang={target}
-      lang={target}
+      hrefLang={other.locale}
+      lang={other.locale}
       title={t('language.switchToLabel')}
       data-testid="language-switch"
-      onClick={() => rememberLanguage(target)}
+      onClick={other.remember}
     >
       <Icon name={languageSwitchIcon} />
       <span>{t('language.switchTo')}</span>

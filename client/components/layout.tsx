@@ -101,7 +101,13 @@ function SiteFooter() {
             </AppLink>
           </li>
           <li>
-            <Link to={other.href} hrefLang={other.locale} lang={other.locale} onClick={other.remember}>
+            <Link
+              to={other.href}
+              className="language-link"
+              hrefLang={other.locale}
+              lang={other.locale}
+              onClick={other.remember}
+            >
               {t('language.switchTo')}
             </Link>
           </li>

@@ -1,6 +1,7 @@
 import { redirect } from 'react-router';
 import { isFlashCode } from '../../contract/flash.ts';
 import { formStateFrom, keptValues } from '../../contract/form-state.ts';
+import { missingFields } from '../../contract/required-fields.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
 import { postPageForm } from '../lib/api.ts';
 import { setFlash } from '../lib/flash.ts';
@@ -23,11 +24,14 @@ const isFormState = (body: unknown): body is FormState =>
 
 /**
  * Every page's form with JavaScript: posted to the page's own address, where the server runs the
- * same action as without JavaScript and answers its outcome as JSON. A success goes where the action
+ * same action (`action`, the route's) as without JavaScript and answers its outcome as JSON. A success goes where the action
  * says (with who is signed in now, and the next page's notice); a refusal is the form's state.
  */
-export async function postForm(request: Request): Promise<FormState | Response> {
+export async function postForm(request: Request, action: string): Promise<FormState | Response> {
   const form = await request.formData();
+  // An empty required field is answered at once, as the server would answer it (contract/required-fields.ts).
+  const missing = missingFields(action, form);
+  if (missing) return formStateFrom({ fields: missing }, keptValues(form));
   const body = new URLSearchParams();
   for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
   let answer: unknown;

@@ -196,23 +196,22 @@ t.test('desktop: article meta items separated, breadcrumbs inline, back-to-top a
   await context.close();
 });
 
-t.test('the article list: cards one under another, meta separated, pagination in a row', async (t) => {
+t.test('the article list: a grid of cards using the width, meta separated, pagination in a row', async (t) => {
   const context = await newContext(desktop);
   const page = await context.newPage();
   await visit(page, '/asdas');
   const cards = await boxes(page.locator('.article-cards > li'), 'an article card');
-  t.ok(cards.length >= 2);
+  t.ok(cards.length >= 3);
+  const firstRow = cards.filter((box) => Math.abs(box.y - cards[0]!.y) <= 2);
+  t.ok(firstRow.length >= 3, `${firstRow.length} cards side by side on a desktop, as on the home page`);
+  const right = Math.max(...cards.map((box) => box.x + box.width));
+  const header = (await boxes(page.locator('.header-row'), 'the header row'))[0]!;
+  t.ok(right >= header.x + header.width - 2, 'the grid reaches the width of the header');
+  const cardMeta = await boxes(page.locator('.article-card').first().locator('.meta > *'), 'a card meta item');
+  const dateAndTime = inOneRow(cardMeta.slice(1), 8);
   t.ok(
-    cards.every((box, index) => index === 0 || box.y >= cards[index - 1]!.y + cards[index - 1]!.height),
-    'one under another',
-  );
-  const cardMeta = inOneRow(
-    await boxes(page.locator('.article-card').first().locator('.meta > *'), 'a card meta item'),
-    8,
-  );
-  t.ok(
-    cardMeta.sameLine && cardMeta.ordered,
-    `card meta on one line with space between (${cardMeta.smallestGap.toFixed(1)} px)`,
+    dateAndTime.sameLine && dateAndTime.ordered,
+    `date and reading time on one line with space between (${dateAndTime.smallestGap.toFixed(1)} px)`,
   );
 
   for (const size of [desktop, phone]) {

@@ -233,3 +233,49 @@ t.test(
     }
   },
 );
+
+t.test('with JavaScript an empty login is refused at once, without asking the server', async (t) => {
+  const context = await newContext({ width: 390, height: 844 });
+  const page = await context.newPage();
+  await visit(page, '/th/login', true);
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url());
+  });
+  await page.locator('form.account-form button[type="submit"]').click();
+  await page.locator('.error-summary').waitFor();
+  t.equal(await page.locator('[data-field-error]').count(), 2, 'email and password both marked');
+  t.equal(await page.locator('input[aria-invalid="true"]').count(), 2);
+  t.same(posts, [], 'no request was sent');
+  await context.close();
+});
+
+t.test(
+  'login and registration: the form centred with a panel beside it on a desktop, under it on a phone',
+  async (t) => {
+    for (const [viewport, beside] of [
+      [{ width: 1366, height: 900 }, true],
+      [{ width: 390, height: 844 }, false],
+    ] as const) {
+      const context = await newContext(viewport);
+      const page = await context.newPage();
+      for (const path of ['/login', '/th/registration']) {
+        await visit(page, path, true);
+        const form = (await page.locator('form.account-form').boundingBox())!;
+        const aside = (await page.locator('[data-testid="form-aside"]').boundingBox())!;
+        t.equal(
+          aside.x >= form.x + form.width,
+          beside,
+          `${viewport.width} px ${path}: the panel ${beside ? 'beside' : 'under'} the form`,
+        );
+        if (beside) {
+          const page_ = (await page.locator('.form-page').boundingBox())!;
+          const left = page_.x;
+          const right = viewport.width - (page_.x + page_.width);
+          t.ok(Math.abs(left - right) <= 20, `centred (${left.toFixed(0)} | ${right.toFixed(0)})`);
+        } else t.ok(aside.y >= form.y + form.height, 'under the form');
+      }
+      await context.close();
+    }
+  },
+);

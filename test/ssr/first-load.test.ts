@@ -112,11 +112,14 @@ t.test('every route names the module its page imports (the server preloads that 
 
 /** The first-load JavaScript budgets (docs/look-and-accessibility.md, Bundle budget): brotli (quality 11), as served. */
 // Decision 0030. SWR, i18next and react-router's Link and NavLink (0029) cost the entry chunk about 19,800
-// bytes of library code; a content page loads 114,369 (/) to 115,249 (/th/bonus) bytes, account pages
-// 118,498 (/login) to 119,909 (/th/registration). Issue 27 asked for 110,000 on content pages: not met
-// (0030 says why). These budgets hold today's figures with at most about 400 bytes to spare, so any growth shows.
-const contentPageBudgetBytes = 115_500;
-const accountPageBudgetBytes = 120_300;
+// bytes of library code. Issue 29 added about 1,000 bytes to every page (the footer's links, error pages
+// that explain and lead on, tag names, mostly as Thai and English strings) and 400 more to the account
+// pages (the panel beside login and registration). A content page now loads 115,391 (/) to 116,319
+// (/th/bonus) bytes, account pages 119,871 (/login) to 121,427 (/th/registration). Issue 27 asked for
+// 110,000 on content pages: not met (0030 says why). These budgets hold today's figures with at most
+// about 400 bytes to spare, so any growth shows.
+const contentPageBudgetBytes = 116_700;
+const accountPageBudgetBytes = 121_800;
 
 const contentPages = [
   '/',
