@@ -15,10 +15,7 @@ export const requiredFields: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** `{ field: 'required' }` for each required field sent empty, or null. */
-export function missingFields(
-  action: string,
-  form: { get(name: string): unknown },
-): Record<string, 'required'> | null {
+export function missingFields(action: string, form: { get(name: string): unknown }): Record<string, 'required'> | null {
   const intent = form.get('intent');
   const names = requiredFields[typeof intent === 'string' ? `${action}:${intent}` : action] ?? [];
   const missing = names.filter((name) => {

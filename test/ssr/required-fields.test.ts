@@ -47,7 +47,7 @@ for (const [key, fields] of Object.entries(requiredFields)) {
     for (const field of fields) form[field] = '';
     const response = await asJson(pages[action]!, form, action === 'account' ? cookie : undefined);
     t.equal(response.statusCode, 400);
-    const errors = (response.json() as { errors: Record<string, string> }).errors;
+    const { errors } = response.json<{ errors: Record<string, string> }>();
     for (const field of fields) t.equal(errors[field], 'required', field);
   });
 }
