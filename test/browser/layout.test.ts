@@ -291,6 +291,30 @@ t.test(
   },
 );
 
+t.test('no page scrolls sideways: 320x568 without JavaScript, 768x1024 and 1366x900 with it', async (t) => {
+  for (const [viewport, javaScript] of [
+    [narrowPhone, false],
+    [{ width: 768, height: 1024 }, true],
+    [{ width: 1366, height: 900 }, true],
+  ] as const) {
+    for (const user of [false, true]) {
+      const context = await newContext(viewport, { user, javaScript });
+      const page = await context.newPage();
+      for (const { path } of layoutPages.filter((entry) => Boolean(entry.user) === user)) {
+        for (const prefix of ['', '/th']) {
+          const url = path === '/' && prefix ? '/th' : `${prefix}${path}`;
+          await visit(page, url, javaScript);
+          t.ok(
+            await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+            `${viewport.width} px${javaScript ? '' : ' without JavaScript'}, ${url}: no sideways scrolling`,
+          );
+        }
+      }
+      await context.close();
+    }
+  }
+});
+
 t.test(
   'laptop and tablet: two rows (brand, account, language and Play; then the sections), logged in or out',
   async (t) => {
