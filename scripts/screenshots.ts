@@ -1,8 +1,10 @@
-// `npm run screenshots`: full-page PNGs of the site as visitors see it, desktop and phone, English
+// `npm run screenshots`: full-page PNGs of the site as visitors see it, desktop to small phone, English
 // and Thai, into screenshots/ (git-ignored). Runs the production build (built first when missing,
 // `-- --build` forces it) in this process with an empty embedded database in a temporary folder.
-//   npm run screenshots                      every page, both sizes, both languages
+//   npm run screenshots                      every page, every size, both languages
 //   npm run screenshots -- --only=home,login  some pages (names below)
+//   npm run screenshots -- --sizes=narrow     some sizes: desktop 1366x900, tablet 768x1024,
+//                                            mobile 390x844, narrow 320x568
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,20 @@ if (args.includes('--build') || !existsSync(resolve(root, 'dist/build.json'))) {
 
 // A person's browser: headless Chromium calls itself HeadlessChrome, which the site treats as a bot.
 const userAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
+// The sizes the site is checked at (docs/look-and-accessibility.md): `-- --sizes=desktop,mobile` takes some.
+const allViewports = {
+  desktop: { width: 1366, height: 900 },
+  tablet: { width: 768, height: 1024 },
+  mobile: { width: 390, height: 844 },
+  narrow: { width: 320, height: 568 },
+} as const;
+const sizes = args
+  .find((arg) => arg.startsWith('--sizes='))
+  ?.slice('--sizes='.length)
+  .split(',');
+const viewports = Object.fromEntries(
+  Object.entries(allViewports).filter(([size]) => !sizes || sizes.includes(size)),
+) as Partial<typeof allViewports>;
 const locales = ['en', 'th'] as const;
 
 interface Shot {
@@ -156,7 +171,8 @@ try {
         const file = join(outDir, `${shot.name}-${size}-${locale}.png`);
         await page.screenshot({ path: file, fullPage: true });
         // The phone's first screen on its own: what a visitor sees before scrolling.
-        if (size === 'mobile') await page.screenshot({ path: file.replace(/\.png$/, '-first-screen.png') });
+        if (size === 'mobile' || size === 'narrow')
+          await page.screenshot({ path: file.replace(/\.png$/, '-first-screen.png') });
         count += 1;
         await context.close();
       }
