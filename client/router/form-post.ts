@@ -1,7 +1,7 @@
 import { redirect } from 'react-router';
 import { isFlashCode } from '../../contract/flash.ts';
 import { formStateFrom, keptValues } from '../../contract/form-state.ts';
-import { missingFields } from '../../contract/required-fields.ts';
+import { answerToEmptyForm } from '../../contract/required-fields.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
 import { postPageForm } from '../lib/api.ts';
 import { setFlash } from '../lib/flash.ts';
@@ -29,9 +29,9 @@ const isFormState = (body: unknown): body is FormState =>
  */
 export async function postForm(request: Request, action: string): Promise<FormState | Response> {
   const form = await request.formData();
-  // An empty required field is answered at once, as the server would answer it (contract/required-fields.ts).
-  const missing = missingFields(action, form);
-  if (missing) return formStateFrom({ fields: missing }, keptValues(form));
+  // A form sent with nothing typed in it gets the server's answer at once (contract/required-fields.ts).
+  const empty = answerToEmptyForm(action, form);
+  if (empty) return formStateFrom({ fields: empty }, keptValues(form));
   const body = new URLSearchParams();
   for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
   let answer: unknown;

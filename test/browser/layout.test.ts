@@ -1,7 +1,6 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import t from 'tap';
-import { browserUserAgent } from '../helpers/app.ts';
-import { startBrowserTest } from '../helpers/browser.ts';
+import { startBrowserTest, visitors } from '../helpers/browser.ts';
 
 // What a visitor sees, measured in Chromium on the production build: the layout of the key
 // components (boxes and computed styles, so a selector that silently matches nothing fails here),
@@ -33,26 +32,7 @@ const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
 const narrowPhone = { width: 320, height: 568 };
 
-async function newContext(
-  viewport: { width: number; height: number },
-  options: { javaScript?: boolean; user?: boolean } = {},
-): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    userAgent: browserUserAgent,
-    viewport,
-    javaScriptEnabled: options.javaScript ?? true,
-  });
-  if (options.user) await context.addCookies([{ name: 'token', value: token, url: base }]);
-  return context;
-}
-
-/** Opens a path and waits for the app (or, without JavaScript, for the document). */
-async function visit(page: Page, path: string, javaScript = true) {
-  const response = await page.goto(`${base}${path}`);
-  if (javaScript) await page.waitForSelector('html[data-hydrated="true"]');
-  await page.evaluate(() => document.fonts.ready);
-  return response;
-}
+const { newContext, visit } = visitors(browser, base, token);
 
 interface Box {
   x: number;

@@ -1,7 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
-import { browserUserAgent } from '../helpers/app.ts';
-import { startBrowserTest } from '../helpers/browser.ts';
+import { startBrowserTest, visitors } from '../helpers/browser.ts';
 
 // What every page's frame owes a visitor, in Chromium on the production build: a footer with the
 // rules and where to get help, a skip link that moves focus, a Log out in line with the account
@@ -23,24 +21,7 @@ const registered = await app.inject({
 });
 const token = /token=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
 
-async function newContext(
-  viewport: { width: number; height: number },
-  options: { javaScript?: boolean; user?: boolean } = {},
-): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    userAgent: browserUserAgent,
-    viewport,
-    javaScriptEnabled: options.javaScript ?? true,
-  });
-  if (options.user) await context.addCookies([{ name: 'token', value: token, url: base }]);
-  return context;
-}
-
-async function visit(page: Page, path: string, javaScript: boolean) {
-  const response = await page.goto(`${base}${path}`);
-  if (javaScript) await page.waitForSelector('html[data-hydrated="true"]');
-  return response;
-}
+const { newContext, visit } = visitors(browser, base, token);
 
 for (const javaScript of [true, false]) {
   const how = javaScript ? 'with' : 'without';

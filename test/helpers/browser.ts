@@ -76,3 +76,31 @@ export async function startBrowserTest(
   });
   return { app, base, browser };
 }
+
+/**
+ * A visitor of the app `startBrowserTest` started: `newContext` opens a browser context at a
+ * viewport, with or without JavaScript, signed in with `token` when `user` is set; `visit` opens a
+ * path and waits for the app (without JavaScript, for the document) and its fonts.
+ */
+export function visitors(browser: Browser, base: string, token: string) {
+  const newContext = async (
+    viewport: { width: number; height: number },
+    options: { javaScript?: boolean; user?: boolean } = {},
+  ) => {
+    const { browserUserAgent } = await import('./app.ts');
+    const context = await browser.newContext({
+      userAgent: browserUserAgent,
+      viewport,
+      javaScriptEnabled: options.javaScript ?? true,
+    });
+    if (options.user) await context.addCookies([{ name: 'token', value: token, url: base }]);
+    return context;
+  };
+  const visit = async (page: Page, path: string, javaScript = true) => {
+    const response = await page.goto(`${base}${path}`);
+    if (javaScript) await page.waitForSelector('html[data-hydrated="true"]');
+    await page.evaluate(() => document.fonts.ready);
+    return response;
+  };
+  return { newContext, visit };
+}

@@ -10,12 +10,12 @@ interface WithCookies {
 }
 
 /**
- * `post(url, form, cookie?)` posts `form` urlencoded with `origin` as Origin and Host;
- * `page(url, cookie?)` fetches a page. Both as a browser, with `cookie` as the Cookie header.
+ * `post(url, form, cookie?)` posts `form` urlencoded with `origin` as Origin and Host (`postJson`
+ * asking for the JSON answer, as with JavaScript); `page(url, cookie?)` fetches a page. Both as a browser, with `cookie` as the Cookie header.
  */
 export function formClient(app: FastifyInstance, origin = 'http://localhost:3000') {
   const host = new URL(origin).host;
-  const post = (url: string, form: Record<string, string>, cookie?: string) =>
+  const send = (accept?: string) => (url: string, form: Record<string, string>, cookie?: string) =>
     app.inject({
       method: 'POST',
       url,
@@ -23,14 +23,18 @@ export function formClient(app: FastifyInstance, origin = 'http://localhost:3000
         origin,
         host,
         'user-agent': browserUserAgent,
+        ...(accept ? { accept } : {}),
         'content-type': 'application/x-www-form-urlencoded',
         ...(cookie ? { cookie } : {}),
       },
       payload: new URLSearchParams(form).toString(),
     });
+  const post = send();
+  /** `post` as the browser's form action with JavaScript sends it: the answer is JSON. */
+  const postJson = send('application/json');
   const page = (url: string, cookie?: string) =>
     app.inject({ url, headers: { 'user-agent': browserUserAgent, ...(cookie ? { cookie } : {}) } });
-  return { post, page };
+  return { post, postJson, page };
 }
 
 /** The session cookie a response sets (`token`), if it sets one. */

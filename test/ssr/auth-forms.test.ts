@@ -7,7 +7,7 @@ const { app, close } = await startTestApp({ PUBLIC_URL: 'http://localhost:3000' 
 t.teardown(close);
 
 const origin = 'http://localhost:3000';
-const { post, page } = formClient(app, origin);
+const { post, postJson, page } = formClient(app, origin);
 
 const newcomer = {
   email: 'Somchai@Example.com',
@@ -124,25 +124,12 @@ t.test('too many logins from one address: a 429 page with Retry-After', async (t
 });
 
 t.test('with JavaScript the same form and action answer JSON: the outcome, never a redirect', async (t) => {
-  const asJson = (url: string, form: Record<string, string>, cookieHeader?: string) =>
-    app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        origin,
-        host: 'localhost:3000',
-        accept: 'application/json',
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(cookieHeader ? { cookie: cookieHeader } : {}),
-      },
-      payload: new URLSearchParams(form).toString(),
-    });
-  const wrong = await asJson('/th/login', { email: newcomer.email, password: 'not the password' });
+  const wrong = await postJson('/th/login', { email: newcomer.email, password: 'not the password' });
   t.equal(wrong.statusCode, 401);
   t.same(wrong.json(), { values: { email: newcomer.email }, errors: {}, message: 'INVALID_CREDENTIALS' });
   t.notOk(sessionCookie(wrong), 'no session');
 
-  const right = await asJson('/th/login?redirect=%2Fth%2Fbonus', {
+  const right = await postJson('/th/login?redirect=%2Fth%2Fbonus', {
     email: newcomer.email,
     password: newcomer.password,
   });
@@ -158,11 +145,11 @@ t.test('with JavaScript the same form and action answer JSON: the outcome, never
     'the notice travels in the answer, not a cookie',
   );
 
-  const out = await asJson('/logout', {}, `token=${sessionCookie(right)!.value}`);
+  const out = await postJson('/logout', {}, `token=${sessionCookie(right)!.value}`);
   t.same(out.json(), { redirect: '/', flash: 'signedOut', user: null });
   t.equal(sessionToken(out), '', 'the cookie is cleared');
 
-  const notAForm = await asJson('/bonus', { a: '1' });
+  const notAForm = await postJson('/bonus', { a: '1' });
   t.equal(notAForm.statusCode, 405);
   t.equal(notAForm.json().code, 'METHOD_NOT_ALLOWED');
 });
