@@ -4,6 +4,8 @@
  * but this runs only for a client navigation, which needs a user action, so it cannot loop.
  */
 
+import { webStorage } from './web-storage.ts';
+
 export const RELOAD_MARKER_KEY = 'asdas:reload';
 export const RELOAD_TTL_MS = 10_000;
 
@@ -32,13 +34,7 @@ export interface MemoryMarker {
 const pageMemory: MemoryMarker = { marker: null };
 
 /** `window.sessionStorage`, or null when there is none or reading it throws. */
-export function browserSessionStorage(): MarkerStorage | null {
-  try {
-    return typeof window !== 'undefined' && window.sessionStorage ? window.sessionStorage : null;
-  } catch {
-    return null;
-  }
-}
+export const browserSessionStorage = (): MarkerStorage | null => webStorage('sessionStorage');
 
 function resolveStorage(storage: ChunkReloadOptions['storage']): MarkerStorage | null {
   try {

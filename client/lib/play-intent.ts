@@ -2,19 +2,15 @@
 // arrival presses Play for the player. Nothing else does: a visit to `/play` shows the page and its
 // Play button (docs/play.md). The mark is per tab, used once, and goes stale.
 
+import { webStorage } from './web-storage.ts';
+
 export const playIntentKey = 'asdas:play-after-login';
 /** Longer than a login takes; short enough that an abandoned login does not play hours later. */
 export const playIntentMaxAgeMs = 15 * 60_000;
 
 type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-function tabStore(): Store | null {
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    return null;
-  }
-}
+const tabStore = (): Store | null => webStorage('sessionStorage');
 
 /** Play was pressed and is on its way through login. */
 export function rememberPlayIntent(store: Store | null = tabStore(), now = Date.now()): void {

@@ -1,5 +1,7 @@
 // The `/play` page's optional reminder. The timing takes its timers as arguments, for tests.
 
+import { webStorage } from './web-storage.ts';
+
 export const reminderChoices = [30, 60, 0] as const;
 /** Minutes between reminders; 0 is off. */
 export type ReminderChoice = (typeof reminderChoices)[number];
@@ -15,13 +17,7 @@ export function parseReminderChoice(value: unknown): ReminderChoice {
 }
 
 /** This browser's localStorage, or null where there is none or it is refused. */
-export function reminderStore(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+export const reminderStore = (): Storage | null => webStorage('localStorage');
 
 export function readReminderChoice(storage: Pick<Storage, 'getItem'> | null | undefined): ReminderChoice {
   try {
