@@ -7,7 +7,7 @@ import type { Database } from '../lib/db/types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The application database (PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL), migrated. */
+    /** The application database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), migrated. */
     db: Kysely<Database>;
   }
 }
@@ -25,12 +25,12 @@ const readinessTimeoutMs = 2000;
 export default fp<DatabasePluginOptions>(
   async (app, options) => {
     let db: Kysely<Database>;
-    /** For PGlite, also lets its folder's lock go (decision 0025). */
+    /** For SQLite, also lets its folder's lock go (decision 0025). */
     let close: (() => Promise<void>) | undefined;
     if (options.db) {
       db = options.db;
     } else {
-      const backend = app.config.databaseUrl ? 'postgres' : 'pglite';
+      const backend = app.config.databaseUrl ? 'postgres' : 'sqlite';
       const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
       const opened = await openDatabase({
         dataDir: app.config.dataDir,

@@ -6,6 +6,7 @@ import type { TokenCheck } from './account-tokens.ts';
 import { AccountLinkService, type AccountLinkDependencies } from './account-link-service.ts';
 import type { SessionView } from '../../contract/account-view.ts';
 import { checkDisplayName, checkEmail, checkNewPassword, type FieldErrors } from './validation.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /** An email change link works once, for 24 hours. */
 const emailChangeTtlMs = 24 * 60 * 60 * 1000;
@@ -13,10 +14,6 @@ const emailChangeTtlMs = 24 * 60 * 60 * 1000;
 export type Changed<T> = { ok: true; value: T } | { ok: false; fields: FieldErrors; status?: number };
 
 export type DeletionResult = { ok: true } | { ok: false; fields: FieldErrors } | { ok: false; onBreakUntil: string };
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === '23505';
-}
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -160,7 +157,7 @@ export class AccountSettings extends AccountLinkService {
       });
     } catch (error) {
       // Someone registered the address after the link was sent.
-      if (isUniqueViolation(error)) return { ok: false, problem: 'taken' };
+      if (isUniqueViolation(error, 'users', 'email')) return { ok: false, problem: 'taken' };
       throw error;
     }
   }

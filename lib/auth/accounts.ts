@@ -6,6 +6,7 @@ import type { PasswordHasher } from './passwords.ts';
 import { hashSessionToken, isWellFormedToken, newSessionToken } from './tokens.ts';
 import { storableUserAgent, toPublicUser, type UserColumns, userColumns } from './users.ts';
 import { checkEmail, type Registration } from './validation.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 export class EmailTakenError extends Error {
   override name = 'EmailTakenError';
@@ -38,15 +39,6 @@ export interface AccountServiceOptions {
   /** The expiry slides at most this often per session, so a busy session rarely writes. */
   touchIntervalMs: number;
   clock: () => Date;
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  return (
-    candidate?.code === '23505' &&
-    (candidate.constraint === constraint ||
-      (typeof candidate.message === 'string' && candidate.message.includes(constraint)))
-  );
 }
 
 /** Accounts and sessions, free of HTTP; the database keeps only the SHA-256 of session tokens. */
@@ -146,7 +138,7 @@ export class AccountService {
         return { user: toPublicUser(user), ...session };
       });
     } catch (error) {
-      if (isUniqueViolation(error, 'users_email_key')) throw new EmailTakenError();
+      if (isUniqueViolation(error, 'users', 'email')) throw new EmailTakenError();
       throw error;
     }
   }

@@ -3,12 +3,13 @@ import { resolve } from 'node:path';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-folder-lock.ts';
+import type { OpenedSqlite } from './sqlite.ts';
 import type { Database } from './types.ts';
 
-export type DatabaseBackend = 'pglite' | 'postgres';
+export type DatabaseBackend = 'sqlite' | 'postgres';
 
 export interface OpenDatabaseOptions {
-  /** PGlite's folder, created on first start; not used with `databaseUrl`. */
+  /** The embedded database's folder, created on first start; not used with `databaseUrl`. */
   dataDir: string;
   databaseUrl?: string | undefined;
   /** A pooled connection failed, idle or in use (the pool replaces it). */
@@ -22,21 +23,9 @@ export interface OpenedDatabase {
   /** For the start-up log: never a password. */
   description: string;
   pool?: pg.Pool;
-  /** For PGlite, also lets the data folder's lock go. Idempotent. */
+  /** For SQLite, also lets the data folder's lock go. Idempotent. */
   close: () => Promise<void>;
 }
-
-/**
- * PostgreSQL's defaults assume a server of its own; this site's data is small (figures: decision
- * 0001). PGlite's `initialMemory` cannot go below the module's 128 MiB: it fails to instantiate.
- */
-const pgliteSettings = [
-  'shared_buffers=16MB',
-  'work_mem=2MB',
-  'maintenance_work_mem=16MB',
-  'temp_buffers=2MB',
-  'wal_buffers=1MB',
-];
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const log = options.onQuery
@@ -57,34 +46,33 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     return { db, backend: 'postgres', description: describeUrl(options.databaseUrl), pool, close: () => db.destroy() };
   }
-  // Loaded only for the embedded database: a replica on PostgreSQL never holds PGlite's code.
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('kysely-pglite-dialect'),
-  ]);
+  // Loaded only for the embedded database: a replica on PostgreSQL never holds SQLite's code.
+  const { openSqlite, sqliteFileOf } = await import('./sqlite.ts');
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  // One process per folder (decision 0025), refused before PGlite touches a file.
+  // One process per folder (decision 0025), refused before a file is touched.
   const lock = await lockDataFolder(dataDir);
-  let pglite: InstanceType<typeof PGlite>;
+  let sqlite: OpenedSqlite;
+  let file: string;
   try {
-    const startParams = [...PGlite.defaultStartParams, ...pgliteSettings.flatMap((setting) => ['-c', setting])];
-    pglite = await PGlite.create(dataDir, { startParams });
+    file = sqliteFileOf(dataDir);
+    sqlite = openSqlite(file);
   } catch (error) {
     lock.release();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...(log ? { log } : {}) });
+  const db = new Kysely<Database>({ dialect: sqlite.dialect, plugins: sqlite.plugins, ...(log ? { log } : {}) });
   let closing: Promise<void> | undefined;
   return {
     db,
-    backend: 'pglite',
-    description: `pglite:${dataDir}`,
+    backend: 'sqlite',
+    description: `sqlite:${file}`,
     close: () =>
       (closing ??= (async () => {
+        sqlite.checkpoint();
         await db.destroy();
-        // Kysely only closes a driver it has used. After a failed close the lock stays until exit.
-        if (!pglite.closed) await pglite.close();
+        // After a failed close the lock stays until exit.
+        sqlite.close();
         lock.release();
       })()),
   };

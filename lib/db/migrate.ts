@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run on Kysely<any>: the schema as it was then */
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { isSqlite } from './dialect.ts';
 import { migrations as knownMigrations } from './migrations.ts';
 
 /** In the connection's current schema. */
@@ -38,13 +39,25 @@ export interface MigrateResult {
 }
 
 /**
- * Brings the database up to date on one connection holding an advisory lock, so replicas starting
- * at once wait their turn (decision 0001). Refuses a database with migrations the code does not know.
+ * Brings the database up to date and refuses one with migrations the code does not know. On
+ * PostgreSQL it holds an advisory lock on one connection, so replicas starting at once wait their
+ * turn (decision 0001); on SQLite, one process holds the folder (decision 0025) and the whole run
+ * is one transaction, so a failed migration leaves the file as it was.
  */
 export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrateResult> {
   const all = options.migrations ?? knownMigrations;
-  const log = options.log;
   return db.connection().execute(async (conn) => {
+    if (isSqlite(conn)) {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await migrate(conn, undefined, all, options.log);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
+      }
+    }
     const schema = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(conn)).rows[0]
       ?.schema;
     if (!schema) {
@@ -55,44 +68,60 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
     const lockKey = sql`${sql.lit(lockClass)}::int, hashtext(${schema})`;
     const tried = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lockKey}) as locked`.execute(conn);
     if (!tried.rows[0]?.locked) {
-      log?.info('another instance is migrating the database; waiting for it');
+      options.log?.info('another instance is migrating the database; waiting for it');
       await sql`select pg_advisory_lock(${lockKey})`.execute(conn);
     }
     try {
-      await refuseNewerDatabase(conn, schema, all);
-      const migrator = new Migrator({
-        db: conn,
-        provider: { getMigrations: async () => all },
-        // Explicit, so another schema's `kysely_migration` table is never taken for ours.
-        migrationTableSchema: schema,
-      });
-      const { error, results = [] } = await migrator.migrateToLatest();
-      if (error) {
-        const failed = results.find((result) => result.status === 'Error')?.migrationName;
-        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever was thrown, as text
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new MigrationFailedError(
-          failed ? `Migration ${failed} failed: ${reason}` : `Migrating failed: ${reason}`,
-          {
-            cause: error,
-          },
-        );
-      }
-      const applied = results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
-      if (applied.length > 0) log?.info(`applied migrations: ${applied.join(', ')}`);
-      return { applied };
+      return await migrate(conn, schema, all, options.log);
     } finally {
       await sql`select pg_advisory_unlock(${lockKey})`.execute(conn);
     }
   });
 }
 
-async function refuseNewerDatabase(conn: Kysely<any>, schema: string, all: Record<string, Migration>): Promise<void> {
-  const exists = await sql<{
-    table: string | null;
-  }>`select to_regclass(format('%I.%I', ${schema}::text, ${migrationTable}::text))::text as table`.execute(conn);
+/** `schema`: PostgreSQL's current schema; SQLite has none. */
+async function migrate(
+  conn: Kysely<any>,
+  schema: string | undefined,
+  all: Record<string, Migration>,
+  log: MigrationLog | undefined,
+): Promise<MigrateResult> {
+  await refuseNewerDatabase(conn, schema, all);
+  const migrator = new Migrator({
+    db: conn,
+    provider: { getMigrations: async () => all },
+    // Explicit, so another schema's `kysely_migration` table is never taken for ours.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((result) => result.status === 'Error')?.migrationName;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever was thrown, as text
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationFailedError(failed ? `Migration ${failed} failed: ${reason}` : `Migrating failed: ${reason}`, {
+      cause: error,
+    });
+  }
+  const applied = results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  if (applied.length > 0) log?.info(`applied migrations: ${applied.join(', ')}`);
+  return { applied };
+}
+
+async function refuseNewerDatabase(
+  conn: Kysely<any>,
+  schema: string | undefined,
+  all: Record<string, Migration>,
+): Promise<void> {
+  const exists = schema
+    ? await sql<{
+        table: string | null;
+      }>`select to_regclass(format('%I.%I', ${schema}::text, ${migrationTable}::text))::text as table`.execute(conn)
+    : await sql<{
+        table: string | null;
+      }>`select name as "table" from sqlite_master where type = 'table' and name = ${migrationTable}`.execute(conn);
   if (!exists.rows[0]?.table) return;
-  const executed = await conn.withSchema(schema).selectFrom(migrationTable).select('name').execute();
+  const table = schema ? conn.withSchema(schema) : conn;
+  const executed = await table.selectFrom(migrationTable).select('name').execute();
   const unknown = executed.map((row: { name: string }) => row.name).filter((name) => !Object.hasOwn(all, name));
   if (unknown.length > 0) throw new DatabaseNewerThanCodeError(unknown.sort());
 }

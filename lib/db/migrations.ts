@@ -1,38 +1,42 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations take Kysely<any>: the schema as it was then */
 import { type Kysely, type Migration, sql } from 'kysely';
+import { columnTypes, isSqlite } from './dialect.ts';
 
 /**
  * Every schema change, in order, in code so the compiled server carries them (decision 0001).
- * Append an entry whose name sorts after the last; never edit or rename one that has shipped.
+ * Append an entry whose name sorts after the last; never change what one that has shipped does on
+ * PostgreSQL, nor rename it. Each runs on SQLite and PostgreSQL alike: types, defaults and
+ * functions that differ come from `columnTypes` (decision 0033).
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': {
     async up(db: Kysely<any>) {
+      const t = columnTypes(db);
       await db.schema
         .createTable('users')
-        .addColumn('id', 'uuid', (col) => col.primaryKey())
+        .addColumn('id', t.uuid, (col) => col.primaryKey())
         .addColumn('email', 'text', (col) => col.notNull())
         .addColumn('password_hash', 'text', (col) => col.notNull())
         .addColumn('display_name', 'text', (col) => col.notNull())
         .addColumn('locale', 'text', (col) => col.notNull())
-        .addColumn('accepted_terms_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('age_confirmed_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+        .addColumn('accepted_terms_at', t.timestamp, (col) => col.notNull())
+        .addColumn('age_confirmed_at', t.timestamp, (col) => col.notNull())
+        .addColumn('created_at', t.timestamp, (col) => col.notNull().defaultTo(t.now))
         .addUniqueConstraint('users_email_key', ['email'])
         .addCheckConstraint('users_locale_check', sql`locale in ('en', 'th')`)
-        .addCheckConstraint('users_email_length_check', sql`char_length(email) <= 254`)
+        .addCheckConstraint('users_email_length_check', sql`${t.length('email')} <= 254`)
         .execute();
 
       await db.schema
         .createTable('sessions')
-        .addColumn('id', 'uuid', (col) => col.primaryKey())
-        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('id', t.uuid, (col) => col.primaryKey())
+        .addColumn('user_id', t.uuid, (col) => col.notNull().references('users.id').onDelete('cascade'))
         .addColumn('token_hash', 'text', (col) => col.notNull())
-        .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
-        .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('last_seen_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('created_at', t.timestamp, (col) => col.notNull().defaultTo(t.now))
+        .addColumn('expires_at', t.timestamp, (col) => col.notNull())
+        .addColumn('last_seen_at', t.timestamp, (col) => col.notNull())
         .addColumn('user_agent', 'text')
-        .addColumn('revoked_at', 'timestamptz')
+        .addColumn('revoked_at', t.timestamp)
         .addUniqueConstraint('sessions_token_hash_key', ['token_hash'])
         .execute();
       await db.schema.createIndex('sessions_user_id_idx').on('sessions').column('user_id').execute();
@@ -46,11 +50,18 @@ export const migrations: Record<string, Migration> = {
   // Types in lib/play/tables.ts.
   '0002_play_sessions': {
     async up(db: Kysely<any>) {
+      const t = columnTypes(db);
       await db.schema
         .createTable('play_sessions')
-        .addColumn('id', 'uuid', (col) => col.primaryKey())
-        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('started_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('id', t.uuid, (col) => col.primaryKey())
+        // SQLite cannot alter a column or a constraint, so it gets 0006's column here; no SQLite
+        // database was ever made before 0006 existed.
+        .addColumn('user_id', t.uuid, (col) =>
+          isSqlite(db)
+            ? col.references('users.id').onDelete('set null')
+            : col.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('started_at', t.timestamp, (col) => col.notNull())
         .addColumn('locale', 'text', (col) => col.notNull())
         .addColumn('user_agent', 'text')
         .addCheckConstraint('play_sessions_locale_check', sql`locale in ('en', 'th')`)
@@ -67,13 +78,14 @@ export const migrations: Record<string, Migration> = {
   },
   '0003_launch_tokens': {
     async up(db: Kysely<any>) {
+      const t = columnTypes(db);
       await db.schema
         .createTable('launch_tokens')
-        .addColumn('jti', 'uuid', (col) => col.primaryKey())
-        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('play_session_id', 'uuid', (col) => col.notNull().references('play_sessions.id').onDelete('cascade'))
-        .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('used_at', 'timestamptz')
+        .addColumn('jti', t.uuid, (col) => col.primaryKey())
+        .addColumn('user_id', t.uuid, (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('play_session_id', t.uuid, (col) => col.notNull().references('play_sessions.id').onDelete('cascade'))
+        .addColumn('expires_at', t.timestamp, (col) => col.notNull())
+        .addColumn('used_at', t.timestamp)
         .execute();
       await db.schema.createIndex('launch_tokens_expires_at_idx').on('launch_tokens').column('expires_at').execute();
       await db.schema
@@ -88,14 +100,15 @@ export const migrations: Record<string, Migration> = {
   },
   '0004_self_exclusions': {
     async up(db: Kysely<any>) {
+      const t = columnTypes(db);
       await db.schema
         .createTable('self_exclusions')
-        .addColumn('id', 'uuid', (col) => col.primaryKey())
-        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('starts_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('ends_at', 'timestamptz', (col) => col.notNull())
+        .addColumn('id', t.uuid, (col) => col.primaryKey())
+        .addColumn('user_id', t.uuid, (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('starts_at', t.timestamp, (col) => col.notNull())
+        .addColumn('ends_at', t.timestamp, (col) => col.notNull())
         .addColumn('period', 'text', (col) => col.notNull())
-        .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+        .addColumn('created_at', t.timestamp, (col) => col.notNull().defaultTo(t.now))
         .addCheckConstraint('self_exclusions_period_check', sql`period in ('24h', '7d', '30d', '6m')`)
         .addCheckConstraint('self_exclusions_ends_after_start_check', sql`ends_at > starts_at`)
         .execute();
@@ -113,17 +126,18 @@ export const migrations: Record<string, Migration> = {
   // Types in lib/auth/account-tokens.ts.
   '0005_account_tokens': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('users').addColumn('email_verified_at', 'timestamptz').execute();
+      const t = columnTypes(db);
+      await db.schema.alterTable('users').addColumn('email_verified_at', t.timestamp).execute();
       await db.schema
         .createTable('account_tokens')
-        .addColumn('id', 'uuid', (col) => col.primaryKey())
-        .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('id', t.uuid, (col) => col.primaryKey())
+        .addColumn('user_id', t.uuid, (col) => col.notNull().references('users.id').onDelete('cascade'))
         .addColumn('purpose', 'text', (col) => col.notNull())
         .addColumn('token_hash', 'text', (col) => col.notNull())
         .addColumn('email', 'text', (col) => col.notNull())
-        .addColumn('created_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
-        .addColumn('used_at', 'timestamptz')
+        .addColumn('created_at', t.timestamp, (col) => col.notNull())
+        .addColumn('expires_at', t.timestamp, (col) => col.notNull())
+        .addColumn('used_at', t.timestamp)
         .addUniqueConstraint('account_tokens_token_hash_key', ['token_hash'])
         .addCheckConstraint(
           'account_tokens_purpose_check',
@@ -145,6 +159,7 @@ export const migrations: Record<string, Migration> = {
   // Deleting an account keeps its play sessions, anonymised (decision 0011).
   '0006_anonymous_play_sessions': {
     async up(db: Kysely<any>) {
+      if (isSqlite(db)) return; // done by 0002
       await db.schema
         .alterTable('play_sessions')
         .alterColumn('user_id', (col) => col.dropNotNull())
@@ -158,6 +173,7 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
     async down(db: Kysely<any>) {
+      if (isSqlite(db)) return;
       await db.deleteFrom('play_sessions').where('user_id', 'is', null).execute();
       await db.schema.alterTable('play_sessions').dropConstraint('play_sessions_user_id_fkey').execute();
       await db.schema

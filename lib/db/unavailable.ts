@@ -16,13 +16,18 @@ const connectionCodes = new Set([
   '08006',
 ]);
 
+// SQLite: another connection held the write lock past the busy timeout, or the disk failed or filled.
+const sqliteCodes = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN)/;
+
 const connectionMessages =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   const candidate = error as { code?: unknown; message?: unknown; errors?: unknown } | null;
   if (!candidate || typeof candidate !== 'object') return false;
-  if (typeof candidate.code === 'string' && connectionCodes.has(candidate.code)) return true;
+  if (typeof candidate.code === 'string' && (connectionCodes.has(candidate.code) || sqliteCodes.test(candidate.code))) {
+    return true;
+  }
   if (typeof candidate.message === 'string' && connectionMessages.test(candidate.message)) return true;
   // Node's AggregateError when every address of the host refused (IPv4 and IPv6).
   return Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDatabaseUnavailable(inner));

@@ -335,7 +335,7 @@ for (const backend of testBackends()) {
 }
 
 t.test('wrong passwords on the account page count against the login throttle of that address', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const app = await buildTestApp({
     database,

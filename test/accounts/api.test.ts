@@ -298,7 +298,7 @@ for (const backend of testBackends()) {
 }
 
 t.test('with production argon2 parameters an unknown email is not answered faster', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const app = await buildTestApp({ database, accounts: { passwordHasher: new PasswordHasher(productionHashing) } });
   t.teardown(() => app.close());

@@ -102,7 +102,7 @@ for (const backend of testBackends()) {
 }
 
 t.test('REQUIRE_VERIFIED_EMAIL_FOR_PLAY: off by default, and when on Play refuses unverified players', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const open = await buildTestApp({ database });
   t.teardown(() => open.close());

@@ -42,7 +42,7 @@ async function startSmtp(options: Partial<SMTPServerOptions> = {}) {
   };
 }
 
-const database = await createTestDatabase('pglite');
+const database = await createTestDatabase('sqlite');
 t.teardown(() => database.close());
 
 /**

@@ -269,7 +269,7 @@ for (const backend of testBackends()) {
 }
 
 t.test('limits: emails per address capped (the answer never changes), requests per client refused', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const app = await buildTestApp({
     database,

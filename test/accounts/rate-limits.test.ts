@@ -17,7 +17,7 @@ const limits = {
   loginFailuresPerAccount: { max: 3, windowMs: 60 * 60_000 },
 };
 
-const database = await createTestDatabase('pglite');
+const database = await createTestDatabase('sqlite');
 t.teardown(() => database.close());
 
 for (const store of stores) {

@@ -4,7 +4,7 @@ import { formatDateTime } from '../../client/components/local-time.tsx';
 import { browserUserAgent } from '../helpers/app.ts';
 import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
 
-// Play end to end in Chromium, on the production build with its own PGlite: log in, press Play,
+// Play end to end in Chromium, on the production build with its own SQLite: log in, press Play,
 // land on the own /play page with a verified session; breaks refuse Play with their end date;
 // a launch URL to an origin that is not allowed goes nowhere; the account page takes a break
 // with and without JavaScript.

@@ -24,7 +24,7 @@ import { createLogger } from '../../lib/logger.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 import { browserUserAgent } from '../helpers/app.ts';
 import { collectConsole, launchBrowser, settled } from '../helpers/browser.ts';
-import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
+import { createTestDatabase } from '../helpers/database.ts';
 
 // The client runtime in Chromium, on the production build: new-build reload, chunk-failure
 // reload, navigateTo's refusals, route middleware redirects, start-up and render errors.
@@ -54,7 +54,7 @@ async function startApp() {
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     PAGE_CACHE_TTL_MS: '0',
   });
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   const app = await buildApp({
     config,
     logger: createLogger('warn', { write: () => undefined }),
@@ -169,8 +169,6 @@ function copyProject(): { dir: string; buildA: string } {
 
 /** `node dist/node/server.js` in the copy, as operators run it; resolves once /healthz answers. */
 async function startServer(dir: string, port: number): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
-  // A migrated embedded database from the template: creating one from scratch takes seconds.
-  if (!existsSync(join(dir, 'data'))) await seedPGliteDataDir(join(dir, 'data'));
   const child = spawn(process.execPath, [join(dir, 'dist/node/server.js')], {
     cwd: dir,
     env: {

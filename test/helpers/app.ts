@@ -62,8 +62,8 @@ export async function startTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
   const config = testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
-  // A migrated embedded database copied from a template: starting PGlite from scratch takes seconds.
-  const database = await createTestDatabase('pglite');
+  // A migrated embedded database of its own.
+  const database = await createTestDatabase('sqlite');
   const app = await buildApp({
     config,
     logger: collectingLogger(logs, config.logLevel),

@@ -14,7 +14,7 @@ import t from 'tap';
 import { loadConfig } from '../../lib/config.ts';
 import { browserUserAgent, buildTestApp } from '../helpers/app.ts';
 import { tokenCookie, validRegistration } from '../helpers/accounts.ts';
-import { createTestDatabase, seedPGliteDataDir, testBackends } from '../helpers/database.ts';
+import { createTestDatabase, testBackends } from '../helpers/database.ts';
 import { freePort } from '../helpers/private-servers.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
@@ -65,7 +65,7 @@ for (const backend of testBackends()) {
 }
 
 t.test('plain HTTP sites keep a cookie browsers send back over HTTP', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const app = await buildTestApp({ database, env: { PUBLIC_URL: 'http://intranet.example' } });
   t.teardown(() => app.close());
@@ -90,7 +90,6 @@ t.test('plain HTTP sites keep a cookie browsers send back over HTTP', async (t) 
 t.test('the metrics listener: loopback by default, GET /metrics only', async (t) => {
   t.equal(loadConfig({ HOST: '0.0.0.0' }).metricsHost, '127.0.0.1');
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-metrics-host-'));
-  await seedPGliteDataDir(dataDir);
   const metricsPort = await freePort();
   const server = startServerProcess({ DATA_DIR: dataDir, HOST: '0.0.0.0', METRICS_PORT: String(metricsPort) });
   t.teardown(async () => {
@@ -112,7 +111,7 @@ t.test(
   'Redis keys are named after their limit; keys under the old names do nothing',
   { skip: redisUrl ? false : 'TEST_REDIS_URL is not set' },
   async (t) => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('sqlite');
     t.teardown(() => database.close());
     const namespace = `test-keys-${process.pid}-${randomBytes(4).toString('hex')}:`;
     const redis = new Redis(redisUrl!);

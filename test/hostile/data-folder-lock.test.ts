@@ -1,6 +1,6 @@
 /**
  * One process per embedded database folder (issue 25, item 4; docs/decisions/0025). Two servers
- * on one PGlite DATA_DIR each answered 201 and lost each other's writes. Now the second is refused
+ * on one data folder (then PGlite) each answered 201 and lost each other's writes. Now the second is refused
  * at start with a message naming the folder and the holder; a holder killed with SIGKILL leaves
  * nothing that blocks the next start; of two processes starting on a folder at once exactly one
  * wins; and in "containers" (every server pid 1 in its own pid namespace, each with its own
@@ -13,7 +13,6 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { DataFolderInUseError, lockDataFolder, lockFileName } from '../../lib/db/data-folder-lock.ts';
-import { seedPGliteDataDir } from '../helpers/database.ts';
 import { serverJs, startServerProcess } from '../helpers/server-process.ts';
 
 const password = 'correct horse battery staple';
@@ -192,7 +191,6 @@ t.test('the lock module: one holder at a time, let go on release, details of a d
 t.test('servers on one DATA_DIR', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-lock-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  await seedPGliteDataDir(dataDir);
 
   // The first holds the folder; the second, started while it serves, is refused.
   const first = startServer(dataDir);

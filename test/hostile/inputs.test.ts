@@ -742,7 +742,7 @@ for (const backend of testBackends()) {
       const page = await app.inject({ url: '/account', headers: { cookie: `token=${session}` } });
       t.equal(page.statusCode, 200);
       t.notMatch(page.body, /<script>alert\(1\)/, 'never as markup');
-      const count = await sql<{ n: number }>`select count(*)::int as n from users`.execute(database.db);
+      const count = await sql<{ n: number }>`select count(*) as n from users`.execute(database.db);
       t.equal(Number(count.rows[0]!.n), 2, 'the users table is intact');
     });
 

@@ -13,7 +13,6 @@ import t, { type Test } from 'tap';
 import { buildApp } from '../../app.ts';
 import { testHashing } from '../../lib/auth/passwords.ts';
 import { collectingLogger, testConfig } from '../helpers/app.ts';
-import { seedPGliteDataDir } from '../helpers/database.ts';
 import { findPostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-servers.ts';
 
 const origin = 'http://localhost:3000';
@@ -41,7 +40,6 @@ async function startApp(
   env: Record<string, string>,
 ): Promise<{ app: FastifyInstance; logs: Record<string, unknown>[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-outage-'));
-  if (!env.DATABASE_URL) await seedPGliteDataDir(dataDir);
   const logs: Record<string, unknown>[] = [];
   const app = await buildApp({
     config: testConfig({
@@ -90,7 +88,7 @@ const needNoUser = [
 ];
 
 const binaries = findPostgres();
-const backends: Array<'pglite' | 'postgres'> = typeof binaries === 'string' ? ['pglite'] : ['pglite', 'postgres'];
+const backends: Array<'sqlite' | 'postgres'> = typeof binaries === 'string' ? ['sqlite'] : ['sqlite', 'postgres'];
 if (typeof binaries === 'string') t.comment(`PostgreSQL outage not tested: ${binaries}`);
 
 for (const backend of backends) {

@@ -16,7 +16,7 @@ import t, { type Test } from 'tap';
 import { buildApp } from '../../app.ts';
 import { testHashing } from '../../lib/auth/passwords.ts';
 import { testConfig } from '../helpers/app.ts';
-import { createTestDatabase, seedPGliteDataDir } from '../helpers/database.ts';
+import { createTestDatabase } from '../helpers/database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
 const origin = 'http://localhost:3000';
@@ -53,7 +53,7 @@ async function startApp(
   env: Record<string, string>,
   options: { reportAfterMs?: number } = {},
 ): Promise<{ app: FastifyInstance; port: number; base: string; metricsUrl: string }> {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-stalled-'));
   const app = await buildApp({
     // Per-address rate limits would answer some of the stalled requests early: out of the way.
@@ -162,7 +162,6 @@ t.test('/readyz fails once every request has been shed for a while, and recovers
 
 t.test('SIGTERM with an upload stalled: the upload is answered 408 and the process exits 0', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-stalled-proc-'));
-  await seedPGliteDataDir(dataDir);
   const server = startServerProcess({ DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '600000' });
   t.teardown(async () => {
     server.child.kill('SIGKILL');

@@ -15,7 +15,7 @@ import { testHashing } from '../../lib/auth/passwords.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { startTestApp } from '../helpers/app.ts';
-import { createTestDatabase, seedPGliteDataDir, testBackends } from '../helpers/database.ts';
+import { createTestDatabase, testBackends } from '../helpers/database.ts';
 
 /** `name{labels} value` lines of the text format, as [series, value]. */
 function samples(text: string): Map<string, number> {
@@ -137,7 +137,6 @@ for (const backend of testBackends()) {
   t.test(`database query time and pool use (${backend})`, async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'asdas-metrics-'));
     const database = backend === 'postgres' ? await createTestDatabase('postgres') : undefined;
-    if (!database) await seedPGliteDataDir(join(dataDir, 'db'));
     const config = loadConfig({
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
@@ -179,7 +178,7 @@ for (const backend of testBackends()) {
       t.ok(value(all, 'db_pool_connections', { state: 'total' })! >= 1, 'open connections');
       t.equal(value(all, 'db_pool_connections', { state: 'waiting' }), 0);
     } else {
-      t.equal(value(all, 'db_pool_connections'), undefined, 'PGlite has no pool');
+      t.equal(value(all, 'db_pool_connections'), undefined, 'SQLite has no pool');
     }
   });
 }
@@ -216,7 +215,6 @@ function freePort(): Promise<number> {
 
 t.test('the compiled server serves them on METRICS_PORT', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-metrics-proc-'));
-  await seedPGliteDataDir(dataDir);
   const metricsPort = await freePort();
   const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../dist/node/server.js')], {
     env: {
@@ -253,7 +251,7 @@ t.test('the compiled server serves them on METRICS_PORT', async (t) => {
   t.equal((await fetch(`${site}/healthz`)).status, 200);
   const { all } = await scrape(metricsUrl);
   t.equal(value(all, 'http_requests_total', { route: '/healthz', status_class: '2xx' }), 1);
-  t.ok(value(all, 'db_query_duration_seconds_count', { backend: 'pglite' }), 'the migrations were timed');
+  t.ok(value(all, 'db_query_duration_seconds_count', { backend: 'sqlite' }), 'the migrations were timed');
   t.equal((await fetch(`${site}/metrics`)).status, 404, 'not on the site port');
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'stops cleanly with the metrics listener open');

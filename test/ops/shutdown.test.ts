@@ -2,7 +2,7 @@
  * Shutdown waits for the work of requests in flight (plugins/requests-in-flight.ts): a handler
  * whose client has already gone still finds the database open, and close() resolves only after
  * it is done, at the latest after SHUTDOWN_TIMEOUT_MS. The database is the one the app opens
- * and closes itself (PGlite in DATA_DIR), as in production.
+ * and closes itself (SQLite in DATA_DIR), as in production.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -134,7 +134,7 @@ t.test('a handler that never ends holds close() for SHUTDOWN_TIMEOUT_MS at most'
   );
 });
 
-/** An app whose database is its own (PGlite in a fresh DATA_DIR, opened and destroyed by the app, no test hook that waits for the jobs), and its logs. */
+/** An app whose database is its own (SQLite in a fresh DATA_DIR, opened and destroyed by the app, no test hook that waits for the jobs), and its logs. */
 async function appWithItsOwnDatabase(t: Test) {
   const logs: Record<string, unknown>[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-shutdown-'));

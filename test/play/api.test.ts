@@ -415,7 +415,7 @@ for (const backend of testBackends()) {
 }
 
 t.test('PLAY_URL: the destination gets the token in `launch`, its other parameters kept', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const { app } = await buildPlayApp(database, {
     env: { PLAY_URL: 'https://play.example/start?brand=asdas&launch=old' },
@@ -448,7 +448,7 @@ t.test('PLAY_URL: the destination gets the token in `launch`, its other paramete
 });
 
 t.test("verify: only the destination (its key) or the token's own player may spend a token", async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const { app } = await buildPlayApp(database);
   t.teardown(() => app.close());
@@ -488,7 +488,7 @@ t.test("verify: only the destination (its key) or the token's own player may spe
 });
 
 t.test('verify is rate-limited per address', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const { app } = await buildPlayApp(database, { rateLimits: { playVerifyPerIp: { max: 3, windowMs: 60_000 } } });
   t.teardown(() => app.close());
@@ -518,7 +518,7 @@ t.test('verify is rate-limited per address', async (t) => {
 });
 
 t.test('without PLAY_SECRET: a random key per process', async (t) => {
-  const database = await createTestDatabase('pglite');
+  const database = await createTestDatabase('sqlite');
   t.teardown(() => database.close());
   const one = await buildPlayApp(database, { play: { secret: undefined } });
   t.teardown(() => one.app.close());

@@ -7,12 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { seedPGliteDataDir } from '../helpers/database.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'asdas-kill-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-await seedPGliteDataDir(dataDir);
 
 interface Server extends ServerProcess {
   base: string;

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { type KyselyPlugin, SqliteDialect } from 'kysely';
+import { SqliteValuesPlugin } from './sqlite-values.ts';
+
+/** The embedded database's file in DATA_DIR; `-wal` and `-shm` files sit beside it. */
+export const sqliteFileName = 'asdas-site.sqlite';
+
+/**
+ * A DATA_DIR holding the PGlite cluster of releases before SQLite (decision 0033). Its data stays
+ * where it is, untouched; docs/operations.md says how to carry it over.
+ */
+export class PGliteDataFolderError extends Error {
+  override name = 'PGliteDataFolderError';
+  constructor(readonly dataDir: string) {
+    super(
+      `The data folder ${dataDir} holds the PGlite database of an earlier release, which this release no longer ` +
+        'reads. Nothing in it was changed. Carry the accounts over with `npm run import-pglite -- ' +
+        `${dataDir}` +
+        '` (see docs/operations.md), or point DATA_DIR at an empty folder to start afresh.',
+    );
+  }
+}
+
+/** PostgreSQL's cluster layout, which PGlite left in DATA_DIR. */
+export function isPGliteDataFolder(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'PG_VERSION'));
+}
+
+/** The database file of `dataDir`, refusing a PGlite folder not yet imported. */
+export function sqliteFileOf(dataDir: string): string {
+  const file = join(dataDir, sqliteFileName);
+  // An import moves PGlite's files away after putting the new file in place: the file wins.
+  if (!existsSync(file) && isPGliteDataFolder(dataDir)) throw new PGliteDataFolderError(dataDir);
+  return file;
+}
+
+/**
+ * WAL lets readers go on while one write commits; the busy timeout makes a writer wait for
+ * another connection's write instead of failing (the data folder's lock already keeps other
+ * processes out). `synchronous=NORMAL` is WAL's durable-enough setting: a power cut may lose the
+ * last commits, never corrupt the file.
+ */
+const pragmas = ['journal_mode = WAL', 'synchronous = NORMAL', 'busy_timeout = 5000', 'foreign_keys = ON'];
+
+export interface OpenedSqlite {
+  dialect: SqliteDialect;
+  plugins: KyselyPlugin[];
+  /**
+   * Writes the WAL's commits into the file and empties it, so the file alone holds the data (a
+   * copy, a rename). libsql's close does not; call it before Kysely's `destroy()`.
+   */
+  checkpoint: () => void;
+  /** After Kysely's `destroy()` (which closes only a driver it has used). */
+  close: () => void;
+}
+
+export function openSqlite(file: string): OpenedSqlite {
+  const database = new Database(file);
+  for (const pragma of pragmas) database.exec(`PRAGMA ${pragma}`);
+  return {
+    dialect: new SqliteDialect({ database }),
+    plugins: [new SqliteValuesPlugin()],
+    checkpoint: () => {
+      if (database.open) database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    },
+    close: () => {
+      if (database.open) database.close();
+    },
+  };
+}
