@@ -1,7 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
