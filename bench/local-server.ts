@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,10 @@ export interface LocalServer {
   output: string[];
   /** Stops the server; returns the CPU profile's path when it was started with one. */
   stop: () => Promise<string | undefined>;
+  /** From spawning the process to its first 200 from /readyz (polled every 10 ms). */
+  readyMs: number;
+  /** The process's resident memory now and at its peak (Linux /proc), in MiB. */
+  memory: () => { rssMiB: number; peakMiB: number } | undefined;
 }
 
 export function buildIfNeeded(root: string, force: boolean) {
@@ -42,10 +46,20 @@ function freePort(): Promise<number> {
  */
 export async function startLocalServer(
   root: string,
-  { env = {}, cpuProfileDir }: { env?: Record<string, string>; cpuProfileDir?: string | undefined } = {},
+  {
+    env = {},
+    cpuProfileDir,
+    dataDir: keptDataDir,
+  }: {
+    env?: Record<string, string>;
+    cpuProfileDir?: string | undefined;
+    /** A data folder the caller owns (kept at stop); otherwise a new one, removed at stop. */
+    dataDir?: string;
+  } = {},
 ): Promise<LocalServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
+  const dataDir = keptDataDir ?? mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
+  const spawnedAt = performance.now();
   const profileTmp = cpuProfileDir ? mkdtempSync(join(os.tmpdir(), 'asdas-bench-prof-')) : undefined;
   const child = spawn(
     process.execPath,
@@ -89,7 +103,7 @@ export async function startLocalServer(
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDataDir) rmSync(dataDir, { recursive: true, force: true });
     if (!profileTmp || !cpuProfileDir) return undefined;
     const written = readdirSync(profileTmp).find((name) => name.endsWith('.cpuprofile'));
     let saved: string | undefined;
@@ -106,12 +120,28 @@ export async function startLocalServer(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(`${base}/readyz`)).ok) return { child, base, output, stop };
+      if ((await fetch(`${base}/readyz`)).ok) {
+        const readyMs = performance.now() - spawnedAt;
+        return { child, base, output, stop, readyMs, memory: () => processMemory(child.pid) };
+      }
     } catch {
       // not listening yet
     }
-    await new Promise((wait) => setTimeout(wait, 100));
+    await new Promise((wait) => setTimeout(wait, 10));
   }
   await stop();
   throw new Error(`The server did not become ready:\n${output.slice(-20).join('\n')}`);
+}
+
+/** VmRSS and VmHWM (the peak) of a process, from /proc; undefined elsewhere than Linux. */
+function processMemory(pid: number | undefined): { rssMiB: number; peakMiB: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    const rss = kib('VmRSS');
+    const peak = kib('VmHWM');
+    return Number.isFinite(rss) && Number.isFinite(peak) ? { rssMiB: rss / 1024, peakMiB: peak / 1024 } : undefined;
+  } catch {
+    return undefined;
+  }
 }

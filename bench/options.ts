@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'routes' | 'reader' | 'account' | 'overload';
+export type Scenario = 'routes' | 'reader' | 'account' | 'overload' | 'start-up';
 export type CacheMode = 'on' | 'off' | 'both';
 
 export interface BenchOptions {
@@ -38,7 +38,10 @@ export const usage = `npm run bench -- [options]
                         overload: uncached pages (a logged-in reader's) at 300 connections, with
                         overload shedding as configured and (local) with it off: served latency,
                         503s, socket errors
+                        start-up: local only; 3 starts on a new data folder and 3 on the folder
+                        it made: time to ready and memory (a replica's with DATABASE_URL set)
   --soak <s>            mixed load (pages, payloads, me, login) for <s> seconds, RSS every 30 s
+                        and (local) the peak
   --cache <on|off|both> local mode: page cache on, off (PAGE_CACHE_TTL_MS=0) or both (default on)
   --encoding <value>    Accept-Encoding to send (default "br, gzip"; "" for none)
   --build               rebuild first (otherwise only when dist/ is missing)
@@ -86,8 +89,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     url = parsed.origin;
   }
   const scenario = (values.scenario ?? 'routes') as Scenario;
-  if (!['routes', 'reader', 'account', 'overload'].includes(scenario))
-    throw new Error(`--scenario must be reader, account or overload, got '${scenario}'`);
+  if (!['routes', 'reader', 'account', 'overload', 'start-up'].includes(scenario))
+    throw new Error(`--scenario must be reader, account, overload or start-up, got '${scenario}'`);
   const cache = (values.cache ?? 'on') as CacheMode;
   if (!['on', 'off', 'both'].includes(cache)) throw new Error(`--cache must be on, off or both, got '${cache}'`);
   if (url && values.cache !== undefined)

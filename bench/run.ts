@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, relative } from 'node:path';
 import { buildIfNeeded, startLocalServer } from './local-server.ts';
+import { runStartUp } from './start-up.ts';
 import type { OverloadResult } from './overload.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { parseOptions, usage, type BenchOptions } from './options.ts';
@@ -151,6 +152,13 @@ async function main() {
     `Target: ${options.url ?? 'local production build'}; ${options.connections} connections, ${what}; Accept-Encoding: ${options.encoding || '(none)'}\n`,
   );
 
+  if (options.scenario === 'start-up') {
+    if (options.url) throw new Error('--scenario start-up starts the local build; it takes no --url');
+    const startUp = await runStartUp(root, 3, {});
+    writeResults({ date: startedAt.toISOString(), commit: gitCommit(), buildId: build?.id, machine, startUp });
+    return;
+  }
+
   const modes: Target['cache'][] = options.url
     ? ['deployment']
     : options.cache === 'both'
@@ -171,7 +179,7 @@ async function main() {
         },
         cpuProfileDir: options.cpuProf ? join(resultsDir, 'profiles') : undefined,
       });
-      target = { base: server.base, cache, output: server.output, stop: server.stop };
+      target = { base: server.base, cache, output: server.output, stop: server.stop, memory: server.memory };
     }
     const stopOnSignal = () => void target.stop().finally(() => process.exit(130));
     process.once('SIGINT', stopOnSignal);
@@ -204,8 +212,14 @@ async function main() {
     options,
     runs: reports,
   };
+  writeResults(output);
+}
+
+/** bench/results/{date}.json */
+function writeResults(output: { date: string } & Record<string, unknown>) {
+  const resultsDir = join(root, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
-  const file = join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = join(resultsDir, `${output.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
   console.log(`Written to ${relative(root, file)}`);
 }

@@ -25,6 +25,8 @@ export interface Target {
   cache: 'on' | 'off' | 'deployment';
   output: string[];
   stop: () => Promise<string | undefined>;
+  /** Local mode: the server's resident memory now and at its peak. */
+  memory?: () => { rssMiB: number; peakMiB: number } | undefined;
 }
 
 export interface SoakSample {
@@ -231,6 +233,8 @@ export async function runSoak(
       `  RSS after the first minute: ${low.toFixed(1)} to ${high.toFixed(1)} MiB (last ${samples.at(-1)!.rssMiB.toFixed(1)} MiB)`,
     );
   }
+  const peak = target.memory?.()?.peakMiB;
+  if (peak !== undefined) console.log(`  Peak RSS since start: ${peak.toFixed(1)} MiB`);
   return { results: [result], samples };
 }
 

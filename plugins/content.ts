@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
 import { loadContentInWorker } from '../lib/content/load-in-worker.ts';
 import { formatIssue } from '../lib/content/snapshot.ts';
+import { readSnapshotCache, snapshotCacheFile } from '../lib/content/snapshot-cache.ts';
 import { ContentService } from '../lib/content/service.ts';
 import { watchContent } from '../lib/content/watch.ts';
 
@@ -44,9 +45,16 @@ export default fp<ContentPluginOptions>(
       strict: !config.dev,
       showDrafts: !production && (options.showDrafts ?? true),
       publicUrl: config.publicUrl,
-      // Production loads on a thread that ends, so a replica does not hold the Markdown pipeline;
-      // from the sources a thread must start tsx first (decision 0022).
-      ...(production ? { read: loadContentInWorker } : {}),
+      // Production starts from the build's snapshot when the files are those it was made from
+      // (decision 0033), else loads on a thread that ends, so a replica does not hold the Markdown
+      // pipeline; from the sources a thread must start tsx first (decision 0022).
+      ...(production
+        ? {
+            read: async (folder: string) =>
+              (await readSnapshotCache(path.join(projectRoot(), snapshotCacheFile), folder)) ??
+              loadContentInWorker(folder),
+          }
+        : {}),
       onIssues: (issues) => {
         for (const issue of issues) app.log.error({ file: issue.file, field: issue.field }, formatIssue(issue));
       },

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { createBuilder } from 'vite';
@@ -39,6 +40,14 @@ execFileSync(
     stdio: 'inherit',
   },
 );
+
+// The shipped content, parsed once here: a start on the same files skips the parse (decision 0033).
+const server = (file) => import(pathToFileURL(resolve(root, 'dist/node/lib/content', file)).href);
+const [{ loadContent }, { snapshotCacheFile, writeSnapshotCache }] = await Promise.all([
+  server('loader.js'),
+  server('snapshot-cache.js'),
+]);
+await writeSnapshotCache(resolve(root, snapshotCacheFile), await loadContent(resolve(root, 'content')));
 
 const build = { id, timestamp: Date.now() };
 writeFileSync(resolve(root, 'dist/build.json'), JSON.stringify(build));

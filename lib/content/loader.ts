@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { localePath } from '../../contract/locales.ts';
 import { renderMarkdown } from './markdown.ts';
 import { checkAuthorFrontmatter, checkPageFrontmatter, type FieldProblem } from './schema.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import type { AuthorEntry, ContentIssue, ContentSnapshot, PageEntry } from './snapshot.ts';
-import { routeOf, type SourceFile, textOf, walk } from './source-files.ts';
+import { readSources, routeOf, type SourceFile, type Sources, textOf } from './source-files.ts';
 
 /** Reads a content folder into memory, at start and on every edit in dev; never per request. */
 
@@ -37,10 +35,9 @@ function defaultDisplay(absolute: string): string {
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<ContentSnapshot> {
   const display = options.display ?? defaultDisplay;
   const issues: ContentIssue[] = [];
-  const hash = createHash('sha256');
-  let files: SourceFile[];
+  let sources: Sources;
   try {
-    files = await walk(root, display);
+    sources = await readSources(root, display);
   } catch (error) {
     const issue = {
       file: display(root),
@@ -49,11 +46,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     };
     return { root, pages: [], authors: [], issues: [issue], version: 'empty' };
   }
-
-  // A file can vanish between the walk and the read (an editor saving): it is left out.
-  const read = await Promise.all(files.map((file) => readFile(file.absolute, 'utf8').catch(() => null)));
-  files = files.filter((_, index) => read[index] !== null);
-  const texts = read.filter((text): text is string => text !== null);
+  const { files, texts, version } = sources;
   const pages: PageEntry[] = [];
   const authors: AuthorEntry[] = [];
   const pending: { entry: PageEntry; source: SourceFile }[] = [];
@@ -61,7 +54,6 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
 
   files.forEach((file, index) => {
     const text = texts[index]!;
-    hash.update(file.rel).update('\0').update(text).update('\0');
     const route = routeOf(file.rel);
     if ('problem' in route) {
       issues.push({ file: file.display, field: 'file', message: route.problem });
@@ -151,5 +143,5 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     });
   }
 
-  return { root, pages, authors, issues, version: hash.digest('hex').slice(0, 16) };
+  return { root, pages, authors, issues, version };
 }

@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isLocale, type Locale } from '../../contract/locales.ts';
 import { slugPattern } from './schema.ts';
@@ -110,4 +111,25 @@ export function textOf(html: string): string {
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+export interface Sources {
+  files: SourceFile[];
+  texts: string[];
+  /** A hash of the files' paths and bytes: the snapshot's `version`. */
+  version: string;
+}
+
+/**
+ * The folder's content files and their text, without parsing them. A file can vanish between the
+ * walk and the read (an editor saving): it is left out.
+ */
+export async function readSources(root: string, display: (absolute: string) => string): Promise<Sources> {
+  const found = await walk(root, display);
+  const read = await Promise.all(found.map((file) => readFile(file.absolute, 'utf8').catch(() => null)));
+  const files = found.filter((_, index) => read[index] !== null);
+  const texts = read.filter((text): text is string => text !== null);
+  const hash = createHash('sha256');
+  files.forEach((file, index) => hash.update(file.rel).update('\0').update(texts[index]!).update('\0'));
+  return { files, texts, version: hash.digest('hex').slice(0, 16) };
 }
