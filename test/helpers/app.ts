@@ -11,14 +11,14 @@ import type { Logger } from 'pino';
 import { buildApp, type BuildAppOptions } from '../../app.ts';
 import { PasswordHasher, testHashing } from '../../lib/auth/passwords.ts';
 import { type Config, loadConfig } from '../../lib/config.ts';
-import { createLogger } from '../../lib/logger.ts';
+import { createLogger, type LoggerSettings } from '../../lib/logger.ts';
 import type { AccountsPluginOptions } from '../../plugins/accounts.ts';
 import type { DatabasePluginOptions } from '../../plugins/database.ts';
 import type { MailPluginOptions } from '../../plugins/mail.ts';
 import type { PlayPluginOptions } from '../../plugins/play.ts';
 import type { RateLimitsPluginOptions } from '../../plugins/rate-limits.ts';
 import { relaxedRateLimits } from './accounts.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createTestDatabase, seedPGliteDataDir, type TestDatabase } from './database.ts';
 
 /**
  * A configuration from `env` as a test wants it by default: silent, and no shedding on
@@ -30,7 +30,11 @@ export function testConfig(env: Record<string, string> = {}, overrides: { dev?: 
 }
 
 /** A logger whose lines land, parsed, in `logs`. */
-export function collectingLogger(logs: Record<string, unknown>[], level = 'info'): Logger {
+export function collectingLogger(
+  logs: Record<string, unknown>[],
+  level = 'info',
+  settings: LoggerSettings = {},
+): Logger {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean))
@@ -38,7 +42,7 @@ export function collectingLogger(logs: Record<string, unknown>[], level = 'info'
       done();
     },
   });
-  return createLogger(level, sink);
+  return createLogger(level, sink, settings);
 }
 
 export interface TestApp {
@@ -56,18 +60,24 @@ export async function startTestApp(
   env: Record<string, string> = {},
   {
     extraRoutes,
+    databaseFromConfig = false,
     ...options
-  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> & Pick<TestAppOptions, 'extraRoutes'> = {},
+  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> &
+    Pick<TestAppOptions, 'extraRoutes'> & {
+      /** The database plugin opens DATA_DIR itself, as in production (seeded, so no initdb). */
+      databaseFromConfig?: boolean;
+    } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
   const config = testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
   // A migrated embedded database copied from a template: starting PGlite from scratch takes seconds.
-  const database = await createTestDatabase('pglite');
+  const database = databaseFromConfig ? undefined : await createTestDatabase('pglite');
+  if (databaseFromConfig) await seedPGliteDataDir(dataDir);
   const app = await buildApp({
     config,
-    logger: collectingLogger(logs, config.logLevel),
-    database: { db: database.db },
+    logger: collectingLogger(logs, config.logLevel, { traceIds: config.tracing !== undefined }),
+    ...(database ? { database: { db: database.db } } : {}),
     ...options,
   });
   extraRoutes?.(app);
@@ -77,7 +87,7 @@ export async function startTestApp(
     logs,
     close: async () => {
       await app.close();
-      await database.close();
+      await database?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -124,7 +134,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
   const config = testConfig(env);
   const appOptions: BuildAppOptions = {
     config,
-    ...(options.logs ? { logger: collectingLogger(options.logs) } : {}),
+    ...(options.logs
+      ? { logger: collectingLogger(options.logs, 'info', { traceIds: config.tracing !== undefined }) }
+      : {}),
     without: ['content', 'icons', 'builds', 'pages'],
     mail: { retryDelaysMs: [], ...options.mail },
     database: { ...(shared ? { db: shared } : {}), ...options.databaseOptions },
