@@ -68,7 +68,8 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pino's Logger differs from FastifyBaseLogger in the app's type (tsc needs the cast)
-    loggerInstance: (logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
+    loggerInstance: (logger ??
+      createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined })) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     // A client that trickles its headers (or body) is cut off instead of holding a connection.
@@ -118,6 +119,9 @@ async function assemble(
 ) {
   const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
+  // Only with an OTLP endpoint, and first: its span holds every other hook's work. Without one
+  // neither the plugin nor the SDK is loaded and no hook is added (decision 0034).
+  if (config.tracing) await app.register((await import('./plugins/tracing.ts')).default);
   await app.register(metrics);
   // Before any other hook or route: it counts every request and watches every route's handler, so
   // close() waits for them (metrics, before it, only adds its gauges and an onResponse hook).

@@ -20,7 +20,7 @@ async function main() {
     // and only outside development, where Vite decides.
     if (!dev) process.env.NODE_ENV ??= config.env;
     const { buildApp } = await import('./app.ts');
-    const logger = createLogger(config.logLevel);
+    const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
     app = await buildApp({ config, logger });
     await app.listen({ host: config.host, port: config.port });
     // Metrics on a port of their own, never routed through the public proxy (0 turns them off).

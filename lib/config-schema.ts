@@ -81,6 +81,35 @@ export const schema = {
     },
     PAGE_CACHE_TTL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 300000 },
     PAGE_CACHE_MAX_BYTES: { type: 'integer', minimum: 0, maximum: 4294967296, default: 33554432 },
+    // OpenTelemetry's own variables, read by its SDK (lib/tracing.ts) and checked here first. An
+    // endpoint turns tracing on; without one nothing of it is loaded (decision 0034).
+    OTEL_EXPORTER_OTLP_ENDPOINT: {
+      type: 'string',
+      pattern: '^https?://[^\\s]+$',
+      description: "the collector's OTLP/HTTP base URL, such as http://collector:4318",
+    },
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+      type: 'string',
+      pattern: '^https?://[^\\s]+$',
+      description: 'the full URL traces are posted to, such as http://collector:4318/v1/traces',
+    },
+    // grpc is not offered: OTLP/HTTP needs no second transport in the image.
+    OTEL_EXPORTER_OTLP_PROTOCOL: { type: 'string', enum: ['http/protobuf', 'http/json'] },
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: { type: 'string', enum: ['http/protobuf', 'http/json'] },
+    OTEL_SERVICE_NAME: { type: 'string', minLength: 1 },
+    OTEL_TRACES_SAMPLER: {
+      type: 'string',
+      enum: [
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ],
+    },
+    OTEL_TRACES_SAMPLER_ARG: { type: 'number', minimum: 0, maximum: 1 },
+    OTEL_SDK_DISABLED: { type: 'string', enum: ['true', 'false'] },
     // Only `npm run bench` sets it.
     BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
   },

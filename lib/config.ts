@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { envSchema } from 'env-schema';
 import { configWarnings, type ConfigWarning, describeErrors } from './config-messages.ts';
 import { type Env, schema, type TrustProxy } from './config-schema.ts';
+import type { TracesProtocol } from './tracing.ts';
 
 export { logLevels } from './config-schema.ts';
 
@@ -66,6 +67,11 @@ export interface Config {
   pageCacheMaxBytes: number;
   /** The bench's constant baseline page and process figures; never in a real deployment. */
   benchBaseline: boolean;
+  /**
+   * OpenTelemetry tracing, on when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set and
+   * OTEL_SDK_DISABLED is not `true`; the SDK reads the rest of its variables itself (lib/tracing.ts).
+   */
+  tracing: { protocol: TracesProtocol } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -181,7 +187,16 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     pageCacheTtlMs: raw.PAGE_CACHE_TTL_MS as number,
     pageCacheMaxBytes: raw.PAGE_CACHE_MAX_BYTES as number,
     benchBaseline: raw.BENCH_BASELINE === '1' || raw.BENCH_BASELINE === 'true',
+    tracing: tracingOf(raw),
   };
+}
+
+/** OTLP over HTTP, protobuf unless a protocol variable says JSON (the specification's default). */
+function tracingOf(raw: Record<string, unknown>): Config['tracing'] {
+  const endpoint = raw.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? raw.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (endpoint === undefined || raw.OTEL_SDK_DISABLED === 'true') return undefined;
+  const protocol = raw.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? raw.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  return { protocol: protocol as TracesProtocol };
 }
 
 /** `10.0.0.0/8, 192.0.2.7, ::1`: every entry must be an address or a CIDR block of one. */

@@ -18,9 +18,38 @@ function redactUrl(url: string): string {
 
 const loggedHeaders = ['host', 'user-agent', 'authorization', 'cookie'] as const;
 
-function loggerOptions(level: string): LoggerOptions {
+export interface TraceIds {
+  trace_id: string;
+  span_id: string;
+}
+
+/** The ids of the trace a log line belongs to, from plugins/tracing.ts while it runs (a fresh object each call). */
+export type TraceIdSource = (logger: Logger) => TraceIds | undefined;
+
+let traceIdSource: TraceIdSource | undefined;
+
+/** Gives loggers made with `traceIds` their line's trace and span ids; returns what undoes it. */
+export function useTraceIds(source: TraceIdSource): () => void {
+  traceIdSource = source;
+  return () => {
+    if (traceIdSource === source) traceIdSource = undefined;
+  };
+}
+
+// pino merges the line's own fields into what this returns, so it is a new object each time.
+function traceIdsMixin(_line: object, _level: number, logger: Logger): object {
+  return traceIdSource?.(logger) ?? {};
+}
+
+export interface LoggerSettings {
+  /** Tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT): lines carry `trace_id` and `span_id`. Off, no per-line cost. */
+  traceIds?: boolean;
+}
+
+function loggerOptions(level: string, { traceIds = false }: LoggerSettings): LoggerOptions {
   return {
     level,
+    ...(traceIds ? { mixin: traceIdsMixin } : {}),
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: {
       // Only the headers a request has: redaction then marks the credentials it carried, and a
@@ -34,6 +63,11 @@ function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  settings: LoggerSettings = {},
+): Logger {
+  const options = loggerOptions(level, settings);
+  return destination ? pino(options, destination) : pino(options);
 }

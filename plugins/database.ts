@@ -31,15 +31,20 @@ export default fp<DatabasePluginOptions>(
       db = options.db;
     } else {
       const backend = app.config.databaseUrl ? 'postgres' : 'sqlite';
+      const system = backend === 'postgres' ? 'postgresql' : 'sqlite';
       const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+      // A span per query while tracing is on, a child of the request's (or job's) span.
+      const tracing = app.hasDecorator('tracing') ? app.tracing : undefined;
       const opened = await openDatabase({
         dataDir: app.config.dataDir,
         databaseUrl: app.config.databaseUrl,
         onPoolError: (error) => app.log.warn({ err: error }, 'idle database connection failed'),
-        ...(metrics
+        ...(metrics || tracing
           ? {
-              onQuery: (ms: number, ok: boolean) =>
-                metrics.dbQuery.observe({ backend, outcome: ok ? 'ok' : 'error' }, ms / 1000),
+              onQuery: (ms: number, ok: boolean, text: string, error?: unknown) => {
+                metrics?.dbQuery.observe({ backend, outcome: ok ? 'ok' : 'error' }, ms / 1000);
+                tracing?.recordQuery({ system, text, durationMs: ms, ...(ok ? {} : { error }) });
+              },
             }
           : {}),
       });

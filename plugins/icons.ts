@@ -90,6 +90,7 @@ export default fp<IconsPluginOptions>(
     const unknownCollections = iconCache<true>(UNKNOWN_COLLECTIONS);
     const missingIcons = iconCache<true>(MISSING_ICONS);
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+    const tracing = app.hasDecorator('tracing') ? app.tracing : undefined;
 
     function remember(key: string, answer: IconAnswer): IconAnswer {
       if (answer.found) cache.set(key, answer, { ttl: FOUND_TTL_MS, size: answer.body.length + key.length });
@@ -127,7 +128,14 @@ export default fp<IconsPluginOptions>(
         );
       }
       try {
-        const set = await fetchUpstreamIcons({ baseUrl, collection, names, timeoutMs, maxBytes: UPSTREAM_MAX_BYTES });
+        const set = await fetchUpstreamIcons({
+          baseUrl,
+          collection,
+          names,
+          timeoutMs,
+          maxBytes: UPSTREAM_MAX_BYTES,
+          tracing,
+        });
         if (!set) {
           unknownCollections.set(collection, true, { ttl: UNKNOWN_COLLECTION_TTL_MS });
           return remember(key, collectionNotFound(collection));

@@ -35,6 +35,7 @@ export default fp<MailPluginOptions>(
       log: app.log.child({ component: 'mail' }),
       jobs: app.jobs,
       ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
+      tracing: app.hasDecorator('tracing') ? app.tracing : undefined,
     });
     if (mailer.mode === 'outbox') {
       app.log.info(

@@ -98,9 +98,21 @@ async function ssr(app: FastifyInstance) {
     return renderer;
   }
 
+  // While tracing is on, React's render is a span of its own, named by the page.
+  const tracing = app.hasDecorator('tracing') ? app.tracing : undefined;
+  function render(renderer: Renderer, state: RenderState, pageModule: string | undefined) {
+    if (!tracing) return renderer.render(state);
+    const name = pageModule?.replace(/^pages\//, '').replace(/\.tsx?$/, '') ?? 'error';
+    return tracing.inSpan(`render ${name}`, { attributes: { 'asdas.page': name } }, (span) => {
+      const page = renderer.render(state);
+      if (page.failure !== undefined) tracing.fail(span, page.failure);
+      return page;
+    });
+  }
+
   app.decorate('renderer', {
     async sendDocument(request, reply, state, pageModule) {
-      const page = (await rendererFor(reply)).render(state);
+      const page = render(await rendererFor(reply), state, pageModule);
       if (page.failure !== undefined) request.log.error({ err: page.failure }, renderErrorLog);
       void reply.code(page.status).html({
         lang: state.locale,

@@ -14,7 +14,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** A pooled connection failed, idle or in use (the pool replaces it). */
   onPoolError?: (error: Error) => void;
-  onQuery?: (durationMs: number, ok: boolean) => void;
+  /** After each query: its SQL has placeholders (`$1`, `?`), never the values. */
+  onQuery?: (durationMs: number, ok: boolean, sql: string, error?: unknown) => void;
 }
 
 export interface OpenedDatabase {
@@ -29,7 +30,13 @@ export interface OpenedDatabase {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const log = options.onQuery
-    ? (event: LogEvent) => options.onQuery!(event.queryDurationMillis, event.level === 'query')
+    ? (event: LogEvent) =>
+        options.onQuery!(
+          event.queryDurationMillis,
+          event.level === 'query',
+          event.query.sql,
+          event.level === 'error' ? event.error : undefined,
+        )
     : undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({

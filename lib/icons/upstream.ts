@@ -1,5 +1,6 @@
 import type { IconifyAlias, IconifyIcon, IconifyJSON } from '@iconify/types';
 import { matchIconName } from '@iconify/utils';
+import type { Tracing } from '../tracing.ts';
 
 /**
  * The Iconify API (or a mirror), for sets that are not installed. Callers pass validated names:
@@ -26,6 +27,8 @@ export interface UpstreamRequest {
   names: readonly string[];
   timeoutMs: number;
   maxBytes: number;
+  /** While tracing is on: the call is a client span of the request's. */
+  tracing?: Tracing | undefined;
 }
 
 const numberProps = ['left', 'top', 'width', 'height', 'rotate'] as const;
@@ -108,15 +111,31 @@ async function readText(response: Response, maxBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+interface CallReport {
+  status(code: number): void;
+  failure(type: string): void;
+}
+
 /** Null for an unknown collection (a 404 status or the Iconify API's `404` body); else throws UpstreamError. */
-export async function fetchUpstreamIcons(request: UpstreamRequest): Promise<IconifyJSON | null> {
+export function fetchUpstreamIcons(request: UpstreamRequest): Promise<IconifyJSON | null> {
   const url = `${request.baseUrl}/${request.collection}.json?icons=${request.names.join(',')}`;
+  if (!request.tracing) return fetchIcons(request, url);
+  return request.tracing.httpClient('GET', url, (report) =>
+    fetchIcons(request, url, report).catch((error: unknown) => {
+      if (error instanceof UpstreamError) report.failure(error.kind);
+      throw error;
+    }),
+  );
+}
+
+async function fetchIcons(request: UpstreamRequest, url: string, report?: CallReport): Promise<IconifyJSON | null> {
   const signal = AbortSignal.timeout(request.timeoutMs);
   let text: string;
   let status: number;
   try {
     const response = await fetch(url, { signal, headers: { accept: 'application/json' }, redirect: 'error' });
     status = response.status;
+    report?.status(status);
     if (status !== 200) {
       await response.body?.cancel().catch(() => {});
       text = '';

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { BackgroundJobs } from '../background-jobs.ts';
+import type { Tracing } from '../tracing.ts';
 import type { ComposedMail } from './messages.ts';
 
 export interface MailerOptions {
@@ -16,6 +17,8 @@ export interface MailerOptions {
   jobs: BackgroundJobs;
   /** One more attempt than delays. */
   retryDelaysMs?: readonly number[];
+  /** While tracing is on: a span per attempt, a child of the request's that sent the email. */
+  tracing?: Tracing | undefined;
 }
 
 const defaultRetryDelaysMs = [2_000, 10_000, 60_000] as const;
@@ -39,6 +42,7 @@ export class Mailer {
   readonly #log: FastifyBaseLogger;
   readonly #jobs: BackgroundJobs;
   readonly #delays: readonly number[];
+  readonly #tracing: Tracing | undefined;
   #written = 0;
 
   constructor(options: MailerOptions) {
@@ -48,6 +52,7 @@ export class Mailer {
     this.#log = options.log;
     this.#jobs = options.jobs;
     this.#delays = options.retryDelaysMs ?? defaultRetryDelaysMs;
+    this.#tracing = options.tracing;
     this.#transport = options.smtpUrl
       ? createTransport({
           url: options.smtpUrl,
@@ -68,7 +73,20 @@ export class Mailer {
     const context = { kind: mail.kind, to: maskAddress(mail.to) };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.#attempt(mail, context);
+        await (this.#tracing
+          ? this.#tracing.inSpan(
+              'send email',
+              {
+                kind: this.mode === 'smtp' ? 'client' : 'internal',
+                attributes: {
+                  'asdas.email.kind': mail.kind,
+                  'asdas.email.transport': this.mode,
+                  'asdas.email.attempt': attempt,
+                },
+              },
+              () => this.#attempt(mail, context),
+            )
+          : this.#attempt(mail, context));
         return true;
       } catch (error) {
         const wait = this.#delays[attempt - 1];

@@ -186,6 +186,8 @@ t.test('nginx: what the replicas need from the proxy', async (t) => {
   t.equal(headers['X-Forwarded-For'], '$proxy_add_x_forwarded_for');
   t.equal(headers['X-Forwarded-Proto'], '$scheme');
   t.equal(headers['X-Request-Id'], '$asdas_request_id');
+  t.equal(headers.traceparent, '$http_traceparent', 'the trace the app continues');
+  t.equal(headers.tracestate, '$http_tracestate');
   t.equal(headers.Connection, '""', 'upstream keep-alive');
   t.equal(directive('proxy_http_version')[0], '1.1');
   t.match(read('deploy/nginx/upstream.conf'), /^\s*keepalive \d+;/m);

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { buildApp, type BuildAppOptions } from '../../app.ts';
 import { PasswordHasher, testHashing } from '../../lib/auth/passwords.ts';
 import { type Config, loadConfig } from '../../lib/config.ts';
-import { createLogger } from '../../lib/logger.ts';
+import { createLogger, type LoggerSettings } from '../../lib/logger.ts';
 import type { AccountsPluginOptions } from '../../plugins/accounts.ts';
 import type { DatabasePluginOptions } from '../../plugins/database.ts';
 import type { MailPluginOptions } from '../../plugins/mail.ts';
@@ -30,7 +30,11 @@ export function testConfig(env: Record<string, string> = {}, overrides: { dev?: 
 }
 
 /** A logger whose lines land, parsed, in `logs`. */
-export function collectingLogger(logs: Record<string, unknown>[], level = 'info'): Logger {
+export function collectingLogger(
+  logs: Record<string, unknown>[],
+  level = 'info',
+  settings: LoggerSettings = {},
+): Logger {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean))
@@ -38,7 +42,7 @@ export function collectingLogger(logs: Record<string, unknown>[], level = 'info'
       done();
     },
   });
-  return createLogger(level, sink);
+  return createLogger(level, sink, settings);
 }
 
 export interface TestApp {
@@ -56,18 +60,23 @@ export async function startTestApp(
   env: Record<string, string> = {},
   {
     extraRoutes,
+    databaseFromConfig = false,
     ...options
-  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> & Pick<TestAppOptions, 'extraRoutes'> = {},
+  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> &
+    Pick<TestAppOptions, 'extraRoutes'> & {
+      /** The database plugin opens DATA_DIR itself, as in production (seeded, so no initdb). */
+      databaseFromConfig?: boolean;
+    } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-test-'));
   const logs: Record<string, unknown>[] = [];
   const config = testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
-  // A migrated embedded database of its own.
-  const database = await createTestDatabase('sqlite');
+  // A migrated embedded database of its own, or the one the app opens in DATA_DIR.
+  const database = databaseFromConfig ? undefined : await createTestDatabase('sqlite');
   const app = await buildApp({
     config,
-    logger: collectingLogger(logs, config.logLevel),
-    database: { db: database.db },
+    logger: collectingLogger(logs, config.logLevel, { traceIds: config.tracing !== undefined }),
+    ...(database ? { database: { db: database.db } } : {}),
     ...options,
   });
   extraRoutes?.(app);
@@ -77,7 +86,7 @@ export async function startTestApp(
     logs,
     close: async () => {
       await app.close();
-      await database.close();
+      await database?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -124,7 +133,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
   const config = testConfig(env);
   const appOptions: BuildAppOptions = {
     config,
-    ...(options.logs ? { logger: collectingLogger(options.logs) } : {}),
+    ...(options.logs
+      ? { logger: collectingLogger(options.logs, 'info', { traceIds: config.tracing !== undefined }) }
+      : {}),
     without: ['content', 'icons', 'builds', 'pages'],
     mail: { retryDelaysMs: [], ...options.mail },
     database: { ...(shared ? { db: shared } : {}), ...options.databaseOptions },
