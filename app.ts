@@ -21,7 +21,7 @@ import health from './plugins/health.ts';
 import metrics from './plugins/metrics.ts';
 import overload, { type OverloadPluginOptions } from './plugins/overload.ts';
 import icons, { type IconsPluginOptions } from './plugins/icons.ts';
-import pageCache from './plugins/page-cache.ts';
+import pageCache, { pageCacheHits } from './plugins/page-cache.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import passwordReset from './plugins/password-reset.ts';
 import play, { type PlayPluginOptions } from './plugins/play.ts';
@@ -123,8 +123,12 @@ async function assemble(
   // neither the plugin nor the SDK is loaded and no hook is added (decision 0034).
   if (config.tracing) await app.register((await import('./plugins/tracing.ts')).default);
   await app.register(metrics);
+  // The first onRequest hook: a page-cache hit is answered there, with the headers stored with the
+  // page, and no later onRequest or onSend hook runs for it (decision 0035).
+  if (included('pages')) await app.register(pageCacheHits);
   // Before any other hook or route: it counts every request and watches every route's handler, so
-  // close() waits for them (metrics, before it, only adds its gauges and an onResponse hook).
+  // close() waits for them (metrics, before it, only adds its gauges and an onResponse hook; a
+  // page-cache hit, answered before it, has nothing left to wait for once its hook returns).
   await app.register(requestsInFlight);
   await app.register(connectionLimit);
   await app.register(requestId);

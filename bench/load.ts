@@ -42,6 +42,9 @@ export interface LoadResult {
   /** For a floor row, the page row it renders; for that page, its CPU over its floor's. */
   floorOf?: string;
   cpuToFloor?: number;
+  /** For the bare Fastify row (--bare), the page row whose cache hit it repeats; for that page, its CPU over the bare one's. */
+  bareOf?: string;
+  cpuToBare?: number;
 }
 
 export interface LoadSpec {

@@ -22,6 +22,8 @@ export interface BenchOptions {
   build: boolean;
   /** Local mode: write a CPU profile of the server (node --cpu-prof) under bench/results/. */
   cpuProf: boolean;
+  /** Local mode: a page (path or name) whose cache hit a bare Fastify server repeats, measured beside it. */
+  bare: string | undefined;
 }
 
 export const usage = `npm run bench -- [options]
@@ -46,6 +48,9 @@ export const usage = `npm run bench -- [options]
   --encoding <value>    Accept-Encoding to send (default "br, gzip"; "" for none)
   --build               rebuild first (otherwise only when dist/ is missing)
   --cpu-prof            local mode: profile the server (node --cpu-prof) into bench/results/
+  --bare <page>         local mode: also run a bare Fastify server answering that page's cache hit
+                        (bytes and headers captured from the server) as a constant; the page's row
+                        gets its CPU over the bare one's ("CPU x bare")
   --help
 
 Environment (older spellings): BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ROUTES.
@@ -75,6 +80,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       encoding: { type: 'string' },
       build: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      bare: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -96,6 +102,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   if (url && values.cache !== undefined)
     throw new Error('--cache needs the local server: a deployment keeps its own PAGE_CACHE_TTL_MS');
   if (url && values['cpu-prof']) throw new Error('--cpu-prof needs the local server');
+  if (values.bare !== undefined && (url || scenario !== 'routes'))
+    throw new Error('--bare needs the local server and the routes scenario');
   const routes = (values.routes ?? env.BENCH_ROUTES)
     ?.split(',')
     .map((entry) => entry.trim())
@@ -117,5 +125,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     encoding: values.encoding ?? 'br, gzip',
     build: values.build,
     cpuProf: values['cpu-prof'],
+    bare: values.bare,
   };
 }

@@ -4,6 +4,7 @@ const fixed = (value: number | undefined, digits: number) => (value === undefine
 
 /** The summary table: one row per route, ratios to the baseline page of the same run. */
 export function table(results: LoadResult[]): string {
+  const bare = results.some((r) => r.bareOf !== undefined);
   const rows = [
     [
       'route',
@@ -16,6 +17,7 @@ export function table(results: LoadResult[]): string {
       'req/s vs base',
       'CPU x base',
       'CPU x floor',
+      ...(bare ? ['CPU x bare'] : []),
       'unexpected',
     ],
     ...results.map((r) => [
@@ -29,6 +31,7 @@ export function table(results: LoadResult[]): string {
       r.ratioToBaseline === undefined ? '' : `${r.ratioToBaseline.toFixed(2)}x`,
       r.cpuToBaseline === undefined ? '' : `${r.cpuToBaseline.toFixed(1)}x`,
       r.cpuToFloor === undefined ? '' : `${r.cpuToFloor.toFixed(2)}x`,
+      ...(bare ? [r.cpuToBare === undefined ? '' : `${r.cpuToBare.toFixed(2)}x`] : []),
       String(r.unexpectedStatus + r.errors + r.timeouts || ''),
     ]),
   ];
@@ -44,14 +47,21 @@ export function table(results: LoadResult[]): string {
 }
 
 /**
- * Fills each result's ratios to the baseline row (req/s and server CPU per request), and each
- * page's CPU over its React floor's (the floor rows name their page).
+ * Fills each result's ratios to the baseline row (req/s and server CPU per request), each page's
+ * CPU over its React floor's (the floor rows name their page) and over the bare Fastify row's.
  */
 export function compareToBaseline(results: LoadResult[], baseline: LoadResult | undefined) {
   for (const floor of results) {
     const page = floor.floorOf === undefined ? undefined : results.find((result) => result.name === floor.floorOf);
     if (page?.cpuMsPerRequest !== undefined && floor.cpuMsPerRequest)
       page.cpuToFloor = page.cpuMsPerRequest / floor.cpuMsPerRequest;
+  }
+  for (const bare of results) {
+    const page = bare.bareOf === undefined ? undefined : results.find((result) => result.name === bare.bareOf);
+    if (page?.cpuMsPerRequest !== undefined && bare.cpuMsPerRequest) {
+      page.cpuToBare = page.cpuMsPerRequest / bare.cpuMsPerRequest;
+      bare.cpuToBare = 1;
+    }
   }
   if (!baseline) return;
   for (const result of results) {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, relative } from 'node:path';
+import { captureHit, startBareServer } from './bare.ts';
 import { buildIfNeeded, startLocalServer } from './local-server.ts';
 import { runStartUp } from './start-up.ts';
 import type { OverloadResult } from './overload.ts';
@@ -69,18 +70,46 @@ async function runRoutes(
     );
     if (routes.every((route) => route.baseline)) throw new Error(`--routes matched no route: ${wanted.join(', ')}`);
   }
+  const bare = options.bare === undefined ? undefined : await startBare(target, options, routes);
   const results: LoadResult[] = [];
-  for (const route of routes) {
-    const status = await probe(target, route, token, options.encoding);
-    if (status !== (route.status ?? 200))
-      console.warn(`  warning: ${route.path} answered ${status}, expected ${route.status ?? 200}`);
-    const result = await runLoad(specFor(target, options, token, route));
-    if (route.floorOf !== undefined) result.floorOf = route.floorOf;
-    done(result);
-    results.push(result);
+  try {
+    for (const route of routes) {
+      const status = await probe(target, route, token, options.encoding);
+      if (status !== (route.status ?? 200))
+        console.warn(`  warning: ${route.path} answered ${status}, expected ${route.status ?? 200}`);
+      // Right before its page, so both see the same machine.
+      if (bare && route === bare.page) {
+        const result = await runLoad(specFor({ ...target, base: bare.server.base }, options, token, bare.route));
+        result.bareOf = bare.page.name ?? bare.page.path;
+        done(result);
+        results.push(result);
+      }
+      const result = await runLoad(specFor(target, options, token, route));
+      if (route.floorOf !== undefined) result.floorOf = route.floorOf;
+      done(result);
+      results.push(result);
+    }
+  } finally {
+    await bare?.server.stop();
   }
   compareToBaseline(results, baselineAnswers ? results[0] : undefined);
   return results;
+}
+
+/** `--bare <page>`: the page's cache hit captured once, then repeated by a bare Fastify server. */
+async function startBare(target: Target, options: BenchOptions, routes: BenchRoute[]) {
+  const page = routes.find(
+    (route) => !route.baseline && !route.benchOnly && (route.path === options.bare || route.name === options.bare),
+  );
+  if (!page || (page.method ?? 'GET') !== 'GET' || page.authenticated)
+    throw new Error(`--bare must name an anonymous GET route the run loads, got '${options.bare}'`);
+  const headers = { ...page.headers, ...(options.encoding ? { 'accept-encoding': options.encoding } : {}) };
+  const answer = await captureHit(target.base, page.path, headers);
+  if (answer.cache !== 'HIT')
+    console.log(`  (${page.path} is not served from the page cache here: the bare server repeats a rendered answer)`);
+  const server = await startBareServer(root, answer);
+  const name = `bare Fastify ${page.name ?? page.path}`;
+  return { page, server, route: { ...page, name } satisfies BenchRoute };
 }
 
 function gitCommit(): string | undefined {

@@ -1,4 +1,5 @@
 import type { Locale } from '../contract/locales.ts';
+import { stringMemo } from './string-memo.ts';
 
 /** Whether a request asks for JSON rather than a page (an API client, `fetch` with Accept JSON). */
 export function wantsJson(accept: string | undefined): boolean {
@@ -9,6 +10,10 @@ export function wantsJson(accept: string | undefined): boolean {
 /** The preferred of our languages in an Accept-Language header, or null when it names neither. */
 export function preferredLocale(acceptLanguage: string | undefined): Locale | null {
   if (!acceptLanguage) return null;
+  return preferredOf(acceptLanguage);
+}
+
+const preferredOf = stringMemo((acceptLanguage: string): Locale | null => {
   const ranked = acceptLanguage
     .split(',')
     .map((entry, position) => {
@@ -23,4 +28,4 @@ export function preferredLocale(acceptLanguage: string | undefined): Locale | nu
     if (language === 'th' || language === 'en') return language;
   }
   return null;
-}
+});

@@ -1,13 +1,9 @@
 import { isbot } from 'isbot';
+import { stringMemo } from './string-memo.ts';
 
-const decided = new WeakMap<object, boolean>();
+/** isbot's pattern is costly (several callers ask per request, and every page-cache hit): once per User-Agent. */
+const isBotAgent = stringMemo(isbot);
 
-/** isbot on the User-Agent, once per request: several callers ask, and its pattern is costly. */
 export function isBotRequest(request: { headers: { 'user-agent'?: string | undefined } }): boolean {
-  let bot = decided.get(request);
-  if (bot === undefined) {
-    bot = isbot(request.headers['user-agent'] ?? '');
-    decided.set(request, bot);
-  }
-  return bot;
+  return isBotAgent(request.headers['user-agent'] ?? '');
 }

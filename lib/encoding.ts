@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
+import { stringMemo } from './string-memo.ts';
 
 /** Best first. zstd and deflate are not offered: one fewer variant to store. */
 export const contentEncodings = ['br', 'gzip'] as const;
@@ -16,9 +17,14 @@ export const compressibleType =
 /** As @fastify/compress negotiates, so a cached page and a freshly compressed one agree. */
 export function negotiateEncoding(header: string | undefined): Encoding {
   if (!header) return 'identity';
-  const normalised = header.toLowerCase().replace(/\*|x-gzip/g, 'gzip');
-  return negotiate(normalised, [...contentEncodings, 'identity']) ?? 'identity';
+  return negotiated(header);
 }
+
+const offered: Encoding[] = [...contentEncodings, 'identity'];
+const negotiated = stringMemo((header: string): Encoding => {
+  const normalised = header.toLowerCase().replace(/\*|x-gzip/g, 'gzip');
+  return negotiate(normalised, offered) ?? 'identity';
+});
 
 const brotli = promisify(brotliCompress);
 

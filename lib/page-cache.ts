@@ -10,6 +10,9 @@ export interface StoredHeaders {
   vary?: string;
 }
 
+/** Headers every answer carries whatever it is (the security headers), as [name, value] in the order sent. */
+export type FixedHeaders = ReadonlyArray<readonly [name: string, value: string]>;
+
 const etagSuffix: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
 
 /** A cached view into a shared Buffer pool slab would keep the whole slab alive (decision 0023). */
@@ -25,23 +28,28 @@ function ownBytes(body: string | Buffer): Buffer {
 export class PageEntry {
   readonly identity: Buffer;
   readonly headers: StoredHeaders;
+  /** As the render that filled the entry was sent them, so a hit needs not make them again. */
+  readonly fixedHeaders: FixedHeaders;
   /** The build and content rendered from: an entry of another generation is stale. */
   readonly generation: string;
   /** The render's metrics route label, repeated on hits. */
   readonly routeLabel: string | undefined;
   readonly #hash: string;
   readonly #variants = new Map<ContentEncoding, Promise<Buffer>>();
+  readonly #made = new Map<ContentEncoding, Buffer>();
   #compressedBytes = 0;
   #onGrow: () => void = () => undefined;
 
   constructor(options: {
     body: string | Buffer;
     headers: StoredHeaders;
+    fixedHeaders?: FixedHeaders;
     generation: string;
     routeLabel?: string | undefined;
   }) {
     this.identity = ownBytes(options.body);
     this.headers = options.headers;
+    this.fixedHeaders = options.fixedHeaders ?? [];
     this.generation = options.generation;
     this.routeLabel = options.routeLabel;
     // The bytes, not the string: hashing a string would encode it to UTF-8 a second time.
@@ -76,6 +84,7 @@ export class PageEntry {
       this.#variants.set(encoding, variant);
       variant.then(
         (bytes) => {
+          this.#made.set(encoding, bytes);
           this.#compressedBytes += bytes.length;
           this.#onGrow();
         },
@@ -83,6 +92,11 @@ export class PageEntry {
       );
     }
     return variant;
+  }
+
+  /** The body in `encoding` if it is made already (`body` makes it), without waiting. */
+  madeBody(encoding: Encoding): Buffer | undefined {
+    return encoding === 'identity' ? this.identity : this.#made.get(encoding);
   }
 
   /** So a variant added later counts towards the size bound. */

@@ -31,6 +31,9 @@ declare module 'fastify' {
   }
 }
 
+const statusClasses = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+const statusClass = (status: number) => statusClasses[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`;
+
 const routeLabel = Symbol('metrics route');
 type Labelled = FastifyRequest & { [routeLabel]?: string };
 
@@ -139,11 +142,13 @@ export default fp(
       registry.clear();
     });
 
-    app.addHook('onResponse', async (request, reply) => {
+    // Synchronous: it runs for every request, page-cache hits included.
+    app.addHook('onResponse', (request, reply, done) => {
       const route = (request as Labelled)[routeLabel] ?? request.routeOptions.url ?? 'unmatched';
-      const values = { route, method: request.method, status_class: `${Math.floor(reply.statusCode / 100)}xx` };
+      const values = { route, method: request.method, status_class: statusClass(reply.statusCode) };
       requests.inc(values);
       duration.observe(values, reply.elapsedTime / 1000);
+      done();
     });
 
     app.decorate('metrics', metrics);

@@ -15,6 +15,16 @@ const exemptRoute = /^\/(?:healthz|readyz)$|^\/(?:assets|builds)\//;
 /** Decided on the route the request matched (the pages' catch-all also takes `/assets/unknown`). */
 const exempt = (request: FastifyRequest) => exemptRoute.test(request.routeOptions.url ?? '');
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Whether the shedding hooks may answer a page request 503 now: the page cache then leaves
+     * its hits to them (plugins/page-cache.ts), so a hit is shed as any other request.
+     */
+    mayShed(): boolean;
+  }
+}
+
 /** Overload shedding (decision 0012): a 503 at once rather than a queue until clients time out. */
 export interface OverloadPluginOptions {
   /** How long shedding everything lasts before /readyz fails (default 10 s; tests shorten it). */
@@ -111,6 +121,7 @@ export default fp<OverloadPluginOptions>(
       sampleInterval: sampleIntervalMs,
       pressureHandler: (request, reply, type) => shed(request, reply, type),
     });
+    app.decorate('mayShed', () => full() || app.isUnderPressure());
 
     const reportAfterMs = options.reportAfterMs ?? 10_000;
     app.readinessChecks.set('overload', async () => {

@@ -1,14 +1,28 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { readBuildInfo } from '../lib/build-info.ts';
 import { cookieNames } from '../contract/cookies.ts';
+import { negotiateEncoding } from '../lib/encoding.ts';
 import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
-import { describeEntry, storedBody } from '../lib/page-cache-answer.ts';
+import { describeEntry, hitAnswer, storedBody } from '../lib/page-cache-answer.ts';
 import { pageCacheKey } from '../lib/page-cache-key.ts';
 
 /** The pages' route (routes/pages.ts): documents and `_payload.json`. */
 const pagesRoute = '/*';
+
+/** What the two plugins below share. */
+interface PageCacheState {
+  cache: PageCache;
+  /** The build and content a page is rendered from: an entry of another generation is stale. */
+  generation: () => string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pageCache: PageCacheState;
+  }
+}
 
 interface Fill {
   key: string;
@@ -17,21 +31,89 @@ interface Fill {
 }
 const fills = new WeakMap<FastifyRequest, Fill>();
 
+const personal = { session: cookieNames.session, flash: cookieNames.flash };
+const noCookies: Readonly<Record<string, string | undefined>> = Object.freeze({});
+const hit = { result: 'hit' } as const;
+
 /**
- * Pages for visitors with no session, no Authorization and no flash notice, answered from memory
- * after the first render. Only a 200 rendered for no user, without Set-Cookie or `no-store`, is
- * stored. Off in development, where Vite swaps the renderer on every request.
+ * The page cache, and its hits answered by the app's first onRequest hook (app.ts registers this
+ * plugin before every other hook): the stored body with every header computed when the entry was
+ * filled (decision 0035), the request id and nothing else per request. Whatever a hit cannot
+ * answer that way (a compressed variant not made yet, overload shedding that may apply, the
+ * shutdown drain) goes on through the hooks, to the `pageCache` plugin below.
  */
-export default fp(
+export const pageCacheHits = fp(
   async (app) => {
     const { config } = app;
     if (config.dev || config.pageCacheTtlMs === 0 || config.pageCacheMaxBytes === 0) return;
     const cache = new PageCache({ ttlMs: config.pageCacheTtlMs, maxBytes: config.pageCacheMaxBytes });
     const buildId = readBuildInfo(false).id;
+    // Plugins registered after this one, read once the app is ready.
+    let content: { version: string } | undefined;
+    let parseCookie: ((header: string) => Record<string, string | undefined>) | undefined;
+    let mayShed = () => false;
+    app.addHook('onReady', async () => {
+      content = app.hasDecorator('content') ? app.content : undefined;
+      if (app.hasDecorator('parseCookie')) parseCookie = (header) => app.parseCookie(header);
+      if (app.hasDecorator('mayShed')) mayShed = () => app.mayShed();
+    });
+    let version: string | undefined;
+    let current = `${buildId} `;
+    const generation = () => {
+      if (content?.version !== version) {
+        version = content?.version;
+        current = `${buildId} ${version ?? ''}`;
+      }
+      return current;
+    };
+    app.decorate('pageCache', { cache, generation });
+    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+
+    // Synchronous, and nothing made per hit but the header list (the request id in it).
+    const answerHit: onRequestHookHandler = (request, reply, done) => {
+      const { method } = request;
+      if ((method !== 'GET' && method !== 'HEAD') || app.shuttingDown || mayShed()) return done();
+      if (request.routeOptions.url !== pagesRoute) return done();
+      const cookieHeader = request.headers.cookie;
+      const cookies = cookieHeader === undefined ? noCookies : parseCookie?.(cookieHeader);
+      if (!cookies) return done();
+      // Only a path's one spelling is ever stored (plugins/canonical-path.ts redirects the others
+      // before this cache sees them), so another spelling finds nothing here.
+      const key = pageCacheKey({ url: request.url, headers: request.headers, cookies }, personal);
+      const entry = key === undefined ? undefined : cache.get(key, generation());
+      const answer = entry && hitAnswer(entry, negotiateEncoding(request.headers['accept-encoding']));
+      if (!answer) return done();
+      metrics?.pageCache.inc(hit);
+      if (entry.routeLabel) metrics?.labelRoute(request, entry.routeLabel);
+      const notModified = entry.matches(request.headers['if-none-match']);
+      const headers = (notModified ? answer.notModified : answer.ok).slice();
+      headers[answer.idIndex] = request.id;
+      // Fastify still logs the request and runs the onResponse hooks (metrics) for a hijacked reply.
+      reply.hijack();
+      reply.raw.writeHead(notModified ? 304 : 200, headers);
+      if (notModified || method === 'HEAD') reply.raw.end();
+      else reply.raw.end(answer.body);
+    };
+    app.addHook('onRequest', answerHit);
+  },
+  { name: 'page-cache-hits', dependencies: ['config'] },
+);
+
+/**
+ * Pages for visitors with no session, no Authorization and no flash notice, answered from memory
+ * after the first render. Only a 200 rendered for no user, without Set-Cookie or `no-store`, is
+ * stored. Off in development, where Vite swaps the renderer on every request. Registered where
+ * the pages are: it fills the cache, and answers the hits `pageCacheHits` leaves to the hooks.
+ */
+export default fp(
+  async (app) => {
+    if (!app.hasDecorator('pageCache')) return;
+    const { cache, generation } = app.pageCache;
     const content = app.hasDecorator('content') ? app.content : undefined;
-    const generation = () => `${buildId} ${content?.version ?? ''}`;
     content?.onReload(() => cache.clear());
-    const personal = { session: cookieNames.session, flash: cookieNames.flash };
+    const securityHeadersOf = app.hasDecorator('securityHeadersOf')
+      ? (request: FastifyRequest) => app.securityHeadersOf(request)
+      : undefined;
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
     if (metrics) {
       new Gauge({
@@ -96,6 +178,7 @@ export default fp(
       const entry = new PageEntry({
         body: payload as string | Buffer,
         headers,
+        ...(securityHeadersOf ? { fixedHeaders: securityHeadersOf(request) } : {}),
         generation: fill.generation,
         ...(routeLabel ? { routeLabel } : {}),
       });
@@ -116,7 +199,7 @@ export default fp(
       return reply.code(200).send(await storedBody(request, reply, entry));
     }
   },
-  { name: 'page-cache', dependencies: ['config'] },
+  { name: 'page-cache', dependencies: ['config', 'page-cache-hits'] },
 );
 
 function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredHeaders | null {

@@ -1,11 +1,15 @@
-import type { FastifyReply } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
+import type { FixedHeaders } from '../lib/page-cache.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Sets the headers on a reply that no hook sees (an address the router could not read). */
     securityHeaders(reply: FastifyReply): void;
+    /** The headers helmet sets on an answer to `request`, in its order and spelling (the page cache keeps them). */
+    securityHeadersOf(request: FastifyRequest): FixedHeaders;
   }
 }
 
@@ -45,6 +49,20 @@ export default fp(
       protect(request.raw, reply.raw, (error) => done(error as Error | undefined)),
     );
     app.decorate('securityHeaders', (reply: FastifyReply) => protect(reply.request.raw, reply.raw, () => {}));
+    app.decorate('securityHeadersOf', (request: FastifyRequest) => {
+      // helmet only sets and removes headers: a response that writes them down is enough.
+      const headers = new Map<string, readonly [string, string]>();
+      const recorder = {
+        setHeader(name: string, value: unknown) {
+          headers.set(name.toLowerCase(), [name, String(value)]);
+        },
+        removeHeader(name: string) {
+          headers.delete(name.toLowerCase());
+        },
+      };
+      protect(request.raw, recorder as unknown as ServerResponse<IncomingMessage>, () => {});
+      return [...headers.values()];
+    });
   },
   { name: 'security-headers', dependencies: ['config'] },
 );

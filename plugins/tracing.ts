@@ -45,7 +45,7 @@ function routeOf(request: FastifyRequest, path: string): string | undefined {
 
 /**
  * A span per request, continuing the proxy's W3C trace context, active for everything the
- * request does; log lines carry its ids (decision 0033). Registered only when tracing is on.
+ * request does; log lines carry its ids (decision 0034). Registered only when tracing is on.
  */
 export default fp(
   async (app) => {

@@ -81,20 +81,25 @@ export default async function bench(app: FastifyInstance) {
   );
 
   app.get(benchPaths.process, { config: { auth: false }, logLevel: 'warn' }, async (_request, reply) => {
-    const cpu = process.cpuUsage();
-    const memory = process.memoryUsage();
     reply.header('cache-control', 'no-store');
-    return {
-      pid: process.pid,
-      uptimeSeconds: process.uptime(),
-      cpuMicros: { user: cpu.user, system: cpu.system },
-      memoryBytes: {
-        rss: memory.rss,
-        heapTotal: memory.heapTotal,
-        heapUsed: memory.heapUsed,
-        external: memory.external,
-        arrayBuffers: memory.arrayBuffers,
-      },
-    };
+    return processFigures();
   });
+}
+
+/** This process's CPU and memory; the bench's bare Fastify server answers them too (bench/bare-server.ts). */
+export function processFigures() {
+  const cpu = process.cpuUsage();
+  const memory = process.memoryUsage();
+  return {
+    pid: process.pid,
+    uptimeSeconds: process.uptime(),
+    cpuMicros: { user: cpu.user, system: cpu.system },
+    memoryBytes: {
+      rss: memory.rss,
+      heapTotal: memory.heapTotal,
+      heapUsed: memory.heapUsed,
+      external: memory.external,
+      arrayBuffers: memory.arrayBuffers,
+    },
+  };
 }

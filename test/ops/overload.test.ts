@@ -160,11 +160,15 @@ t.test('in-flight cap: requests beyond OVERLOAD_MAX_IN_FLIGHT are shed until one
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const metricsUrl = await app.metrics.listen('127.0.0.1', 0);
 
+  const calm = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
+  await calm.text();
+  t.equal(calm.status, 200, 'served, and kept in the page cache, while calm');
+
   const first = fetch(`${base}/api/_nuxt_icon/heldset.json?icons=dot`);
   const second = fetch(`${base}/api/_nuxt_icon/heldset.json?icons=dot,ring`);
   while (held.length < 2) await new Promise((done) => setTimeout(done, 20));
   const third = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
-  t.equal(third.status, 503, 'a third request is shed while two are in flight');
+  t.equal(third.status, 503, 'a third request is shed while two are in flight, though its page is in the cache');
   t.equal(third.headers.get('retry-after'), '5');
   t.match(await third.text(), /The site is busy/);
   t.equal((await fetch(`${base}/healthz`)).status, 200, 'probes are not counted or shed');
@@ -176,6 +180,7 @@ t.test('in-flight cap: requests beyond OVERLOAD_MAX_IN_FLIGHT are shed until one
   const after = await fetch(`${base}/asdas`, { headers: { accept: 'text/html' } });
   await after.text();
   t.equal(after.status, 200, 'and the next is served');
+  t.equal(after.headers.get('x-cache'), 'HIT', 'from the page cache');
 });
 
 t.test('in-flight cap: a client that gives up keeps its place until its work is done', async (t) => {

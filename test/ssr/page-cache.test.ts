@@ -15,7 +15,7 @@ const standIn: PublicUser = {
   createdAt: '2026-01-01T00:00:00Z',
   emailVerified: true,
 };
-const { app, close } = await startTestApp(
+const { app, logs, close } = await startTestApp(
   { PUBLIC_URL: 'http://localhost:3000' },
   {
     extraRoutes: (app) =>
@@ -52,6 +52,76 @@ t.test('the second anonymous visit is served from memory, byte for byte', async 
   t.equal(head.headers['x-cache'], 'HIT', 'HEAD reads the same entry');
   t.equal(head.body, '', 'without a body');
   t.equal(head.headers['content-length'], String(Buffer.byteLength(first.body)));
+});
+
+t.test('a hit answers the bytes and headers of the miss that filled it; logged and counted as a request', async (t) => {
+  // Answered by the first hook from what the entry stores (decision 0035): nothing may be lost.
+  const url = '/author';
+  type Answer = Awaited<ReturnType<typeof get>>;
+  const perRequest = ['x-request-id', 'x-cache', 'date'];
+  /** In the order sent. */
+  const lasting = (answer: Answer, leaveOut: string[] = []) =>
+    Object.entries(answer.headers).filter(([name]) => !perRequest.includes(name) && !leaveOut.includes(name));
+  const counts = async () => {
+    const read = async (name: string) => (await app.metrics.registry.getSingleMetric(name)!.get()).values;
+    const requests = await read('http_requests_total');
+    const of = (method: string, statusClass: string) =>
+      requests
+        .filter(
+          ({ labels }) =>
+            String(labels.route).startsWith('page:') && labels.method === method && labels.status_class === statusClass,
+        )
+        .reduce((sum, { value }) => sum + value, 0);
+    const hits = (await read('page_cache_requests_total')).find(({ labels }) => labels.result === 'hit')?.value ?? 0;
+    return { hits, get: of('GET', '2xx'), head: of('HEAD', '2xx'), notModified: of('GET', '3xx') };
+  };
+  const before = await counts();
+
+  for (const encoding of ['br, gzip', 'gzip', '']) {
+    const name = encoding || 'identity';
+    const headers: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
+    // The first of each encoding renders (a miss) or makes its compressed bytes (a hit waiting for them).
+    const first = await get(url, headers);
+    t.equal(first.headers['x-cache'], encoding === 'br, gzip' ? 'MISS' : 'HIT');
+    const hit = await get(url, headers);
+    t.equal(hit.headers['x-cache'], 'HIT', `${name}: a hit`);
+    t.same(hit.rawPayload, first.rawPayload, `${name}: the same bytes`);
+    // The render sets Cache-Control before Content-Type, the entry the other way round, as before.
+    t.same(lasting(hit).sort(), lasting(first).sort(), `${name}: the same headers`);
+    t.ok(hit.headers['content-security-policy'], `${name}: the security headers among them`);
+    t.match(hit.headers['x-request-id'], /^[0-9a-f-]{36}$/, `${name}: a request id`);
+    t.not(hit.headers['x-request-id'], first.headers['x-request-id'], `${name}: of its own`);
+    const completed = logs.find(
+      (line) => line.msg === 'request completed' && line.reqId === hit.headers['x-request-id'],
+    );
+    t.match(completed, { res: { statusCode: 200 } }, `${name}: logged as every request is`);
+
+    const head = await get(url, headers, 'HEAD');
+    t.equal(head.headers['x-cache'], 'HIT');
+    t.equal(head.body, '', `${name} HEAD: no body`);
+    t.same(lasting(head), lasting(hit), `${name} HEAD: the same headers`);
+
+    const revalidated = await get(url, { ...headers, 'if-none-match': String(hit.headers.etag) });
+    t.equal(revalidated.statusCode, 304);
+    t.equal(revalidated.body, '');
+    t.same(
+      lasting(revalidated),
+      lasting(hit, ['content-encoding', 'content-length']),
+      `${name} 304: the same headers but those of the body`,
+    );
+  }
+
+  const after = await counts();
+  t.same(
+    {
+      hits: after.hits - before.hits,
+      get: after.get - before.get,
+      head: after.head - before.head,
+      notModified: after.notModified - before.notModified,
+    },
+    { hits: 3 + 4 + 4, get: 6, head: 3, notModified: 3 },
+    'every hit counted: as a hit, and as a request of its page',
+  );
 });
 
 t.test('cached pages answer ETag/304', async (t) => {

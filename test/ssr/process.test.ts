@@ -161,6 +161,7 @@ t.test('SIGTERM drains first: /readyz answers 503 while pages and the API are st
   t.teardown(() => (server.child as ChildProcess).kill('SIGKILL'));
   const address = await server.listening;
   t.equal((await get(`${address}/readyz`)).status, 200, 'ready before');
+  t.equal((await get(`${address}/bonus`)).status, 200, 'a page kept in the page cache before');
 
   server.child.kill('SIGTERM');
   await until(async () => (await get(`${address}/readyz`)).status === 503, '/readyz to answer 503');
@@ -171,6 +172,7 @@ t.test('SIGTERM drains first: /readyz answers 503 while pages and the API are st
   t.equal(page.status, 200, 'a page is still served');
   t.match(page.body, /<html lang="en"/);
   t.equal(page.headers.connection, 'close', 'and closes its connection, so the next request opens one elsewhere');
+  t.equal(page.headers['x-cache'], 'HIT', 'a page-cache hit too');
   const api = await get(`${address}/api/auth/me`);
   t.equal(api.status, 401, 'the API still answers');
   t.equal(JSON.parse(api.body).code, 'UNAUTHENTICATED');

@@ -3,6 +3,8 @@ import t from 'tap';
 import { negotiateEncoding } from '../../lib/encoding.ts';
 import { PageCache, PageEntry } from '../../lib/page-cache.ts';
 import { pageCacheKey } from '../../lib/page-cache-key.ts';
+import { hitAnswer } from '../../lib/page-cache-answer.ts';
+import { stringMemo } from '../../lib/string-memo.ts';
 
 const html = (size: number, fill = 'a') => Buffer.from(`<!doctype html><p>${fill.repeat(size)}</p>`);
 const entry = (body: Buffer, generation = 'build-1 content-1') =>
@@ -125,4 +127,70 @@ t.test('one render per key: later misses wait for the first', async (t) => {
   await waiting;
   t.ok(waited);
   t.ok(cache.claim('k'), 'free again once done (twice is harmless)');
+});
+
+t.test("a hit's answer: made once its encoding's bytes are, the same headers the hooks would set", async (t) => {
+  const page = new PageEntry({
+    body: html(2_000),
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+    fixedHeaders: [['X-Frame-Options', 'DENY']],
+    generation: 'g',
+  });
+  t.equal(hitAnswer(page, 'br'), undefined, 'not before its brotli bytes are made');
+  const brotli = await page.body('br');
+  const answer = hitAnswer(page, 'br')!;
+  t.equal(answer.body, brotli);
+  t.same(answer.ok, [
+    'X-Frame-Options',
+    'DENY',
+    'x-request-id',
+    '',
+    'x-cache',
+    'HIT',
+    'content-type',
+    'text/html; charset=utf-8',
+    'cache-control',
+    'no-cache',
+    'etag',
+    page.etag('br'),
+    'vary',
+    'accept-encoding',
+    'content-encoding',
+    'br',
+    'content-length',
+    String(brotli.length),
+  ]);
+  t.equal(answer.ok[answer.idIndex - 1], 'x-request-id', 'the request id goes at idIndex');
+  t.same(answer.notModified, answer.ok.slice(0, -4), '304: without the body’s headers');
+  t.equal(hitAnswer(page, 'br'), answer, 'made once');
+  const small = new PageEntry({ body: html(10), headers: { 'content-type': 'application/json' }, generation: 'g' });
+  t.same(
+    hitAnswer(small, 'br')?.ok.slice(2),
+    [
+      'x-cache',
+      'HIT',
+      'content-type',
+      'application/json',
+      'etag',
+      small.etag('identity'),
+      'content-length',
+      String(small.identity.length),
+    ],
+    'a small body: as is, no Vary',
+  );
+});
+
+t.test('header answers remembered per value: the same answers, and a bounded memory', async (t) => {
+  let computed = 0;
+  const memo = stringMemo((value: string) => (computed++, value.length), { size: 2, maxLength: 5 });
+  t.equal(memo('ab'), 2);
+  t.equal(memo('ab'), 2);
+  t.equal(computed, 1, 'once per value');
+  memo('abc');
+  memo('abcd');
+  memo('ab');
+  t.equal(computed, 4, 'full: started again');
+  memo('a long value');
+  memo('a long value');
+  t.equal(computed, 6, 'a long value is never kept');
 });
