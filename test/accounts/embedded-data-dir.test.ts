@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ t.test('SQLite in DATA_DIR: created on first start, kept across restarts', async
   const header = (await readFile(join(dataDir, 'asdas-site.sqlite'))).subarray(0, 20);
   t.equal(header.subarray(0, 16).toString('latin1'), 'SQLite format 3\0', 'an SQLite file');
   t.equal(header[18], 2, 'in WAL mode (file format 2)');
+  const wal = join(dataDir, 'asdas-site.sqlite-wal');
+  t.equal(existsSync(wal) ? statSync(wal).size : 0, 0, 'a clean stop leaves every commit in the file itself');
 
   const second = await buildTestApp({ env });
   t.teardown(() => second.close());
