@@ -72,11 +72,32 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
       await sql`select pg_advisory_lock(${lockKey})`.execute(conn);
     }
     try {
-      return await migrate(conn, schema, all, options.log);
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await migrate(conn, schema, all, options.log);
+        } catch (error) {
+          if (attempt >= 3 || !isOtherSchemaDropped(error, schema)) throw error;
+        }
+      }
     } finally {
       await sql`select pg_advisory_unlock(${lockKey})`.execute(conn);
     }
   });
+}
+
+/**
+ * Kysely's migrator looks for its tables by reading every schema's catalogue, by name: a schema
+ * another client drops meanwhile fails that read with `invalid_schema_name` (3F000). Nothing has
+ * been applied then, so the run is tried again.
+ */
+function isOtherSchemaDropped(error: unknown, schema: string): boolean {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  return (
+    error instanceof MigrationFailedError &&
+    cause?.code === '3F000' &&
+    typeof cause.message === 'string' &&
+    !cause.message.includes(`"${schema}"`)
+  );
 }
 
 /** `schema`: PostgreSQL's current schema; SQLite has none. */

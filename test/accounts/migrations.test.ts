@@ -104,6 +104,39 @@ for (const backend of testBackends()) {
       t.ok(MigrationFailedError);
     });
 
+    if (backend === 'postgres')
+      t.test("another client's schema dropped during a run: tried again, applied once", async (t) => {
+        const database = await createTestDatabase(backend, { migrate: false });
+        t.teardown(() => database.close());
+        let runs = 0;
+        const flaky: Record<string, Migration> = {
+          '0001_once': {
+            async up(db) {
+              runs += 1;
+              // What Kysely's catalogue read meets when another test's schema goes meanwhile.
+              if (runs === 1) await sql`select has_schema_privilege('dropped_meanwhile', 'USAGE')`.execute(db);
+              await sql`create table once (id int)`.execute(db);
+            },
+          },
+        };
+        t.same((await migrateToLatest(database.db, { migrations: flaky })).applied, ['0001_once']);
+        t.equal(runs, 2, 'the first attempt failed and was rolled back; the second applied it');
+        t.ok((await tableNames(database.db)).includes('once'));
+        let failures = 0;
+        const broken: Record<string, Migration> = {
+          '0002_broken': {
+            async up(db) {
+              failures += 1;
+              await sql`select * from no_such_table`.execute(db);
+            },
+          },
+        };
+        await t.rejects(migrateToLatest(database.db, { migrations: { ...flaky, ...broken } }), {
+          name: 'MigrationFailedError',
+        });
+        t.equal(failures, 1, 'any other failure is not tried again');
+      });
+
     t.test('two migrators at once: both succeed, each migration runs once', async (t) => {
       const database = await createTestDatabase(backend, { migrate: false });
       t.teardown(() => database.close());
