@@ -2,6 +2,7 @@ import type { Locale } from './locales.ts';
 import { safeRedirectPath } from './navigation-guard.ts';
 import { displayPath, type PageErrorInfo, validationFailedError } from './page-error.ts';
 import type { PublicUser } from './page-data.ts';
+import { normalQuery } from './page-query.ts';
 import { runRouteMiddleware } from './route-middleware.ts';
 import type { PageRoute } from './routes.ts';
 
@@ -15,7 +16,10 @@ export interface PageStepsInput {
 
 /** What the steps before a render decide: the page's data, somewhere else to go, or an error. */
 export type PageStepsOutcome =
-  { type: 'data'; data: unknown } | { type: 'redirect'; location: string } | { type: 'error'; error: PageErrorInfo };
+  | { type: 'data'; data: unknown }
+  /** `permanent`: the same page at its one address (the query's normal form). */
+  | { type: 'redirect'; location: string; permanent?: boolean }
+  | { type: 'error'; error: PageErrorInfo };
 
 /** The `redirect` query parameter when it is a path of this site. */
 export function redirectParam(url: URL): string | null {
@@ -25,7 +29,8 @@ export function redirectParam(url: URL): string | null {
 
 /**
  * Everything that happens before a page renders, in the same order on the server and in the
- * browser: validate, middleware, data, then the query-string check against that data.
+ * browser: the query's normal form, validate, middleware, data, then the query-string check
+ * against that data.
  * `fetchData`: the data source on the server, `_payload.json` in the browser; its throws pass through.
  */
 export async function runPageSteps(
@@ -33,6 +38,10 @@ export async function runPageSteps(
   fetchData: () => Promise<unknown>,
 ): Promise<PageStepsOutcome> {
   const fullPath = displayPath(url);
+  const query = route.query && normalQuery(route.query, url.searchParams);
+  if (query !== undefined && query !== url.search.slice(1)) {
+    return { type: 'redirect', location: query ? `${url.pathname}?${query}` : url.pathname, permanent: true };
+  }
   if (route.validate && !route.validate(params)) return { type: 'error', error: validationFailedError(fullPath) };
   if (route.middleware?.length) {
     const location = runRouteMiddleware(route.middleware, {

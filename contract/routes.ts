@@ -45,8 +45,12 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   strings?: 'account';
   /** The page's data never depends on the query; this checks the query against it. */
   checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
-  /** One cached copy per value of these; a page with any other parameter is rendered, never kept. */
-  cacheQuery?: readonly string[];
+  /**
+   * The query parameters the page reads. An address repeating one, or in another spelling, is
+   * redirected to its normal form (contract/page-query.ts); one with any other parameter is
+   * rendered, never cached.
+   */
+  query?: readonly string[];
 }
 
 export type FormActionName =
@@ -82,7 +86,7 @@ export const pageRoutes: readonly PageRoute[] = [
     data: 'articleList',
     module: 'pages/article-list.tsx',
     checkSearch: checkPageNumber,
-    cacheQuery: ['page'],
+    query: ['page'],
   },
   {
     id: 'article',

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { preferredLocale } from './accept.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { isLocale, splitLocale } from '../contract/locales.ts';
+import { normalQuery } from '../contract/page-query.ts';
 import { pageRoutes } from '../contract/routes.ts';
 import { isBotRequest } from './bots.ts';
 
@@ -37,19 +38,16 @@ export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): str
   return `${pathname}?${query} lang=${chosen} accept=${preferred} ${bot}`;
 }
 
-const pageQueries = new Map(
-  pageRoutes.filter((route) => route.cacheQuery).map((route) => [`/${route.path}`, new Set(route.cacheQuery)]),
-);
+const pageQueries = new Map(pageRoutes.filter((route) => route.query).map((route) => [`/${route.path}`, route.query]));
 
 /**
- * Sorted, or undefined for a parameter the page does not declare: rendered but never kept, so
- * made-up queries cannot fill the cache (nor get the plain page: its links keep the query).
+ * The query as written when it is already the page's normal form (contract/page-query.ts), else
+ * undefined: never kept. A repeated or re-spelled parameter is redirected to the normal form by
+ * the page's steps, and any other parameter is rendered for its visitor, so neither can fill the
+ * cache nor evict its entries.
  */
 function cacheableQuery(pathname: string, search: string | undefined): string | undefined {
   if (!search) return '';
-  const declared = pageQueries.get(splitLocale(pathname).path);
-  const params = new URLSearchParams(search);
-  for (const name of params.keys()) if (!declared?.has(name)) return undefined;
-  params.sort();
-  return params.toString();
+  const normal = normalQuery(pageQueries.get(splitLocale(pathname).path), new URLSearchParams(search));
+  return normal === search ? normal : undefined;
 }

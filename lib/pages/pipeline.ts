@@ -24,7 +24,7 @@ export interface PipelineParts {
 
 /** What a page request comes to before anything renders: plain values, never a throw. */
 export type PageOutcome =
-  | { type: 'redirect'; location: string }
+  | { type: 'redirect'; location: string; permanent?: boolean }
   | { type: 'page'; match: PageMatch; status: number; data: unknown }
   | { type: 'error'; match: PageMatch | null; status: number; error: PageErrorInfo };
 

@@ -56,7 +56,9 @@ export default async function pageRoutes(app: FastifyInstance) {
 
   /** A page outcome as a document: the redirect, the error as JSON to a client asking for JSON, or HTML. */
   function sendDocument(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, visit: Visit) {
-    if (outcome.type === 'redirect') return reply.redirect(encodeRedirectLocation(outcome.location), 302);
+    if (outcome.type === 'redirect') {
+      return reply.redirect(encodeRedirectLocation(outcome.location), outcome.permanent ? 301 : 302);
+    }
     reply.header('cache-control', request.user ? 'private, no-cache' : 'no-cache');
     if (visit.url.pathname === '/') reply.header('vary', 'Accept-Language, Cookie');
     if (outcome.type === 'error' && wantsJson(request.headers.accept)) {
