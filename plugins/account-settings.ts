@@ -59,11 +59,10 @@ export default fp(
     ): Promise<T> {
       const user = userOf(request);
       const throttle = await accounts.passwordThrottle(request, user.email);
-      await throttle.check();
-      const result = await run();
-      if (!result.ok && result.fields && Object.values(result.fields).includes('incorrect_password'))
-        await throttle.failed();
-      return result;
+      return throttle.attempt(
+        run,
+        (result) => !result.ok && !!result.fields && Object.values(result.fields).includes('incorrect_password'),
+      );
     }
 
     const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {

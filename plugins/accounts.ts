@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
+import { KnownAddresses } from '../lib/auth/known-addresses.ts';
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
 import { cookieNames } from '../contract/cookies.ts';
@@ -45,6 +46,8 @@ export interface Accounts {
   limitLoginPerIp: (request: FastifyRequest) => Promise<void>;
   /** The login throttle for a logged-in user retyping the password (account changes, deletion). */
   passwordThrottle(request: FastifyRequest, email: string): Promise<LoginThrottle>;
+  /** The request's address is one the user proved (a completed password reset). */
+  rememberAddress(request: FastifyRequest, userId: string): Promise<void>;
   /** Usable as a preHandler hook. */
   requireUser: (request: FastifyRequest) => Promise<void>;
   readonly service: AccountService;
@@ -102,7 +105,8 @@ export default fp<AccountsPluginOptions>(
     const limits = rateLimits.settings;
     const registerPerIp = rateLimits.perIp('register-ip', limits.registerPerIp, { allowList: true });
     const loginPerIp = rateLimits.perIp('login-ip', limits.loginPerIp, { allowList: true });
-    const loginThrottle = loginThrottles(rateLimits);
+    const knownAddresses = new KnownAddresses({ db: app.db, clock, keepMs: limits.knownLoginAddressMs });
+    const loginThrottle = loginThrottles(rateLimits, knownAddresses);
 
     app.addHook('onRoute', (route) => {
       if (route.config?.auth !== undefined) return;
@@ -178,14 +182,11 @@ export default fp<AccountsPluginOptions>(
       async login(request, rawEmail, password) {
         const email = normalizeEmail(rawEmail);
         const account = await service.findLoginAccount(email);
-        const throttle = loginThrottle(request, email, account?.password_hash);
-        await throttle.check();
-        const user = await service.verifyCredentials(account, password);
-        if (!user) {
-          await throttle.failed();
-          throw new HttpError(401, 'INVALID_CREDENTIALS', 'The email or the password is wrong.');
-        }
-        await throttle.succeeded();
+        const user = await loginThrottle(request, email, account).attempt(
+          () => service.verifyCredentials(account, password),
+          (verified) => !verified,
+        );
+        if (!user) throw new HttpError(401, 'INVALID_CREDENTIALS', 'The email or the password is wrong.');
         return service.createSession(user, request.headers['user-agent']);
       },
       async logout(request) {
@@ -196,7 +197,10 @@ export default fp<AccountsPluginOptions>(
       limitLoginPerIp: loginPerIp,
       async passwordThrottle(request, email) {
         const account = await service.findLoginAccount(email);
-        return loginThrottle(request, email, account?.password_hash);
+        return loginThrottle(request, email, account);
+      },
+      rememberAddress(request, userId) {
+        return knownAddresses.add(userId, rateLimits.addressOf(request));
       },
       clock,
       async requireUser(request) {
@@ -226,6 +230,8 @@ export default fp<AccountsPluginOptions>(
       app.jobs.every('session sweep', sweepMs, async () => {
         const count = await service.sweep();
         if (count > 0) app.log.info({ count }, 'deleted expired sessions');
+        const addresses = await knownAddresses.sweep();
+        if (addresses > 0) app.log.info({ count: addresses }, 'forgot login addresses not proved lately');
       });
     }
   },

@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PasswordResets } from '../lib/auth/password-reset.ts';
+import { PasswordResets, type ResetResult } from '../lib/auth/password-reset.ts';
 import { checkEmail } from '../lib/auth/validation.ts';
 import { limitKey } from '../lib/rate-limit/settings.ts';
 import { validationFailed } from '../lib/http/validation.ts';
@@ -11,6 +11,8 @@ export interface PasswordResetFeature {
   limitPerIp: (request: FastifyRequest) => Promise<void>;
   /** Returns before the lookup and the email: the same answer and work for every address. */
   request(request: FastifyRequest, rawEmail: unknown): Promise<void>;
+  /** Sets the new password; the address that proved the mailbox becomes one its owner used. */
+  reset(request: FastifyRequest, token: unknown, password: unknown): Promise<ResetResult>;
 }
 
 declare module 'fastify' {
@@ -51,6 +53,11 @@ export default fp(
             minutes,
           });
         });
+      },
+      async reset(request, token, password) {
+        const result = await service.reset(token, password, request.headers['user-agent']);
+        if (result.ok) await app.accounts.rememberAddress(request, result.session.user.id);
+        return result;
       },
     };
     app.decorate('passwordResets', feature);

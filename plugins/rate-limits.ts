@@ -4,8 +4,14 @@ import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
 import { HttpError } from '../contract/http-error.ts';
-import { fallbackStore } from '../lib/rate-limit/fallback-store.ts';
-import { type RateLimitRule, type RateLimitSettings, rateLimitSettings } from '../lib/rate-limit/settings.ts';
+import { counterStore, type SharedCounters } from '../lib/rate-limit/counter-store.ts';
+import { MemoryCounters } from '../lib/rate-limit/memory-counters.ts';
+import {
+  memoryKeys,
+  type RateLimitRule,
+  type RateLimitSettings,
+  rateLimitSettings,
+} from '../lib/rate-limit/settings.ts';
 
 export interface RateLimitsPluginOptions {
   /** Limits other than lib/rate-limit/settings.ts's (tests). */
@@ -19,17 +25,19 @@ export type KeyedLimit = (request: FastifyRequest, key: string) => Promise<void>
 /** Usable as an `onRequest` hook or called directly, one counter either way. */
 export type RequestLimit = (request: FastifyRequest) => Promise<void>;
 
-/** Failures counted per key (a wrong password): only a failure counts, every attempt is checked. */
-export interface FailureLimit {
-  /** Throws 429 once the failures reached the limit; counts nothing. */
-  check(request: FastifyRequest, key: string): Promise<void>;
-  fail(request: FastifyRequest, key: string): Promise<void>;
-}
+/** Takes back what a reservation counted. */
+export type Refund = () => Promise<void>;
 
-/** Keys remembered for a while (an address an account logged in from). */
-export interface Marks {
-  has(request: FastifyRequest, key: string): Promise<boolean>;
-  mark(request: FastifyRequest, key: string): Promise<void>;
+/**
+ * Failures counted per key (a wrong password). An attempt is counted before its outcome is known,
+ * so no number of attempts at once gets past the limit, and refunded when it did not fail.
+ */
+export interface FailureLimit {
+  /**
+   * Counts one attempt; past the limit throws 429 and counts nothing. `enforce: false` counts
+   * without refusing (an address the account's owner proved, for the per-account limit).
+   */
+  reserve(request: FastifyRequest, key: string, options?: { enforce?: boolean }): Promise<Refund>;
 }
 
 export interface RateLimits {
@@ -48,7 +56,6 @@ export interface RateLimits {
   failures(name: string, rule: RateLimitRule): FailureLimit;
   /** Counts each call; true while the calls in the window are within `rule.max` (never throws). */
   quota(name: string, rule: RateLimitRule): (request: FastifyRequest, key: string) => Promise<boolean>;
-  marks(name: string, windowMs: number): Marks;
 }
 
 declare module 'fastify' {
@@ -65,19 +72,37 @@ function rateLimited(retryAfterSeconds: number, message = attempts): HttpError {
 }
 
 /**
- * One @fastify/rate-limit store for the app: memory, or Redis at REDIS_URL, falling back to each
- * replica's memory while Redis is away (decision 0010).
+ * One @fastify/rate-limit store for the app: counters in memory, or in Redis at REDIS_URL,
+ * falling back to each replica's memory while Redis is away (decision 0010). In memory each limit
+ * holds at most its `keys`, and a live counter is never dropped for room (decision 0036).
  */
 export default fp<RateLimitsPluginOptions>(
   async (app, options) => {
     const settings = rateLimitSettings(app.config, options.limits);
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
 
-    let store: ReturnType<typeof fallbackStore> | undefined;
-    if (app.config.redisUrl) {
+    // Each limit's room, declared when the limit is made below.
+    const capacities = new Map<string, number>();
+    const lastFullLog = new Map<string, number>();
+    const memory = new MemoryCounters({
+      capacityOf: (limit) => capacities.get(limit) ?? memoryKeys,
+      full(limit) {
+        const now = Date.now();
+        if ((lastFullLog.get(limit) ?? -Infinity) > now - 60_000) return;
+        lastFullLog.set(limit, now);
+        app.log.warn(
+          { limit, keys: capacities.get(limit) ?? memoryKeys },
+          'rate limit: every key in memory is still counting; new keys are refused until a window ends',
+        );
+      },
+    });
+    const shared = app.config.redisUrl ? await connectRedis(app.config.redisUrl) : undefined;
+    const store = counterStore(memory, shared);
+
+    async function connectRedis(url: string): Promise<SharedCounters> {
       // Loaded only here: a replica without Redis does not carry the client (decision 0022).
       const { Redis } = await import('ioredis');
-      const redis = new Redis(app.config.redisUrl, {
+      const redis = new Redis(url, {
         lazyConnect: true,
         // Fail fast when Redis is away: the store then counts in memory and no request waits.
         enableOfflineQueue: false,
@@ -99,16 +124,30 @@ export default fp<RateLimitsPluginOptions>(
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
-      store = fallbackStore(redis, options.namespace ?? 'rate-limit:', {
+      return {
+        redis,
+        namespace: options.namespace ?? 'rate-limit:',
         degraded: (error) =>
           app.log.error(
             { err: error },
             'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)',
           ),
         recovered: () => app.log.info('rate limits: Redis answers again; counters are shared again'),
+      };
+    }
+
+    if (metrics) {
+      new Gauge({
+        name: 'rate_limit_memory_keys',
+        help: 'Keys each limit counts in this process (memory; bounded by the limit, decision 0036).',
+        labelNames: ['limit'],
+        registers: [metrics.registry],
+        collect() {
+          for (const [limit, keys] of memory.sizes()) this.set({ limit }, keys);
+        },
       });
-      if (metrics) {
-        const isDegraded = store.isDegraded;
+      if (shared) {
+        const isDegraded = () => store.isDegraded();
         new Gauge({
           name: 'rate_limit_store_degraded',
           help: '1 while Redis does not answer and rate limits count in this process (docs/decisions/0010).',
@@ -121,7 +160,7 @@ export default fp<RateLimitsPluginOptions>(
     }
     await app.register(rateLimit, {
       global: false,
-      ...(store ? { store: store.Store as never } : {}),
+      store: store.Store as never,
       errorResponseBuilder: (_request, context) => rateLimited(context.ttl / 1000),
     });
 
@@ -140,14 +179,20 @@ export default fp<RateLimitsPluginOptions>(
         return null;
       }
     }
+    function declare(name: string, rule: RateLimitRule) {
+      if (name.includes(':')) throw new Error(`A limit's name holds no ':' (${name})`);
+      capacities.set(name, rule.keys ?? memoryKeys);
+    }
+    const keyOf = (name: string, value: string) => `${name}:${value}`;
     /** A limiter whose key is the value the caller set on the request under `name`. */
     function keyedLimiter(name: string, rule: RateLimitRule) {
+      declare(name, rule);
       const key = Symbol(name);
       type WithKey = FastifyRequest & { [key]?: string };
       const limiter = app.createRateLimit({
         max: rule.max,
         timeWindow: rule.windowMs,
-        keyGenerator: (request) => `${name}:${(request as WithKey)[key] ?? ''}`,
+        keyGenerator: (request) => keyOf(name, (request as WithKey)[key] ?? ''),
       });
       return (request: FastifyRequest, value: string, increment = true) => {
         (request as WithKey)[key] = value;
@@ -160,17 +205,19 @@ export default fp<RateLimitsPluginOptions>(
     // RATE_LIMIT_ALLOW_LIST: an operator's load generator; per-account failure limits still apply.
     const allowListed = addressMatcher(app.config.rateLimitAllowList);
     const allowList = (request: FastifyRequest) => allowListed(request.ip ?? '');
+    const nothing: Refund = async () => {};
 
     app.decorate('rateLimits', {
       settings,
       addressOf: ipKey,
       allowListed: allowList,
       perIp(name, rule, { label = name, allowList: allowed = false, message } = {}) {
+        declare(name, rule);
         const limiter = app.createRateLimit({
           ...(allowed ? { allowList } : {}),
           max: rule.max,
           timeWindow: rule.windowMs,
-          keyGenerator: (request) => `${name}:${ipKey(request)}`,
+          keyGenerator: (request) => keyOf(name, ipKey(request)),
         });
         return async (request) => {
           const result = await consult(limiter, request);
@@ -187,12 +234,13 @@ export default fp<RateLimitsPluginOptions>(
       failures(name, rule) {
         const limiter = keyedLimiter(name, rule);
         return {
-          async check(request, value) {
-            const result = await limiter(request, value, false);
-            if (result && !result.isAllowed && result.remaining === 0) throw refuse(name, result.ttlInSeconds);
-          },
-          async fail(request, value) {
-            await limiter(request, value, true);
+          async reserve(request, value, { enforce = true } = {}) {
+            const result = await limiter(request, value);
+            if (!result || result.isAllowed) return nothing;
+            const refund = () => store.refund(keyOf(name, value));
+            if (!enforce || !result.isExceeded) return refund;
+            await refund();
+            throw refuse(name, result.ttlInSeconds);
           },
         };
       },
@@ -201,20 +249,6 @@ export default fp<RateLimitsPluginOptions>(
         return async (request, value) => {
           const result = await limiter(request, value);
           return !result || result.isAllowed || !result.isExceeded;
-        };
-      },
-      marks(name, windowMs) {
-        // A limit that is never reached: its count says whether the key was marked in the window.
-        const max = Number.MAX_SAFE_INTEGER;
-        const limiter = keyedLimiter(name, { max, windowMs });
-        return {
-          async has(request, value) {
-            const result = await limiter(request, value, false);
-            return result !== null && 'remaining' in result && result.remaining < max;
-          },
-          async mark(request, value) {
-            await limiter(request, value, true);
-          },
         };
       },
     } satisfies RateLimits);

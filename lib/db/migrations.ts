@@ -188,4 +188,25 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Addresses an account's owner proved, kept by account (decision 0036; lib/auth/known-addresses.ts).
+  '0007_login_addresses': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('login_addresses')
+        .addColumn('user_id', t.uuid, (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('address_hash', 'text', (col) => col.notNull())
+        .addColumn('last_proved_at', t.timestamp, (col) => col.notNull())
+        .addPrimaryKeyConstraint('login_addresses_pkey', ['user_id', 'address_hash'])
+        .execute();
+      await db.schema
+        .createIndex('login_addresses_last_proved_at_idx')
+        .on('login_addresses')
+        .column('last_proved_at')
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('login_addresses').execute();
+    },
+  },
 };

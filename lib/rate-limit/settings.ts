@@ -4,7 +4,16 @@ import type { Config } from '../config.ts';
 export interface RateLimitRule {
   max: number;
   windowMs: number;
+  /**
+   * Keys this process counts at once when the counters are in its memory (no Redis, or Redis
+   * away): past it a new key is refused until a window ends, and a live one is never dropped
+   * (decision 0036). Default `memoryKeys`.
+   */
+  keys?: number;
 }
+
+/** Keys a limit counts in memory unless it says otherwise (about 3 MB at 300 bytes a key). */
+export const memoryKeys = 10_000;
 
 /** Every rate limit of the service (plugins/rate-limits.ts applies them). */
 export interface RateLimitSettings {
@@ -16,6 +25,7 @@ export interface RateLimitSettings {
   loginFailuresPerAddress: RateLimitRule;
   /** From every address: past it, only addresses the account logged in from before may try. */
   loginFailuresPerAccount: RateLimitRule;
+  /** How long an address the owner proved (a login, a password change or reset) stays known. */
   knownLoginAddressMs: number;
   passwordResetPerIp: RateLimitRule;
   /** Known address or not, so it reveals nothing: past it the answer is still 202, with no email. */
@@ -37,9 +47,9 @@ export function rateLimitSettings(
   return {
     registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: minute },
     loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: minute },
-    loginFailuresPerAccountAndAddress: { max: 5, windowMs: 15 * minute },
+    loginFailuresPerAccountAndAddress: { max: 5, windowMs: 15 * minute, keys: 50_000 },
     loginFailuresPerAddress: { max: 20, windowMs: 15 * minute },
-    loginFailuresPerAccount: { max: 100, windowMs: 60 * minute },
+    loginFailuresPerAccount: { max: 100, windowMs: 60 * minute, keys: 50_000 },
     knownLoginAddressMs: 30 * 24 * 60 * minute,
     passwordResetPerIp: { max: 10, windowMs: 15 * minute },
     passwordResetEmailsPerAddress: { max: 3, windowMs: 60 * minute },

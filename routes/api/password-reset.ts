@@ -48,7 +48,7 @@ export default async function passwordResetRoutes(scope: FastifyInstance) {
     }),
     async (request, reply) => {
       const { token, password } = request.body;
-      const result = await passwordResets.service.reset(token, password, request.headers['user-agent']);
+      const result = await passwordResets.reset(request, token, password);
       if (!result.ok) throw 'problem' in result ? tokenFailed(result.problem) : validationFailed(result.fields);
       request.log.info({ user: result.session.user.id }, 'password reset; every other session ended');
       app.accounts.setSessionCookie(request, reply, result.session);

@@ -2,15 +2,16 @@
  * Strangers cannot lock an owner out of their account, with the production limits
  * (lib/rate-limit/settings.ts): wrong passwords slow down the address that typed them, a guesser
  * with many addresses stops at the account's limit while addresses the owner used still get in,
- * a completed password reset starts every count afresh, and reset requests by strangers never
- * refuse the owner's own (202 as always; the emails are capped).
+ * a completed password reset starts the strangers' counts afresh while keeping (and adding) the
+ * addresses the owner proved, and reset requests by strangers never refuse the owner's own (202
+ * as always; the emails are capped).
  */
 import { join } from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../../lib/config.ts';
 import { rateLimitSettings } from '../../lib/rate-limit/settings.ts';
 import { buildTestApp } from '../helpers/app.ts';
-import { validRegistration } from '../helpers/accounts.ts';
+import { bearer, tokenCookie, validRegistration } from '../helpers/accounts.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
 import { messagesTo, tokenOf } from '../helpers/outbox.ts';
 
@@ -130,6 +131,59 @@ for (const backend of testBackends()) {
         200,
         'the mailbox proven, the same address logs in',
       );
+    });
+
+    /** 110 wrong passwords from 22 addresses: past the account's limit of 100. */
+    async function strangersGuess(email: string, net: number) {
+      for (let i = 0; i < 110; i += 1) {
+        const response = await login(`172.${net}.${Math.floor(i / 5)}.${i % 5}`, email, `stranger ${i}`);
+        if (response.statusCode !== 401 && response.statusCode !== 429) t.fail(`guess ${i}: ${response.statusCode}`);
+      }
+      t.equal((await login(`172.${net}.99.1`, email, 'one more')).statusCode, 429, "the account's limit is reached");
+    }
+
+    t.test('a password change keeps the addresses the owner used, and adds its own', async (t) => {
+      const owner = await register('10.24.0.1');
+      const signIn = await login('10.24.0.2', owner.email, owner.password);
+      t.equal(signIn.statusCode, 200, 'the owner logs in from home');
+      const newPassword = 'changed from the office';
+      const changed = await app.inject({
+        method: 'POST',
+        url: '/api/account/password',
+        headers: bearer(tokenCookie(signIn)!.value),
+        payload: { currentPassword: owner.password, newPassword },
+        remoteAddress: '10.24.0.3',
+      });
+      t.equal(changed.statusCode, 200, 'changed from the office');
+      await strangersGuess(owner.email, 25);
+      t.equal((await login('10.24.0.2', owner.email, newPassword)).statusCode, 200, 'home still logs in');
+      t.equal((await login('10.24.0.3', owner.email, newPassword)).statusCode, 200, 'so does the office');
+    });
+
+    t.test('a completed reset keeps the addresses the owner used, and adds the one that completed it', async (t) => {
+      const owner = await register('10.26.0.1');
+      t.equal((await login('10.26.0.2', owner.email, owner.password)).statusCode, 200, 'the owner logs in from home');
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: owner.email },
+        remoteAddress: '10.26.0.3',
+      });
+      await app.jobs.settled();
+      const [message] = (await messagesTo(outbox, owner.email)).filter((mail) =>
+        mail.links.some((link) => link.includes('/reset-password?')),
+      );
+      const newPassword = 'reset from a phone';
+      const reset = await app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: tokenOf(message!, '/reset-password'), password: newPassword },
+        remoteAddress: '10.26.0.3',
+      });
+      t.equal(reset.statusCode, 200, 'reset from a phone');
+      await strangersGuess(owner.email, 27);
+      t.equal((await login('10.26.0.2', owner.email, newPassword)).statusCode, 200, 'home still logs in');
+      t.equal((await login('10.26.0.3', owner.email, newPassword)).statusCode, 200, 'so does the phone');
     });
 
     t.test("strangers' reset requests never refuse the owner's own", async (t) => {

@@ -20,11 +20,7 @@ export const resetPassword: FormAction = async ({ locale, fields }, request, rep
   const page = localePath(locale, '/reset-password');
   try {
     await app.accountLinks.limitUse(request);
-    const result = await app.passwordResets.service.reset(
-      fields.token ?? '',
-      fields.password ?? '',
-      request.headers['user-agent'],
-    );
+    const result = await app.passwordResets.reset(request, fields.token ?? '', fields.password ?? '');
     if (!result.ok && 'problem' in result) return { ok: true, redirect: `${page}?problem=${result.problem}` };
     if (!result.ok) return { ok: false, status: 400, values: {}, errors: result.fields };
     app.accounts.setSessionCookie(request, reply, result.session);
