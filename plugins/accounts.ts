@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
+import { cookieSecurity } from '../lib/cookie-security.ts';
 import { KnownAddresses } from '../lib/auth/known-addresses.ts';
 import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
 import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
@@ -128,16 +129,14 @@ export default fp<AccountsPluginOptions>(
       return typeof cookie === 'string' && cookie !== '' ? cookie : null;
     }
 
-    // Secure whenever visitors use HTTPS: a PUBLIC_URL of https says so even when the proxy's
-    // X-Forwarded-Proto is not believed (TRUST_PROXY unset, which the configuration warns about).
-    const publicHttps = app.config.publicUrl.startsWith('https:');
+    const secure = cookieSecurity(app.config.publicUrl);
     function cookieOptions(request: FastifyRequest) {
       return {
         path: '/',
         sameSite: 'lax' as const,
         // Not HttpOnly on purpose: the client reads it to send the Bearer header (see docs/decisions/0002).
         httpOnly: false,
-        secure: publicHttps || request.protocol === 'https',
+        secure: secure(request),
       };
     }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../../contract/http-error.ts';
 import { type FieldErrors, validateRegistration } from '../../lib/auth/validation.ts';
 import { validationFailed } from '../../lib/http/validation.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
@@ -75,7 +76,12 @@ export default async function authRoutes(scope: FastifyInstance) {
     },
   );
 
+  // The session is named by the Bearer header only: a cookie alone ends nothing (no cross-site
+  // logout), so without the header nothing happens and the answer says so, clearing no cookie.
   app.post('/logout', { schema: { response: { 204: { type: 'null' }, ...errors } } }, async (request, reply) => {
+    if (app.accounts.bearerToken(request) === null) {
+      throw new HttpError(401, 'UNAUTHENTICATED', 'Send the session token as Authorization: Bearer to log out.');
+    }
     await app.accounts.logout(request);
     app.accounts.clearSessionCookie(request, reply);
     return reply.code(204).send(null);

@@ -17,6 +17,7 @@ import { payloadOf, serialisePayload } from '../../lib/pages/payload.ts';
 import { loadPage, type PageOutcome, type PipelineParts } from '../../lib/pages/pipeline.ts';
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
+import { cookieSecurity } from '../../lib/cookie-security.ts';
 import { formActions } from './form-actions.ts';
 import { pageData } from './page-data.ts';
 import { malformedFormState, PostedForm } from './posted-form.ts';
@@ -32,6 +33,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   const { config } = app;
   const buildId = readBuildInfo(config.dev).id;
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+  const secureCookies = cookieSecurity(config.publicUrl);
 
   const pipelineFor = (request: FastifyRequest): PipelineParts => ({
     user: request.user ?? null,
@@ -165,7 +167,7 @@ export default async function pageRoutes(app: FastifyInstance) {
           ...(result.user !== undefined ? { user: result.user } : {}),
         });
       }
-      if (result.flash) setFlash(request, reply, result.flash);
+      if (result.flash) setFlash(reply, result.flash, secureCookies(request));
       // 303: the browser follows with a GET, so a reload never posts the form again.
       return reply.redirect(location, 303);
     }
@@ -199,12 +201,12 @@ export default async function pageRoutes(app: FastifyInstance) {
 }
 
 /** The one-shot notice of the next page (the GET above reads and clears it): a minute is plenty for a redirect. */
-function setFlash(request: FastifyRequest, reply: FastifyReply, code: FlashCode): void {
+function setFlash(reply: FastifyReply, code: FlashCode, secure: boolean): void {
   reply.setCookie(cookieNames.flash, code, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.protocol === 'https',
+    secure,
     maxAge: 60,
   });
 }

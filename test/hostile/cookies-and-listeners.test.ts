@@ -1,7 +1,7 @@
 /**
- * What an operator's configuration must not leave open: the session cookie is Secure whenever
- * visitors use HTTPS (PUBLIC_URL), even when the proxy's X-Forwarded-Proto is not believed, and
- * the start says so; the metrics listener binds loopback unless told otherwise and answers only
+ * What an operator's configuration must not leave open: the session and notice cookies are Secure
+ * whenever visitors use HTTPS (PUBLIC_URL), even when the proxy's X-Forwarded-Proto is not
+ * believed, and the start says so; an API logout with the cookie alone ends nothing and says so; the metrics listener binds loopback unless told otherwise and answers only
  * GET /metrics; Redis rate-limit keys carry their limit's name (keys under the old names, which
  * lost a prefix, are never read).
  */
@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import t from 'tap';
 import { loadConfig } from '../../lib/config.ts';
-import { browserUserAgent, buildTestApp } from '../helpers/app.ts';
+import { browserUserAgent, buildTestApp, startTestApp } from '../helpers/app.ts';
 import { tokenCookie, validRegistration } from '../helpers/accounts.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
+import { formClient } from '../helpers/forms.ts';
 import { freePort } from '../helpers/private-servers.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
@@ -145,3 +146,49 @@ t.test(
     );
   },
 );
+
+t.test('every cookie the site sets over HTTPS is Secure, the notice after a form too', async (t) => {
+  const { app, close } = await startTestApp({ PUBLIC_URL: 'https://site.example' });
+  t.teardown(close);
+  // The proxy is not believed (TRUST_PROXY unset): the request looks like plain HTTP.
+  const { post } = formClient(app, 'https://site.example');
+  const registered = await post('/registration', {
+    email: `flash.${randomBytes(4).toString('hex')}@example.com`,
+    displayName: 'Somchai',
+    password: 'a long passphrase 42',
+    acceptTerms: 'on',
+    confirmAge: 'on',
+  });
+  t.equal(registered.statusCode, 303);
+  const flash = registered.cookies.find((cookie) => cookie.name === 'flash');
+  t.ok(flash?.value, 'a notice for the next page');
+  t.equal(flash?.secure, true, 'Secure, as the session cookie beside it');
+  t.equal(registered.cookies.find((cookie) => cookie.name === 'token')?.secure, true);
+});
+
+t.test('an API logout with the cookie alone ends nothing and says so', async (t) => {
+  const database = await createTestDatabase('sqlite');
+  t.teardown(() => database.close());
+  const app = await buildTestApp({ database });
+  t.teardown(() => app.close());
+  const token = tokenCookie(
+    await app.inject({ method: 'POST', url: '/api/auth/register', payload: validRegistration() }),
+  )!.value;
+  const crossSite = await app.inject({
+    method: 'POST',
+    url: '/api/auth/logout',
+    headers: { cookie: `token=${token}`, origin: 'https://evil.example' },
+  });
+  t.equal(crossSite.statusCode, 401, 'not a logout');
+  t.equal(crossSite.json().code, 'UNAUTHENTICATED');
+  t.notOk(crossSite.headers['set-cookie'], 'the cookie is left as it is');
+  const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+  t.equal(me.statusCode, 200, 'the session goes on');
+  const own = await app.inject({
+    method: 'POST',
+    url: '/api/auth/logout',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  t.equal(own.statusCode, 204, 'with the Bearer header it ends');
+  t.match(String(own.headers['set-cookie']), /^token=;/, 'and clears the cookie');
+});
