@@ -52,7 +52,7 @@ export function rateLimitSettings(
     loginFailuresPerAccount: { max: 100, windowMs: 60 * minute, keys: 50_000 },
     knownLoginAddressMs: 30 * 24 * 60 * minute,
     passwordResetPerIp: { max: 10, windowMs: 15 * minute },
-    passwordResetEmailsPerAddress: { max: 3, windowMs: 60 * minute },
+    passwordResetEmailsPerAddress: { max: 3, windowMs: 60 * minute, keys: 50_000 },
     linkUsePerIp: { max: 20, windowMs: 15 * minute },
     accountEmailsPerUser: { max: 3, windowMs: 15 * minute },
     playVerifyPerIp: { max: 120, windowMs: minute },

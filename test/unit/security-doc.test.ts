@@ -1,0 +1,80 @@
+/**
+ * docs/security.md states each limit as the code enforces it: every number it gives is read here
+ * from the defaults (lib/config.ts, lib/rate-limit/settings.ts) and must appear as written, so a
+ * changed default fails until the page says the new number.
+ */
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { loadConfig } from '../../lib/config.ts';
+import { memoryKeys, type RateLimitRule, rateLimitSettings } from '../../lib/rate-limit/settings.ts';
+
+// Tables and line breaks aside, as a reader sees the text.
+const page = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8')
+  .replace(/\s*\|\s*/g, ' | ')
+  .replace(/\s+/g, ' ');
+const config = loadConfig({});
+const limits = rateLimitSettings(config);
+const minutes = (rule: RateLimitRule) => rule.windowMs / 60_000;
+const number = (value: number) => value.toLocaleString('en-US');
+
+const statements: Array<[what: string, text: string]> = [
+  [
+    'failures per account and address',
+    `${limits.loginFailuresPerAccountAndAddress.max} failed logins per account and client address per ${minutes(limits.loginFailuresPerAccountAndAddress)} minutes`,
+  ],
+  [
+    'failures per address',
+    `${limits.loginFailuresPerAddress.max} failed logins per client address per ${minutes(limits.loginFailuresPerAddress)} minutes`,
+  ],
+  [
+    'failures per account',
+    `${limits.loginFailuresPerAccount.max} failed logins per account per ${minutes(limits.loginFailuresPerAccount)} minutes`,
+  ],
+  ['known addresses', `proved in the last ${limits.knownLoginAddressMs / 86_400_000} days`],
+  [
+    'logins a minute',
+    `\`LOGIN_RATE_LIMIT_PER_MINUTE\`: ${config.loginRateLimitPerMinute} login attempts per client address a minute`,
+  ],
+  [
+    'registrations a minute',
+    `\`REGISTER_RATE_LIMIT_PER_MINUTE\`: ${config.registerRateLimitPerMinute} registrations per client address a minute`,
+  ],
+  [
+    'reset requests',
+    `Password resets: ${limits.passwordResetPerIp.max} requests per client address per ${minutes(limits.passwordResetPerIp)} minutes`,
+  ],
+  [
+    'reset emails',
+    `at most **${limits.passwordResetEmailsPerAddress.max} reset emails per email address per ${minutes(limits.passwordResetEmailsPerAddress)} minutes**`,
+  ],
+  [
+    'link uses',
+    `Emailed links: ${limits.linkUsePerIp.max} uses per client address per ${minutes(limits.linkUsePerIp)} minutes`,
+  ],
+  ['account emails', `${limits.accountEmailsPerUser.max} per user per ${minutes(limits.accountEmailsPerUser)} minutes`],
+  ['launch-token checks', `launch-token verification: ${limits.playVerifyPerIp.max} per client address per minute`],
+  ['upstream icons', `**${limits.iconUpstreamPerIp.max} a minute per client address**`],
+  ['room of the others', `or **${number(memoryKeys)}** (every other limit)`],
+  ['body limit', `\`BODY_LIMIT_BYTES\` (${config.bodyLimitBytes / 1024} KiB`],
+  ['places', `\`OVERLOAD_MAX_IN_FLIGHT\` (${config.overloadMaxInFlight})`],
+];
+
+for (const [what, text] of statements) t.ok(page.includes(text), `${what}: "${text}"`);
+
+t.test('the room of each limit in memory is the one the page gives', async (t) => {
+  const large = [
+    limits.loginFailuresPerAccount,
+    limits.loginFailuresPerAccountAndAddress,
+    limits.passwordResetEmailsPerAddress,
+  ];
+  const [first] = large;
+  t.ok(
+    page.includes(
+      `room for **${number(first!.keys!)} keys** (the per-account, per-account-and-address and reset-email limits)`,
+    ),
+  );
+  for (const rule of large) t.equal(rule.keys, first!.keys);
+  for (const [name, rule] of Object.entries(limits)) {
+    if (typeof rule === 'object' && !large.includes(rule)) t.equal(rule.keys ?? memoryKeys, memoryKeys, name);
+  }
+});
