@@ -2,8 +2,8 @@ import { escapeHtml } from '../contract/escape-html.ts';
 import { locales, type Locale } from '../contract/locales.ts';
 import { serverT } from './translations.ts';
 
-/** The notices the server answers without rendering: overload shedding, the database away. */
-export type Notice = 'overload' | 'unavailable';
+/** The notices the server answers without rendering: overload shedding, the database away or full. */
+export type Notice = 'overload' | 'unavailable' | 'storageFull';
 
 /**
  * A notice's page in each language, made once at start: answering it must cost nothing like a

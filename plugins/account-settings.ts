@@ -59,10 +59,11 @@ export default fp(
     ): Promise<T> {
       const user = userOf(request);
       const throttle = await accounts.passwordThrottle(request, user.email);
-      return throttle.attempt(
-        run,
-        (result) => !result.ok && !!result.fields && Object.values(result.fields).includes('incorrect_password'),
-      );
+      return throttle.attempt(run, {
+        failed: (result) =>
+          !result.ok && !!result.fields && Object.values(result.fields).includes('incorrect_password'),
+        proved: (result) => result.ok,
+      });
     }
 
     const settingsOf = async ({ user, locale, sessionId }: PageDataArgs): Promise<AccountSettingsData> => {

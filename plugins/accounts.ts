@@ -183,7 +183,7 @@ export default fp<AccountsPluginOptions>(
         const account = await service.findLoginAccount(email);
         const user = await loginThrottle(request, email, account).attempt(
           () => service.verifyCredentials(account, password),
-          (verified) => !verified,
+          { failed: (verified) => !verified },
         );
         if (!user) throw new HttpError(401, 'INVALID_CREDENTIALS', 'The email or the password is wrong.');
         return service.createSession(user, request.headers['user-agent']);

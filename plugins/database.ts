@@ -3,6 +3,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { Gauge } from 'prom-client';
 import { openDatabase } from '../lib/db/connect.ts';
 import { migrateToLatest } from '../lib/db/migrate.ts';
+import { isStorageFull } from '../lib/db/storage-full.ts';
 import type { Database } from '../lib/db/types.ts';
 
 declare module 'fastify' {
@@ -20,6 +21,7 @@ export interface DatabasePluginOptions {
 }
 
 const readinessTimeoutMs = 2000;
+const storageProbeIntervalMs = 5000;
 
 /** Migrations run under a lock and refuse a database newer than the code (decision 0001). */
 export default fp<DatabasePluginOptions>(
@@ -79,10 +81,35 @@ export default fp<DatabasePluginOptions>(
     }
 
     app.decorate('db', db);
-    app.readinessChecks.set('database', () => withTimeout(sql`select 1`.execute(db), readinessTimeoutMs));
+    // While writes fail for lack of space, a write is tried every few seconds and by each
+    // readiness check; the first that goes through ends the spell.
+    const storage = app.storageState;
+    async function writesAgain(): Promise<boolean> {
+      if (!storage.full) return true;
+      const now = new Date();
+      const probe = db
+        .insertInto('storage_probe')
+        .values({ id: 1, written_at: now })
+        .onConflict((conflict) => conflict.column('id').doUpdateSet({ written_at: now }))
+        .execute();
+      try {
+        await withTimeout(probe, readinessTimeoutMs);
+      } catch (error) {
+        if (isStorageFull(error)) return false;
+        throw error;
+      }
+      const since = storage.wrote();
+      if (since) app.log.info({ since }, 'the database writes again: its storage has room');
+      return true;
+    }
+    app.jobs.every('storage probe', storageProbeIntervalMs, writesAgain);
+    app.readinessChecks.set('database', async () => {
+      await withTimeout(sql`select 1`.execute(db), readinessTimeoutMs);
+      if (!(await writesAgain())) throw new Error('the database cannot write: its storage is full');
+    });
     if (close) app.addHook('onClose', close);
   },
-  { name: 'database', dependencies: ['config', 'health'] },
+  { name: 'database', dependencies: ['config', 'health', 'errors', 'background-jobs'] },
 );
 
 async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {

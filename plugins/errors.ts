@@ -1,6 +1,7 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { wantsJson } from '../lib/accept.ts';
+import { isStorageFull, StorageState, storageEngineOf } from '../lib/db/storage-full.ts';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
 import { schemaRefusal } from '../lib/http/validation.ts';
 import { noticePages } from '../lib/notice-page.ts';
@@ -16,10 +17,31 @@ const frameworkCodes: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
 };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether writes fail for lack of space (this plugin sets it, the database's readiness clears it). */
+    storageState: StorageState;
+  }
+}
+
+/** Long enough for an operator to free space; reads go on meanwhile. */
+const storageFullRetrySeconds = 30;
+
 /** One JSON error shape; server faults are logged and answered without details. */
 export default fp(
   async (app) => {
     const unavailablePages = noticePages('unavailable');
+    const storageFullPages = noticePages('storageFull');
+    const storage = new StorageState();
+    app.decorate('storageState', storage);
+    /** A document (not a payload, not asked as JSON) gets the translated page rather than JSON. */
+    const wantsDocument = (request: FastifyRequest) => {
+      const path = request.url.split('?')[0] ?? '/';
+      return (
+        request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept)
+      );
+    };
+    const localeOf = (request: FastifyRequest) => splitLocale(request.url.split('?')[0] ?? '/').locale;
     app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
       // Every schema's refusal is answered here, with the API's field codes (lib/http/validation.ts).
       const answer = error instanceof HttpError ? error : error.validation ? schemaRefusal(request, error) : null;
@@ -34,13 +56,29 @@ export default fp(
       }
       // A body the client aborted carries ECONNRESET too: a 4xx is never a database outage.
       const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+      if (!clientFault && isStorageFull(error)) {
+        // The cause once when it starts (plugins/database.ts logs when it ends), not per request.
+        if (storage.failed()) {
+          request.log.error(
+            { err: error, engine: storageEngineOf(error) },
+            'the database cannot write: its storage is full; writes answer 503 STORAGE_FULL until space is freed',
+          );
+        } else request.log.debug({ err: error }, 'write refused: storage full');
+        reply.code(503).header('retry-after', String(storageFullRetrySeconds)).header('cache-control', 'no-store');
+        if (wantsDocument(request)) {
+          return reply.type('text/html; charset=utf-8').send(storageFullPages[localeOf(request)]);
+        }
+        return reply.send({
+          statusCode: 503,
+          code: 'STORAGE_FULL',
+          message: 'The service cannot save anything right now. Try again in a few minutes.',
+        });
+      }
       if (!clientFault && isDatabaseUnavailable(error)) {
         request.log.error({ err: error }, 'database unavailable');
         reply.code(503).header('retry-after', '5').header('cache-control', 'no-store');
-        const path = request.url.split('?')[0] ?? '/';
-        const document =
-          request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept);
-        if (document) return reply.type('text/html; charset=utf-8').send(unavailablePages[splitLocale(path).locale]);
+        if (wantsDocument(request))
+          return reply.type('text/html; charset=utf-8').send(unavailablePages[localeOf(request)]);
         return reply.send({
           statusCode: 503,
           code: 'DATABASE_UNAVAILABLE',

@@ -7,10 +7,17 @@ import type { RateLimits, Refund } from './rate-limits.ts';
 export interface LoginThrottle {
   /**
    * Runs one password check as a counted attempt: counted before it runs (429 past a limit, and
-   * `check` does not run), taken back unless `failed(result)`. A check that proves the password
-   * makes this address one the owner used.
+   * `check` does not run), taken back unless `failed(result)`. When `proved(result)` (by default
+   * whenever it did not fail) this address becomes one the owner used.
    */
-  attempt<T>(check: () => Promise<T>, failed: (result: T) => boolean): Promise<T>;
+  attempt<T>(check: () => Promise<T>, outcome: AttemptOutcome<T>): Promise<T>;
+}
+
+export interface AttemptOutcome<T> {
+  /** A wrong password: the attempt stays counted. */
+  failed(result: T): boolean;
+  /** The owner proved the password and what they asked for was done. */
+  proved?(result: T): boolean;
 }
 
 /** The account a password is checked against, or undefined when no account uses the email. */
@@ -55,7 +62,7 @@ export function loginThrottles(rateLimits: RateLimits, known: KnownAddresses) {
     }
 
     return {
-      async attempt(check, failed) {
+      async attempt(check, { failed, proved = (result) => !failed(result) }) {
         const refunds = await reserve();
         let result;
         try {
@@ -66,7 +73,7 @@ export function loginThrottles(rateLimits: RateLimits, known: KnownAddresses) {
         }
         if (failed(result)) return result;
         await refundAll(refunds);
-        if (account) await known.add(account.id, address);
+        if (account && proved(result)) await known.add(account.id, address);
         return result;
       },
     };

@@ -6,6 +6,7 @@ import type { PasswordHasher } from './passwords.ts';
 import { hashSessionToken, isWellFormedToken, newSessionToken } from './tokens.ts';
 import { storableUserAgent, toPublicUser, type UserColumns, userColumns } from './users.ts';
 import { checkEmail, type Registration } from './validation.ts';
+import { isStorageFull } from '../db/storage-full.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 
 export class EmailTakenError extends Error {
@@ -235,6 +236,7 @@ export class AccountService {
     const lastSeen = new Date(row.last_seen_at).getTime();
     if (now.getTime() - lastSeen >= this.#touchMs) {
       const slid = new Date(now.getTime() + this.#ttlMs);
+      // A full disk keeps the expiry where it was rather than turn a visitor's read into a 503.
       const updated = await this.#db
         .updateTable('sessions')
         .set({ last_seen_at: now, expires_at: slid })
@@ -242,7 +244,11 @@ export class AccountService {
         .where('revoked_at', 'is', null)
         .where('last_seen_at', '<=', new Date(now.getTime() - this.#touchMs))
         .returning('id')
-        .executeTakeFirst();
+        .executeTakeFirst()
+        .catch((error: unknown) => {
+          if (isStorageFull(error)) return undefined;
+          throw error;
+        });
       if (updated) {
         expiresAt = slid;
         extended = true;

@@ -209,4 +209,18 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('login_addresses').execute();
     },
   },
+  // One row the readiness probe writes while the storage is full (plugins/database.ts).
+  '0008_storage_probe': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('storage_probe')
+        .addColumn('id', 'integer', (col) => col.primaryKey())
+        .addColumn('written_at', t.timestamp, (col) => col.notNull())
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('storage_probe').execute();
+    },
+  },
 };

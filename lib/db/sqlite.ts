@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
-import { type KyselyPlugin, SqliteDialect } from 'kysely';
+import { type DatabaseConnection, type Driver, type KyselyPlugin, SqliteDialect, SqliteDriver } from 'kysely';
 import { SqliteValuesPlugin } from './sqlite-values.ts';
 
 /** The embedded database's file in DATA_DIR; `-wal` and `-shm` files sit beside it. */
@@ -56,11 +56,32 @@ export interface OpenedSqlite {
   close: () => void;
 }
 
+/**
+ * After some errors (a full disk, an I/O error) SQLite rolls the transaction back itself; Kysely
+ * then sends ROLLBACK, whose "cannot rollback - no transaction is active" replaced the real error.
+ * ROLLBACK is sent only while a transaction is open, so the cause reaches the caller.
+ */
+class KeepCauseDialect extends SqliteDialect {
+  readonly #database: Database.Database;
+  constructor(database: Database.Database) {
+    super({ database });
+    this.#database = database;
+  }
+  override createDriver(): Driver {
+    const database = this.#database;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+        if (database.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })({ database });
+  }
+}
+
 export function openSqlite(file: string): OpenedSqlite {
   const database = new Database(file);
   for (const pragma of pragmas) database.exec(`PRAGMA ${pragma}`);
   return {
-    dialect: new SqliteDialect({ database }),
+    dialect: new KeepCauseDialect(database),
     plugins: [new SqliteValuesPlugin()],
     checkpoint: () => {
       if (database.open) database.exec('PRAGMA wal_checkpoint(TRUNCATE)');

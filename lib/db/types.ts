@@ -31,10 +31,17 @@ export interface SessionsTable {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** A single row, written to learn whether the database can write (plugins/database.ts). */
+export interface StorageProbeTable {
+  id: number;
+  written_at: Timestamp;
+}
+
 /** Every table the code queries. Features declare their own tables by augmenting it (lib/play/tables.ts). */
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  storage_probe: StorageProbeTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -16,8 +16,9 @@ const connectionCodes = new Set([
   '08006',
 ]);
 
-// SQLite: another connection held the write lock past the busy timeout, or the disk failed or filled.
-const sqliteCodes = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN)/;
+// SQLite: another connection held the write lock past the busy timeout, or the disk failed (a
+// full disk is lib/db/storage-full.ts's).
+const sqliteCodes = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN)/;
 
 const connectionMessages =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;

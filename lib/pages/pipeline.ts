@@ -9,6 +9,7 @@ import {
   type PageErrorInfo,
 } from '../../contract/page-error.ts';
 import { runPageSteps } from '../../contract/page-steps.ts';
+import { isStorageFull } from '../db/storage-full.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { matchPage, type PageMatch } from './match.ts';
 
@@ -38,7 +39,7 @@ const errorOutcome = (match: PageMatch | null, error: PageErrorInfo): PageOutcom
 /**
  * A page request, the same for its document, its `_payload.json` and the page shown after a form:
  * route match, validate, middleware, the page's data (contract/page-steps.ts). A database outage
- * propagates (plugins/errors.ts answers 503); any other failure is logged and becomes a 500.
+ * or a full disk propagates (plugins/errors.ts answers 503); any other failure is logged and becomes a 500.
  */
 export async function loadPage(url: URL, parts: PipelineParts): Promise<PageOutcome> {
   const match = matchPage(url.pathname);
@@ -59,7 +60,7 @@ export async function loadPage(url: URL, parts: PipelineParts): Promise<PageOutc
     return { type: 'page', match, status: 200, data: outcome.data };
   } catch (error) {
     if (isPageNotFound(error)) return errorOutcome(match, notFoundError(displayPath(url)));
-    if (isDatabaseUnavailable(error)) throw error;
+    if (isDatabaseUnavailable(error) || isStorageFull(error)) throw error;
     parts.logError(error, renderErrorLog);
     return errorOutcome(match, unexpectedError(error, parts.exposeDetails));
   }

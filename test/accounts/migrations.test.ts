@@ -41,6 +41,7 @@ for (const backend of testBackends()) {
         'play_sessions',
         'self_exclusions',
         'sessions',
+        'storage_probe',
         'users',
       ]);
       t.same((await migrateToLatest(database.db)).applied, []);
@@ -79,6 +80,7 @@ for (const backend of testBackends()) {
           'play_sessions',
           'self_exclusions',
           'sessions',
+          'storage_probe',
           'users',
         ],
         'nothing touched',

@@ -1,0 +1,213 @@
+/**
+ * A full disk, as a visitor and an operator meet it: every write answers 503 STORAGE_FULL with
+ * Retry-After (the translated page to a form posted without JavaScript), never a 500; the cause is
+ * logged once; /readyz fails until a write goes through again; once space is freed the service
+ * writes again by itself and nothing written before is lost or corrupted. SQLite with DATA_DIR on
+ * a small tmpfs; PostgreSQL with its tables in a tablespace on one. Needs root (mount).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, mkdtempSync, openSync, rmSync, rmdirSync, statSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import t, { type Test } from 'tap';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { validRegistration } from '../helpers/accounts.ts';
+import { postgresUrl } from '../helpers/database.ts';
+import { formClient } from '../helpers/forms.ts';
+
+const origin = 'http://localhost:3000';
+const storageFullLog = /the database cannot write: its storage is full/;
+
+/** Why a small tmpfs cannot be mounted here (not root), or undefined when it can. */
+function cannotMount(): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'asdas-mount-check-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'pipe' });
+    execFileSync('umount', [dir]);
+    return undefined;
+  } catch (error) {
+    return `a small tmpfs cannot be mounted (root needed): ${(error as Error).message.split('\n')[0]}`;
+  } finally {
+    rmdirSync(dir);
+  }
+}
+const skip = cannotMount();
+
+/** A tmpfs of `megabytes` mounted on a new folder, unmounted at teardown. */
+function smallDisk(t: Test, megabytes: number, owner?: { uid: number; gid: number }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'asdas-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir], { stdio: 'pipe' });
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  t.teardown(() => {
+    execFileSync('umount', ['-l', dir]);
+    rmdirSync(dir);
+  });
+  return dir;
+}
+
+/** Writes zeros into `dir` until the disk is full; returns the file to delete to free it. */
+function fill(dir: string): string {
+  const file = join(dir, 'filler');
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+}
+
+/** What both engines must do; `freeSpace` frees the disk, `integrity` checks the stored data. */
+async function fullDiskBehaviour(
+  t: Test,
+  started: TestApp,
+  disk: string,
+  integrity: (accounts: number) => Promise<void>,
+  /** SQLite has no page left to write into; PostgreSQL may still fit a row into one it has. */
+  strict: boolean,
+) {
+  const { app, logs } = started;
+  // A client address per request: the production per-address limits are not what is tested.
+  let client = 0;
+  const api = (url: string, payload: Record<string, unknown>) => {
+    client += 1;
+    return app.inject({ method: 'POST', url, payload, remoteAddress: `10.40.${client >> 8}.${client & 255}` });
+  };
+  const { post } = formClient(app, origin);
+
+  const saved: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < 5; i += 1) {
+    const body = validRegistration();
+    t.equal((await api('/api/auth/register', body)).statusCode, 201, 'registered while there is room');
+    saved.push(body);
+  }
+  const filler = fill(disk);
+
+  // A row may still fit in a page the database has already allocated: 201 or 503, never a 500.
+  const answers = new Map<number, number>();
+  for (let i = 0; i < 60; i += 1) {
+    const body = validRegistration();
+    const response = await api('/api/auth/register', body);
+    answers.set(response.statusCode, (answers.get(response.statusCode) ?? 0) + 1);
+    if (response.statusCode === 201) saved.push(body);
+    else if (response.json().code !== 'STORAGE_FULL' || response.headers['retry-after'] !== '30')
+      t.fail(`registration ${i}: ${response.statusCode} ${response.body}`);
+  }
+  const refused = answers.get(503) ?? 0;
+  t.ok(strict ? refused === 60 : refused > 0, `registrations refused for want of space: ${refused} of 60`);
+  t.same(
+    [...answers.keys()].filter((status) => status !== 201 && status !== 503),
+    [],
+    'no other answer',
+  );
+  const login = await api('/api/auth/login', { email: saved[0]!.email, password: saved[0]!.password });
+  if (strict || login.statusCode !== 200) {
+    t.equal(login.statusCode, 503, 'a login, which writes a session: 503');
+    t.equal(login.json().code, 'STORAGE_FULL', 'saying why, not DATABASE_UNAVAILABLE');
+  }
+
+  const page = await post('/th/registration', {
+    email: `form.${randomBytes(3).toString('hex')}@example.com`,
+    displayName: 'Somchai',
+    password: 'a long passphrase 42',
+    acceptTerms: 'on',
+    confirmAge: 'on',
+  });
+  t.equal(page.statusCode, 503, 'a form posted without JavaScript');
+  t.match(page.headers['content-type'], /text\/html/);
+  t.equal(page.headers['retry-after'], '30');
+  t.match(page.body, /<html lang="th">/);
+  t.match(page.body, /ขณะนี้ไม่สามารถบันทึกการเปลี่ยนแปลงได้/, 'the translated notice');
+
+  const read = await app.inject({ url: '/asdas', headers: { 'user-agent': 'Mozilla/5.0' } });
+  t.equal(read.statusCode, 200, 'pages are still read');
+  const notReady = await app.inject({ url: '/readyz' });
+  t.equal(notReady.statusCode, 503, '/readyz fails while nothing can be written');
+  t.equal(notReady.json().checks.database, 'failing');
+  const causes = logs.filter((line) => storageFullLog.test(String(line.msg)));
+  t.equal(causes.length, 1, 'the cause is logged once');
+  t.notOk(
+    logs.some((line) => /cannot rollback|request failed/.test(String(line.msg) + JSON.stringify(line.err ?? ''))),
+    'no rollback error hides it, and no request failed as a 500',
+  );
+
+  rmSync(filler);
+  t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'ready again once a write goes through');
+  t.ok(
+    logs.some((line) => /the database writes again/.test(String(line.msg))),
+    'and the log says so',
+  );
+  const after = validRegistration();
+  t.equal((await api('/api/auth/register', after)).statusCode, 201, 'registrations work again');
+  for (const body of [...saved, after]) {
+    const response = await api('/api/auth/login', { email: body.email, password: body.password });
+    if (response.statusCode !== 200) t.fail(`${String(body.email)}: ${response.statusCode}`);
+  }
+  t.pass('every account answered 2xx logs in');
+  await integrity(saved.length + 1);
+  t.ok(statSync(disk).isDirectory());
+}
+
+t.test('sqlite: DATA_DIR on a full disk', { skip }, async (t) => {
+  const disk = smallDisk(t, 3);
+  const started = await startTestApp(
+    { DATA_DIR: join(disk, 'data'), PUBLIC_URL: origin },
+    { databaseFromConfig: true },
+  );
+  t.teardown(started.close);
+  await fullDiskBehaviour(
+    t,
+    started,
+    disk,
+    async () => {
+      const result = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(started.app.db);
+      t.same(result.rows, [{ integrity_check: 'ok' }], 'the file is intact');
+    },
+    true,
+  );
+});
+
+const base = postgresUrl();
+if (!base) t.comment('TEST_DATABASE_URL is not set: the full disk is not tested on PostgreSQL');
+else {
+  t.test('postgresql: tables in a tablespace on a full disk', { skip }, async (t) => {
+    const postgresUser = execFileSync('id', ['-u', 'postgres']).toString().trim();
+    const postgresGroup = execFileSync('id', ['-g', 'postgres']).toString().trim();
+    const disk = smallDisk(t, 8, { uid: Number(postgresUser), gid: Number(postgresGroup) });
+    const name = `asdas_full_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create tablespace ${name} location '${disk}'`);
+    await admin.query(`create schema ${name}`);
+    t.teardown(async () => {
+      await admin.query(`drop schema ${name} cascade`);
+      await admin.query(`drop tablespace ${name}`);
+      await admin.end();
+    });
+    const options = encodeURIComponent(`-c search_path=${name} -c default_tablespace=${name}`);
+    const url = `${base}${base.includes('?') ? '&' : '?'}options=${options}`;
+    const started = await startTestApp(
+      { DATABASE_URL: url, PUBLIC_URL: origin, PLAY_SECRET: 'a-test-secret-of-at-least-32-characters' },
+      { databaseFromConfig: true },
+    );
+    t.teardown(started.close);
+    await fullDiskBehaviour(
+      t,
+      started,
+      disk,
+      async (accounts) => {
+        const { count } = (await admin.query(`select count(*)::int as count from ${name}.users`)).rows[0] as {
+          count: number;
+        };
+        t.equal(count, accounts, 'the accounts answered 2xx, and only those');
+      },
+      false,
+    );
+  });
+}
