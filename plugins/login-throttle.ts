@@ -15,9 +15,9 @@ export interface LoginThrottle {
 
 export interface AttemptOutcome<T> {
   /** A wrong password: the attempt stays counted. */
-  failed(result: T): boolean;
+  failed: (result: T) => boolean;
   /** The owner proved the password and what they asked for was done. */
-  proved?(result: T): boolean;
+  proved?: (result: T) => boolean;
 }
 
 /** The account a password is checked against, or undefined when no account uses the email. */
