@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, logLevels } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
+import { noNewConnections } from './lib/quiet-listener.ts';
 
 export const initializationErrorLog = 'error caught during app initialization';
 
@@ -36,20 +37,25 @@ async function main() {
 /**
  * SIGTERM/SIGINT: first the drain (`/readyz` answers 503 while pages and the API are still served,
  * for SHUTDOWN_DRAIN_MS, so load balancers and Kubernetes endpoints stop sending traffic), then
- * the listener closes and requests in flight get SHUTDOWN_TIMEOUT_MS to finish; exit 0.
+ * the listener closes once no connection has arrived for `quietMs` (within half of
+ * SHUTDOWN_TIMEOUT_MS), and requests in flight get the rest of SHUTDOWN_TIMEOUT_MS; exit 0.
  * A second signal during the drain ends it at once (Ctrl-C twice).
  */
+const quietMs = 250;
+
 function handleShutdown(app: FastifyInstance, { drainMs, timeoutMs }: { drainMs: number; timeoutMs: number }) {
   let phase: 'serving' | 'draining' | 'closing' = 'serving';
   let endDrain: (() => void) | undefined;
 
-  const close = (signal: string) => {
+  const close = async (signal: string) => {
     phase = 'closing';
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    // The listener stays open until connections stop arriving, for at most half the timeout.
+    const waited = await noNewConnections(app.server, quietMs, timeoutMs / 2);
+    app.log.info({ signal, waitedMs: waited }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
       app.log.error({ timeoutMs }, 'requests still in flight after the shutdown timeout; exiting');
       process.exit(1);
-    }, timeoutMs);
+    }, timeoutMs - waited);
     timer.unref();
     // A keep-alive connection whose last request finishes after close() began would hold the
     // server open until its idle timeout: close such connections as they fall idle.
@@ -76,12 +82,12 @@ function handleShutdown(app: FastifyInstance, { drainMs, timeoutMs }: { drainMs:
     }
     phase = 'draining';
     app.shuttingDown = true;
-    if (drainMs === 0) return close(signal);
+    if (drainMs === 0) return void close(signal);
     app.log.info({ signal, drainMs }, 'draining: /readyz answers 503, requests are still served');
-    const timer = setTimeout(() => close(signal), drainMs);
+    const timer = setTimeout(() => void close(signal), drainMs);
     endDrain = () => {
       clearTimeout(timer);
-      close(signal);
+      void close(signal);
     };
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -197,6 +197,11 @@ t.test('nginx: what the replicas need from the proxy', async (t) => {
   t.match(retry, /\berror\b/);
   t.notMatch(retry, /non_idempotent/, 'never a POST twice');
   t.match(site, /location \/assets\/ \{[^}]*max-age=31536000, immutable/);
+  // The public port is the stream front's, which hands the client's address on (stream.conf).
+  t.match(read('deploy/nginx/nginx.conf'), /^include stream\.conf;/m, 'connections per address bounded');
+  t.match(read('deploy/nginx/stream.conf'), /listen 8080;[\s\S]*proxy_protocol on;/);
+  t.match(read('deploy/nginx/listen.conf'), /^listen 127\.0\.0\.1:8081 proxy_protocol;/m);
+  t.match(read('deploy/nginx/listen.conf'), /^real_ip_header proxy_protocol;/m);
 });
 
 t.test('Dockerfile: the official Node 24 image by default, no rebuild at start', async (t) => {

@@ -143,8 +143,10 @@ t.test('SIGTERM: stops accepting, finishes the request in flight, exits 0', asyn
   const inFlight = get(`${address}/api/_nuxt_icon/slowset.json?icons=dot`);
   await requestArrived;
   server.child.kill('SIGTERM');
+  // The listener closes once no new connection came for a moment (lib/quiet-listener.ts).
+  await until(async () => /shutting down: no new connections/.test(server.output()), 'the listener closing');
   await until(() => refused(`${address}/healthz`), 'new connections refused once shutdown begins');
-  t.pass('new connections are refused once shutdown begins, with a request still in flight');
+  t.pass('new connections are refused once the listener closes, with a request still in flight');
 
   held!.setHeader('content-type', 'application/json');
   held!.end(JSON.stringify({ prefix: 'slowset', icons: { dot: { body: '<circle r="1"/>' } }, width: 24, height: 24 }));

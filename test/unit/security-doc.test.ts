@@ -57,7 +57,37 @@ const statements: Array<[what: string, text: string]> = [
   ['room of the others', `or **${number(memoryKeys)}** (every other limit)`],
   ['body limit', `\`BODY_LIMIT_BYTES\` (${config.bodyLimitBytes / 1024} KiB`],
   ['places', `\`OVERLOAD_MAX_IN_FLIGHT\` (${config.overloadMaxInFlight})`],
+  ['headers timeout', `\`HEADERS_TIMEOUT_MS\` (${config.headersTimeoutMs / 1000} s)`],
+  ['request timeout', `\`REQUEST_TIMEOUT_MS\` (${config.requestTimeoutMs / 1000} s)`],
+  ['connections', `**\`MAX_CONNECTIONS_PER_ADDRESS\` (${config.maxConnectionsPerAddress}) open connections**`],
 ];
+
+// The shipped nginx's numbers, read from its files.
+const nginx = (file: string, name: string) => {
+  const text = readFileSync(new URL(`../../deploy/nginx/${file}`, import.meta.url), 'utf8');
+  const value = new RegExp(`^\\s*${name}\\s+([^;]+);`, 'm').exec(text)?.[1]?.trim();
+  if (value === undefined) throw new Error(`${file} has no ${name}`);
+  return value;
+};
+const seconds = (value: string) => value.replace(/^(\d+)s$/, '$1 s').replace(/^1h$/, '1 hour');
+statements.push(
+  [
+    'nginx connections',
+    `TCP connections, idle or not | ${nginx('stream.conf', 'limit_conn').split(/\s+/)[1]} (\`stream.conf\`)`,
+  ],
+  [
+    'nginx requests',
+    `requests being worked on | ${nginx('site.conf', 'limit_conn').split(/\s+/)[1]} (\`site.conf\` \`limit_conn\`)`,
+  ],
+  ['nginx headers', `sending the headers | ${seconds(nginx('site.conf', 'client_header_timeout'))}`],
+  ['nginx body', `sending the body | ${seconds(nginx('site.conf', 'client_body_timeout'))} between two reads`],
+  [
+    'nginx keep-alive',
+    `idle keep-alive connection | ${seconds(nginx('site.conf', 'keepalive_timeout'))} (\`keepalive_timeout\`), ${number(Number(nginx('site.conf', 'keepalive_requests')))} requests or ${seconds(nginx('site.conf', 'keepalive_time'))} in all`,
+  ],
+  ['nginx slow reader', `reading the answer | ${seconds(nginx('site.conf', 'send_timeout'))} between two writes`],
+  ['nginx workers', `\`worker_connections\`, ${number(Number(nginx('nginx.conf', 'worker_connections')))} per worker`],
+);
 
 for (const [what, text] of statements) t.ok(page.includes(text), `${what}: "${text}"`);
 
