@@ -3,7 +3,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { Gauge } from 'prom-client';
 import { openDatabase } from '../lib/db/connect.ts';
 import { migrateToLatest } from '../lib/db/migrate.ts';
-import { isStorageFull } from '../lib/db/storage-full.ts';
+import { isStorageFull, writeStorageProbe } from '../lib/db/storage-full.ts';
 import type { Database } from '../lib/db/types.ts';
 
 declare module 'fastify' {
@@ -82,18 +82,12 @@ export default fp<DatabasePluginOptions>(
 
     app.decorate('db', db);
     // While writes fail for lack of space, a write is tried every few seconds and by each
-    // readiness check; the first that goes through ends the spell.
+    // readiness check (one at a time); the first that goes through ends the spell.
     const storage = app.storageState;
-    async function writesAgain(): Promise<boolean> {
-      if (!storage.full) return true;
-      const now = new Date();
-      const probe = db
-        .insertInto('storage_probe')
-        .values({ id: 1, written_at: now })
-        .onConflict((conflict) => conflict.column('id').doUpdateSet({ written_at: now }))
-        .execute();
+    let probing: Promise<boolean> | undefined;
+    async function probe(): Promise<boolean> {
       try {
-        await withTimeout(probe, readinessTimeoutMs);
+        await withTimeout(writeStorageProbe(db), readinessTimeoutMs);
       } catch (error) {
         if (isStorageFull(error)) return false;
         throw error;
@@ -101,6 +95,11 @@ export default fp<DatabasePluginOptions>(
       const since = storage.wrote();
       if (since) app.log.info({ since }, 'the database writes again: its storage has room');
       return true;
+    }
+    async function writesAgain(): Promise<boolean> {
+      if (!storage.full) return true;
+      probing ??= probe().finally(() => (probing = undefined));
+      return probing;
     }
     app.jobs.every('storage probe', storageProbeIntervalMs, writesAgain);
     app.readinessChecks.set('database', async () => {

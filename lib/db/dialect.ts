@@ -1,7 +1,7 @@
 import { type ColumnDataType, type Kysely, type RawBuilder, sql, SqliteAdapter } from 'kysely';
 
 /** The embedded database (SQLite) rather than PostgreSQL. */
-export function isSqlite(db: Kysely<unknown>): boolean {
+export function isSqlite<T>(db: Kysely<T>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 

@@ -1,3 +1,7 @@
+import { type Kysely, sql } from 'kysely';
+import { isSqlite } from './dialect.ts';
+import type { Database } from './types.ts';
+
 /**
  * "The database has no room to write": SQLite's SQLITE_FULL (a full disk or DATA_DIR's volume) and
  * PostgreSQL's disk_full (53100). Reads go on; writes answer 503 STORAGE_FULL until space is freed.
@@ -40,4 +44,27 @@ export class StorageState {
     this.#fullSince = undefined;
     return since;
   }
+}
+
+/**
+ * One write that needs new room, to learn whether the storage has some again (plugins/database.ts).
+ * On PostgreSQL an update, or an insert into a page with space left, fits where the table already
+ * is: TRUNCATE gives the table a new, empty file, so the row needs a new page. On SQLite (WAL) the
+ * write must commit: a change rolled back before commit writes nothing, so it succeeds on a full
+ * disk; a committed one appends to the WAL, which needs room.
+ */
+export async function writeStorageProbe(db: Kysely<Database>): Promise<void> {
+  const now = new Date();
+  if (isSqlite(db)) {
+    await db
+      .insertInto('storage_probe')
+      .values({ id: 1, written_at: now })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ written_at: now }))
+      .execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await sql`truncate table ${sql.table('storage_probe')}`.execute(trx);
+    await trx.insertInto('storage_probe').values({ id: 1, written_at: now }).execute();
+  });
 }

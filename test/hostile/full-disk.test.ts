@@ -79,7 +79,7 @@ async function fullDiskBehaviour(
     client += 1;
     return app.inject({ method: 'POST', url, payload, remoteAddress: `10.40.${client >> 8}.${client & 255}` });
   };
-  const { post } = formClient(app, origin);
+  const { post, postJson } = formClient(app, origin);
 
   const saved: Array<Record<string, unknown>> = [];
   for (let i = 0; i < 5; i += 1) {
@@ -125,6 +125,16 @@ async function fullDiskBehaviour(
   t.match(page.body, /<html lang="th">/);
   t.match(page.body, /ขณะนี้ไม่สามารถบันทึกการเปลี่ยนแปลงได้/, 'the translated notice');
 
+  const withScript = await postJson('/registration', {
+    email: `script.${randomBytes(3).toString('hex')}@example.com`,
+    displayName: 'Ann',
+    password: 'a long passphrase 42',
+    acceptTerms: 'on',
+    confirmAge: 'on',
+  });
+  t.equal(withScript.statusCode, 503, 'the same form posted with JavaScript');
+  t.match(withScript.json(), { statusCode: 503, code: 'STORAGE_FULL' }, 'answered as JSON');
+
   const read = await app.inject({ url: '/asdas', headers: { 'user-agent': 'Mozilla/5.0' } });
   t.equal(read.statusCode, 200, 'pages are still read');
   const notReady = await app.inject({ url: '/readyz' });
@@ -145,12 +155,38 @@ async function fullDiskBehaviour(
   );
   const after = validRegistration();
   t.equal((await api('/api/auth/register', after)).statusCode, 201, 'registrations work again');
-  for (const body of [...saved, after]) {
+  saved.push(after);
+
+  // A second spell, after the probe's own row exists: met the same way, and logged again.
+  const filler2 = fill(disk);
+  let refusedAgain: Awaited<ReturnType<typeof api>> | undefined;
+  for (let i = 0; i < 60 && !refusedAgain; i += 1) {
+    const body = validRegistration();
+    const response = await api('/api/auth/register', body);
+    if (response.statusCode === 201) saved.push(body);
+    else refusedAgain = response;
+  }
+  t.equal(refusedAgain?.json().code, 'STORAGE_FULL', 'a second spell: refused the same way');
+  t.equal((await app.inject({ url: '/readyz' })).statusCode, 503, '/readyz fails again');
+  t.equal(
+    logs.filter((line) => storageFullLog.test(String(line.msg))).length,
+    2,
+    'the cause is logged again, once, since it had cleared',
+  );
+  rmSync(filler2);
+  t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'and ready again once space is freed');
+  t.equal(
+    logs.filter((line) => /the database writes again/.test(String(line.msg))).length,
+    2,
+    'the end of each spell is logged once',
+  );
+
+  for (const body of saved) {
     const response = await api('/api/auth/login', { email: body.email, password: body.password });
     if (response.statusCode !== 200) t.fail(`${String(body.email)}: ${response.statusCode}`);
   }
   t.pass('every account answered 2xx logs in');
-  await integrity(saved.length + 1);
+  await integrity(saved.length);
   t.ok(statSync(disk).isDirectory());
 }
 
