@@ -14,6 +14,12 @@ const connectionCodes = new Set([
   '08003',
   '08004',
   '08006',
+  // PostgreSQL's insufficient_resources class: too many connections (53300), out of memory (53200),
+  // and the class itself (53000). The server's state, not the query's: 503, never a 500. A full
+  // disk (53100) is lib/db/storage-full.ts's.
+  '53000',
+  '53200',
+  '53300',
 ]);
 
 // SQLite: another connection held the write lock past the busy timeout, or the disk failed (a

@@ -5,14 +5,17 @@
  * never need the user (assets, probes, sitemap, robots, build manifests, icons) never look a
  * session up, so they neither cost a query nor fail with the database.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { buildApp } from '../../app.ts';
 import { testHashing } from '../../lib/auth/passwords.ts';
 import { collectingLogger, testConfig } from '../helpers/app.ts';
+import { postgresUrl } from '../helpers/database.ts';
 import { findPostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-servers.ts';
 
 const origin = 'http://localhost:3000';
@@ -186,5 +189,57 @@ t.test(
     }
     const back = await app.inject({ method: 'POST', url: '/login', headers: form, payload: login });
     t.equal(back.statusCode, 303, 'logs in again once the database is back');
+  },
+);
+
+const shared = postgresUrl();
+t.test(
+  'PostgreSQL out of connections (SQLSTATE 53300): 503 DATABASE_UNAVAILABLE, not a 500',
+  { skip: shared ? false : 'TEST_DATABASE_URL is not set' },
+  async (t) => {
+    // A role of its own: a connection limit binds every role but a superuser.
+    const role = `asdas_limited_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: shared });
+    await admin.connect();
+    await admin.query(`create role ${role} login`);
+    await admin.query(`create schema ${role} authorization ${role}`);
+    const terminate = () =>
+      admin.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [role]);
+    const url = new URL(shared!);
+    url.username = role;
+    url.searchParams.set('options', `-c search_path=${role}`);
+    const { app, logs } = await startApp(t, { DATABASE_URL: url.toString() });
+    t.teardown(async () => {
+      await app.close();
+      await terminate();
+      await admin.query(`drop schema ${role} cascade`);
+      await admin.query(`drop role ${role}`);
+      await admin.end();
+    });
+    const token = await sessionOf(app);
+
+    await admin.query(`alter role ${role} connection limit 0`);
+    await terminate();
+    // Until the pool has dropped the connections the server closed, so the next one is refused.
+    const poolTotal = async () =>
+      /db_pool_connections\{state="total"\} (\d+)/.exec(
+        await app.metrics.registry.getSingleMetricAsString('db_pool_connections'),
+      )?.[1];
+    while ((await poolTotal()) !== '0') await new Promise((done) => setTimeout(done, 20));
+
+    const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+    t.equal(me.statusCode, 503);
+    t.equal(me.json().code, 'DATABASE_UNAVAILABLE');
+    t.equal(me.headers['retry-after'], '5');
+    t.ok(
+      logs.some((line) => line.msg === 'database unavailable' && (line.err as { code?: string }).code === '53300'),
+      "logged with the server's reason",
+    );
+    const ready = await app.inject({ url: '/readyz' });
+    t.equal(ready.json().checks.database, 'failing', '/readyz fails meanwhile');
+
+    await admin.query(`alter role ${role} connection limit -1`);
+    const again = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+    t.equal(again.statusCode, 200, 'answers again once connections are allowed');
   },
 );
