@@ -9,6 +9,7 @@ export class BackgroundJobs {
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #log: FastifyBaseLogger;
   readonly #stopping = new AbortController();
+  readonly #reporters: Array<(error: unknown, log: FastifyBaseLogger) => boolean> = [];
 
   constructor(log: FastifyBaseLogger) {
     this.#log = log;
@@ -19,13 +20,24 @@ export class BackgroundJobs {
     return this.#stopping.signal;
   }
 
+  /**
+   * A failure some part reports in its own way (a full disk, logged once per spell): `report`
+   * returns true when it did, and the failure is not logged again as a failed job.
+   */
+  reportFailures(report: (error: unknown, log: FastifyBaseLogger) => boolean): void {
+    this.#reporters.push(report);
+  }
+
   /** A failure is logged, never thrown at the caller. */
   run(name: string, job: (signal: AbortSignal) => Promise<unknown>): void {
     const running: Promise<void> = Promise.resolve()
       .then(() => job(this.#stopping.signal))
       .then(
         () => undefined,
-        (error: unknown) => this.#log.error({ err: error, job: name }, 'background job failed'),
+        (error: unknown) => {
+          const log = this.#log.child({ job: name });
+          if (!this.#reporters.some((report) => report(error, log))) log.error({ err: error }, 'background job failed');
+        },
       )
       .finally(() => this.#running.delete(running));
     this.#running.add(running);

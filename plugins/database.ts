@@ -101,6 +101,8 @@ export default fp<DatabasePluginOptions>(
       probing ??= probe().finally(() => (probing = undefined));
       return probing;
     }
+    // A background write (a reset link, a sweep) that fails for want of space starts a spell too.
+    app.jobs.reportFailures((error, log) => storage.report(error, log));
     app.jobs.every('storage probe', storageProbeIntervalMs, writesAgain);
     app.readinessChecks.set('database', async () => {
       await withTimeout(sql`select 1`.execute(db), readinessTimeoutMs);

@@ -43,6 +43,8 @@ export default fp(
         if (!user) throw new HttpError(401, 'UNAUTHENTICATED', 'Log in to continue.');
         if (user.emailVerified)
           throw new HttpError(409, 'EMAIL_ALREADY_VERIFIED', 'This email address is verified already.');
+        // The link is written after the answer: on a full disk, say so now rather than "sent".
+        app.storageState.refuseWhileFull();
         await app.accountLinks.limitEmailsPerUser(request, user.id);
         sendLink(user);
       },

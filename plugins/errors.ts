@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { wantsJson } from '../lib/accept.ts';
-import { isStorageFull, StorageState, storageEngineOf } from '../lib/db/storage-full.ts';
+import { StorageState } from '../lib/db/storage-full.ts';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
 import { schemaRefusal } from '../lib/http/validation.ts';
 import { noticePages } from '../lib/notice-page.ts';
@@ -56,14 +56,8 @@ export default fp(
       }
       // A body the client aborted carries ECONNRESET too: a 4xx is never a database outage.
       const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
-      if (!clientFault && isStorageFull(error)) {
-        // The cause once when it starts (plugins/database.ts logs when it ends), not per request.
-        if (storage.failed()) {
-          request.log.error(
-            { err: error, engine: storageEngineOf(error) },
-            'the database cannot write: its storage is full; writes answer 503 STORAGE_FULL until space is freed',
-          );
-        } else request.log.debug({ err: error }, 'write refused: storage full');
+      // The cause once when it starts (plugins/database.ts logs when it ends), not per request.
+      if (!clientFault && storage.report(error, request.log)) {
         reply.code(503).header('retry-after', String(storageFullRetrySeconds)).header('cache-control', 'no-store');
         if (wantsDocument(request)) {
           return reply.type('text/html; charset=utf-8').send(storageFullPages[localeOf(request)]);

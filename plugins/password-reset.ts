@@ -37,6 +37,8 @@ export default fp(
       async request(request, rawEmail) {
         const email = checkEmail(rawEmail);
         if ('code' in email) throw validationFailed({ email: email.code });
+        // The link is written after the answer: on a full disk, say so now (and count nothing).
+        app.storageState.refuseWhileFull();
         // Past the cap the answer stays the same (unknown addresses count too, so it reveals
         // nothing) and no email goes out, so strangers cannot fill the owner's mailbox.
         if (!(await emailsPerAddress(request, limitKey(email.value)))) {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { isSqlite } from './dialect.ts';
 import type { Database } from './types.ts';
@@ -7,6 +8,7 @@ import type { Database } from './types.ts';
  * PostgreSQL's disk_full (53100). Reads go on; writes answer 503 STORAGE_FULL until space is freed.
  */
 export function isStorageFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
   const candidate = error as { code?: unknown; message?: unknown; cause?: unknown } | null;
   if (!candidate || typeof candidate !== 'object') return false;
   if (candidate.code === 'SQLITE_FULL' || candidate.code === '53100') return true;
@@ -17,6 +19,14 @@ export function isStorageFull(error: unknown): boolean {
 /** The engine that said so, for the log. */
 export function storageEngineOf(error: unknown): 'sqlite' | 'postgresql' {
   return (error as { code?: unknown } | null)?.code === '53100' ? 'postgresql' : 'sqlite';
+}
+
+/** A write refused before it is tried, as the storage is known to be full (StorageState.refuseWhileFull). */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError';
+  constructor() {
+    super('the database storage is full: the write was not tried');
+  }
 }
 
 /**
@@ -36,6 +46,29 @@ export class StorageState {
     if (this.#fullSince) return false;
     this.#fullSince = new Date();
     return true;
+  }
+
+  /**
+   * For any failed write (a request's, a background job's): true when it failed for want of space.
+   * The cause is logged at error level when it starts a spell, at debug level after that.
+   */
+  report(error: unknown, log: FastifyBaseLogger): boolean {
+    if (!isStorageFull(error)) return false;
+    if (this.failed()) {
+      log.error(
+        { err: error, engine: storageEngineOf(error) },
+        'the database cannot write: its storage is full; writes answer 503 STORAGE_FULL until space is freed',
+      );
+    } else log.debug({ err: error }, 'write refused: storage full');
+    return true;
+  }
+
+  /**
+   * For a write that runs after the answer (a password reset's link): refused up front while the
+   * storage is known to be full, so the visitor is not told it is on its way.
+   */
+  refuseWhileFull(): void {
+    if (this.full) throw new StorageFullError();
   }
 
   /** A write went through: the time the spell started, when there was one. */

@@ -20,7 +20,7 @@ export function linkUseOptions<Body extends object, Ok extends Record<number, ob
 const acceptedMessage =
   'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
-/** Asking for a link always answers the same 202, known address or not. */
+/** Asking for a link answers the same 202, known address or not (503 while the disk is full). */
 export default async function passwordResetRoutes(scope: FastifyInstance) {
   const app = jsonApiScope(scope);
   const { passwordResets } = app;

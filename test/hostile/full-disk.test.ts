@@ -82,12 +82,25 @@ async function fullDiskBehaviour(
   const { post, postJson } = formClient(app, origin);
 
   const saved: Array<Record<string, unknown>> = [];
+  let token = '';
   for (let i = 0; i < 5; i += 1) {
     const body = validRegistration();
-    t.equal((await api('/api/auth/register', body)).statusCode, 201, 'registered while there is room');
+    const response = await api('/api/auth/register', body);
+    t.equal(response.statusCode, 201, 'registered while there is room');
+    token = /token=([^;]+)/.exec(String(response.headers['set-cookie']))?.[1] ?? '';
     saved.push(body);
   }
+  await app.jobs.settled(); // their emails written while there is room
   const filler = fill(disk);
+
+  // A reset link is written after the answer: its failure starts the spell, logged the same way.
+  const reset = await api('/api/auth/password-reset', { email: saved[0]!.email });
+  t.equal(reset.statusCode, 202, 'a reset asked for before the disk is known to be full: accepted');
+  await app.jobs.settled();
+  if (strict) {
+    const first = logs.find((line) => storageFullLog.test(String(line.msg)));
+    t.match(first, { job: 'password-reset', engine: 'sqlite' }, 'its link could not be written: the cause, once');
+  }
 
   // A row may still fit in a page the database has already allocated: 201 or 503, never a 500.
   const answers = new Map<number, number>();
@@ -125,6 +138,19 @@ async function fullDiskBehaviour(
   t.match(page.body, /<html lang="th">/);
   t.match(page.body, /ขณะนี้ไม่สามารถบันทึกการเปลี่ยนแปลงได้/, 'the translated notice');
 
+  const resetAgain = await api('/api/auth/password-reset', { email: saved[1]!.email });
+  t.equal(resetAgain.statusCode, 503, 'a reset asked for once the disk is known to be full: 503, not "sent"');
+  t.equal(resetAgain.json().code, 'STORAGE_FULL');
+  const resend = await app.inject({
+    method: 'POST',
+    url: '/api/account/verification',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  t.match(resend, { statusCode: 503, body: /STORAGE_FULL/ }, 'a new verification link: 503, not "sent"');
+  const forgot = await post('/forgot-password', { email: String(saved[1]!.email) });
+  t.equal(forgot.statusCode, 503, 'the same without JavaScript');
+  t.match(forgot.body, /Changes cannot be saved right now/, 'in English');
+
   const withScript = await postJson('/registration', {
     email: `script.${randomBytes(3).toString('hex')}@example.com`,
     displayName: 'Ann',
@@ -142,9 +168,12 @@ async function fullDiskBehaviour(
   t.equal(notReady.json().checks.database, 'failing');
   const causes = logs.filter((line) => storageFullLog.test(String(line.msg)));
   t.equal(causes.length, 1, 'the cause is logged once');
+  t.equal(causes[0]?.engine, strict ? 'sqlite' : 'postgresql', 'naming the engine');
   t.notOk(
-    logs.some((line) => /cannot rollback|request failed/.test(String(line.msg) + JSON.stringify(line.err ?? ''))),
-    'no rollback error hides it, and no request failed as a 500',
+    logs.some((line) =>
+      /cannot rollback|request failed|background job failed/.test(String(line.msg) + JSON.stringify(line.err ?? '')),
+    ),
+    'no rollback error hides it, no request failed as a 500, no job failed otherwise',
   );
 
   rmSync(filler);
@@ -158,6 +187,7 @@ async function fullDiskBehaviour(
   saved.push(after);
 
   // A second spell, after the probe's own row exists: met the same way, and logged again.
+  await app.jobs.settled();
   const filler2 = fill(disk);
   let refusedAgain: Awaited<ReturnType<typeof api>> | undefined;
   for (let i = 0; i < 60 && !refusedAgain; i += 1) {
