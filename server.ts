@@ -51,6 +51,9 @@ function handleShutdown(app: FastifyInstance, { drainMs, timeoutMs }: { drainMs:
     phase = 'closing';
     // The listener stays open until connections stop arriving, for at most half the timeout.
     const waited = await noNewConnections(app.server, quietMs, timeoutMs / 2);
+    // Now, right after the poll phase that accepted what was queued (app.close() would take a few
+    // ticks more); requests-in-flight's preClose finds the listener closed.
+    app.server.close();
     app.log.info({ signal, waitedMs: waited }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
       app.log.error({ timeoutMs }, 'requests still in flight after the shutdown timeout; exiting');

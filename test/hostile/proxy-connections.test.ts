@@ -1,163 +1,142 @@
 /**
- * The shipped nginx configuration (deploy/nginx/) bounds what one client address can hold: 128 TCP
- * connections however idle (stream.conf, so a 129th is closed at once while another address is
- * served), idle keep-alive for 15 s, and headers sent within 5 s (site.conf). A real nginx with the
- * shipped files (only ports and the upstream substituted) in front of the real service.
+ * What one client address can hold through the shipped nginx (deploy/nginx/*.conf, only ports and
+ * the replica's address replaced) in front of the compiled server as a process of its own: 128 TCP
+ * connections however idle (stream.conf: the next are refused while another address is served),
+ * idle keep-alive for 15 s, and headers within 5 s (site.conf).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import t from 'tap';
-import { startTestApp } from '../helpers/app.ts';
-import { freePort } from '../helpers/private-servers.ts';
+import { nginxMissing, startShippedNginx } from '../helpers/nginx.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
-const shipped = resolve(import.meta.dirname, '../../deploy/nginx');
-const nginxBinary = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((path) => existsSync(path));
-const streamModule = '/usr/lib/nginx/modules/ngx_stream_module.so';
+const bound = 128;
+const headerTimeoutMs = 5_000;
 
-/** How this machine's nginx was built (`nginx -V` writes to stderr). */
-const nginxFlags = nginxBinary ? spawnSync(nginxBinary, ['-V'], { encoding: 'utf8' }).stderr : '';
-const loadsStream = nginxFlags.includes('--with-stream=dynamic');
-
-/** Why this machine's nginx cannot run the shipped configuration, or undefined. */
-function missing(): string | undefined {
-  if (!nginxBinary) return 'nginx is not installed (Debian packages nginx and libnginx-mod-stream)';
-  if (loadsStream && !existsSync(streamModule))
-    return `nginx's stream module is not installed (${streamModule}: Debian package libnginx-mod-stream)`;
-  return undefined;
+interface Connection {
+  socket: Socket;
+  /** Resolves with the answer's status line once its head came, or 'closed unanswered'. */
+  settled: Promise<string>;
+  /** Resolves with how long the connection lived, from its connect. */
+  closed: Promise<number>;
 }
 
-const skip = missing();
-
-t.test('nginx in front of the service, as shipped', { skip }, async (t) => {
-  const { app, close } = await startTestApp();
-  t.teardown(close);
-  const backend = await app.listen({ host: '127.0.0.1', port: 0 });
-  const [publicPort, httpPort] = [await freePort(), await freePort()];
-  const prefix = mkdtempSync(join(tmpdir(), 'asdas-nginx-'));
-  const substitute = (name: string, pairs: Array<[string, string]>) => {
-    let text = readFileSync(join(shipped, name), 'utf8');
-    for (const [from, to] of pairs) {
-      if (!text.includes(from)) throw new Error(`${name} no longer holds ${from}`);
-      text = text.replaceAll(from, to);
-    }
-    writeFileSync(join(prefix, name), text);
-  };
-  const internal: [string, string] = ['127.0.0.1:8081', `127.0.0.1:${httpPort}`];
-  substitute('stream.conf', [['listen 8080;', `listen 127.0.0.1:${publicPort};`], internal]);
-  substitute('listen.conf', [internal]);
-  substitute('upstream.conf', [
-    ['server app-1:3000', `server ${new URL(backend).host}`],
-    ['  server app-2:3000 max_fails=1 fail_timeout=5s;\n', ''],
-  ]);
-  copyFileSync(join(shipped, 'site.conf'), join(prefix, 'site.conf'));
-  substitute('nginx.conf', [
-    [
-      'worker_processes auto;',
-      `${loadsStream ? `load_module ${streamModule};\n` : ''}worker_processes 1;\npid ${join(prefix, 'nginx.pid')};`,
-    ],
-    ['access_log /dev/stdout;', `access_log ${join(prefix, 'access.log')};`],
-  ]);
-  const nginx = spawn(nginxBinary!, ['-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+/** A connection from `localAddress` that sends `text` once connected and then nothing. */
+function open(localAddress: string, port: number, text: string): Connection {
+  const socket = connect({ host: '127.0.0.1', port, localAddress });
+  let openedAt = Date.now();
+  socket.on('error', () => {});
+  socket.on('connect', () => {
+    openedAt = Date.now();
+    if (text) socket.write(text);
   });
-  let errors = '';
-  nginx.stderr.on('data', (chunk) => (errors += chunk));
-  const exited = new Promise((done) => nginx.on('exit', done));
-  t.teardown(async () => {
-    nginx.kill('SIGQUIT');
-    await exited;
-    rmSync(prefix, { recursive: true, force: true });
-  });
-  await until(
-    async () => (await request('127.0.0.9', publicPort)).status === 200,
-    () => `nginx answers ${errors}`,
-  );
-
-  t.test('128 connections per address, idle or not; another address is served meanwhile', async (t) => {
-    const held = Array.from({ length: 140 }, () => request('127.0.0.1', publicPort, { keepOpen: true }));
-    const answers = await Promise.all(held);
-    t.equal(answers.filter((answer) => answer.status === 200).length, 128, '128 answered and kept alive');
-    t.equal(answers.filter((answer) => answer.status === undefined).length, 12, 'the rest closed unanswered');
-    t.equal((await request('127.0.0.2', publicPort)).status, 200, 'another address is served');
-    // The PROXY protocol hands the http server each client's own address (its limits key on it).
-    await until(
-      async () => readFileSync(join(prefix, 'access.log'), 'utf8').includes('127.0.0.2 - - '),
-      () => 'the access log naming 127.0.0.2',
-    );
-    const idle = answers.filter((answer) => answer.socket && !answer.socket.closed);
-    t.equal(idle.length, 128, 'the kept-alive ones are still open');
-    const started = Date.now();
-    await Promise.all(idle.map((answer) => closed(answer.socket!, 25_000)));
-    t.ok(Date.now() - started < 25_000, `idle keep-alive connections closed by nginx after ${Date.now() - started} ms`);
-  });
-
-  t.test('a connection that stalls its headers is cut after 5 s', async (t) => {
-    const sockets = await Promise.all(
-      Array.from({ length: 5 }, () => open('127.0.0.3', publicPort, 'GET / HTTP/1.1\r\nHost: x\r\n')),
-    );
-    const started = Date.now();
-    await Promise.all(sockets.map((socket) => closed(socket, 12_000)));
-    t.ok(Date.now() - started < 12_000, `cut after ${Date.now() - started} ms`);
-  });
-});
-
-interface Answer {
-  status: number | undefined;
-  socket?: Socket;
-}
-
-/** A GET /healthz on a new connection from `localAddress`; the status, or undefined if closed unanswered. */
-function request(localAddress: string, port: number, { keepOpen = false } = {}): Promise<Answer> {
-  return new Promise((done) => {
-    const socket = connect({ host: '127.0.0.1', port, localAddress });
+  const closed = new Promise<number>((done) => socket.once('close', () => done(Date.now() - openedAt)));
+  const settled = new Promise<string>((done) => {
     let received = '';
-    socket.on('error', () => {});
-    socket.on('connect', () =>
-      socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost\r\n${keepOpen ? '' : 'Connection: close\r\n'}\r\n`),
-    );
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString('latin1');
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
-      if (status && received.includes('\r\n\r\n') && /"status"/.test(received)) {
-        if (!keepOpen) socket.destroy();
-        done({ status: Number(status[1]), ...(keepOpen ? { socket } : {}) });
-      }
+      const head = /^(HTTP\/1\.1 \d{3}) [^\r]*\r\n[\s\S]*?\r\n\r\n/.exec(received);
+      if (head) done(head[1]!);
     });
-    socket.on('close', () => done({ status: undefined }));
+    void closed.then(() => done('closed unanswered'));
+  });
+  return { socket, settled, closed };
+}
+
+/** The status of a GET from `localAddress` on a connection of its own. */
+function status(url: string, localAddress: string): Promise<number | undefined> {
+  return new Promise((done) => {
+    const ask = get(url, { agent: false, localAddress }, (response) => {
+      response.resume();
+      response.on('end', () => done(response.statusCode));
+    });
+    ask.on('error', () => done(undefined));
   });
 }
 
-/** A connection from `localAddress` that sends `text` and then nothing. */
-function open(localAddress: string, port: number, text: string): Promise<Socket> {
-  return new Promise((done, fail) => {
-    const socket = connect({ host: '127.0.0.1', port, localAddress }, () => {
-      socket.write(text);
-      done(socket);
-    });
-    socket.on('error', () => {});
-    socket.once('close', () => fail(new Error('closed before it was open')));
+/** `promise`, or a failure naming `what` after `withinMs`. */
+function within<T>(promise: Promise<T>, withinMs: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what()} after ${withinMs} ms`)), withinMs);
   });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-function closed(socket: Socket, withinMs: number): Promise<void> {
-  if (socket.closed) return Promise.resolve();
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`still open after ${withinMs} ms`)), withinMs);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      done();
-    });
-  });
-}
+/** How long each of `connections` lived, once all have closed (within `withinMs`). */
+const allClosed = (connections: Connection[], withinMs: number) =>
+  within(
+    Promise.all(connections.map((connection) => connection.closed)),
+    withinMs,
+    () => `${connections.filter((connection) => !connection.socket.closed).length} of ${connections.length} still open`,
+  );
 
-async function until(check: () => Promise<boolean>, what: () => string, withinMs = 10_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`timed out waiting for ${what()}`);
-}
+const count = (values: string[]) =>
+  values.reduce<Record<string, number>>((all, value) => ({ ...all, [value]: (all[value] ?? 0) + 1 }), {});
+
+const skip = nginxMissing();
+t.test('one address through the shipped nginx: connections, idle keep-alive, stalled headers', { skip }, async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-proxy-connections-'));
+  const server = startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' });
+  t.teardown(async () => {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const nginx = await startShippedNginx([new URL(await server.listening).host]);
+  t.teardown(nginx.stop);
+  const destroyAll: Connection[] = [];
+  t.teardown(() => destroyAll.forEach((connection) => connection.socket.destroy()));
+
+  // All at once, from three addresses, so the whole test lasts one keep-alive timeout.
+  const request = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n';
+  const keptAlive = Array.from({ length: 140 }, () => open('127.0.0.1', nginx.port, request));
+  const stalled = Array.from({ length: 600 }, () =>
+    open('127.0.0.3', nginx.port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n'),
+  );
+  const silent = Array.from({ length: 5 }, () => open('127.0.0.4', nginx.port, ''));
+  destroyAll.push(...keptAlive, ...stalled, ...silent);
+
+  const outcomes = await within(
+    Promise.all(keptAlive.map((connection) => connection.settled)),
+    30_000,
+    () => 'keep-alive connections neither answered nor closed',
+  );
+  t.same(
+    count(outcomes),
+    { 'HTTP/1.1 200': bound, 'closed unanswered': 140 - bound },
+    `${bound} keep-alive connections from one address answered, the rest refused`,
+  );
+  const held = keptAlive.filter((_, index) => outcomes[index] === 'HTTP/1.1 200');
+
+  t.equal(await status(`${nginx.base}/api/auth/me`, '127.0.0.2'), 401, 'another address is answered meanwhile');
+  t.equal(held.filter((connection) => connection.socket.closed).length, 0, `while the first holds ${bound} idle ones`);
+  // The stream front hands the client's own address on (PROXY protocol): nginx's and the
+  // service's per-address limits key on it, not on 127.0.0.1.
+  await within(server.waitFor(/"ip":"127\.0\.0\.2"/), 10_000, () => 'no request logged from 127.0.0.2');
+  t.pass('the service sees the client address, not the stream front');
+
+  // Refused at once, or cut at the header timeout: nothing holds a connection longer.
+  const lifetimes = await allClosed([...stalled, ...silent], 30_000);
+  const [stalledLives, silentLives] = [lifetimes.slice(0, stalled.length), lifetimes.slice(stalled.length)];
+  t.equal(
+    stalledLives.filter((ms) => ms < headerTimeoutMs - 1_000).length,
+    600 - bound,
+    `of 600 connections stalling their headers from one address, ${600 - bound} refused at once`,
+  );
+  t.equal(
+    stalledLives.filter((ms) => ms >= headerTimeoutMs - 1_000).length,
+    bound,
+    `${bound} cut after the ${headerTimeoutMs} ms header timeout (longest ${Math.max(...stalledLives)} ms)`,
+  );
+  t.ok(
+    silentLives.every((ms) => ms >= headerTimeoutMs - 1_000),
+    `connections that send nothing are cut at the header timeout too (${silentLives.join(', ')} ms)`,
+  );
+
+  const idleLives = await allClosed(held, 30_000);
+  t.pass(`idle keep-alive connections closed by nginx after ${Math.min(...idleLives)} to ${Math.max(...idleLives)} ms`);
+});

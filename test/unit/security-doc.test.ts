@@ -79,7 +79,19 @@ statements.push(
     'nginx requests',
     `requests being worked on | ${nginx('site.conf', 'limit_conn').split(/\s+/)[1]} (\`site.conf\` \`limit_conn\`)`,
   ],
-  ['nginx headers', `sending the headers | ${seconds(nginx('site.conf', 'client_header_timeout'))}`],
+  ['nginx headers', `sending the headers, or nothing | ${seconds(nginx('site.conf', 'client_header_timeout'))}`],
+  [
+    'nginx new connections',
+    `each lives at most ${seconds(nginx('site.conf', 'client_header_timeout'))} without its headers`,
+  ],
+  [
+    'nginx body size',
+    `a body of up to ${nginx('site.conf', 'client_max_body_size').replace(/^(\d+)k$/, '$1 KiB')} sent`,
+  ],
+  [
+    'nginx silence',
+    `silent both ways | ${seconds(nginx('stream.conf', 'proxy_timeout'))} (\`stream.conf\` \`proxy_timeout\`)`,
+  ],
   ['nginx body', `sending the body | ${seconds(nginx('site.conf', 'client_body_timeout'))} between two reads`],
   [
     'nginx keep-alive',
