@@ -41,15 +41,12 @@ async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageMod
   return page;
 }
 
-// Links prefetch a page's chunk through the page bindings (prefetch.ts never imports the pages);
-// a navigation loads it the same way (route-objects.tsx).
+// Links prefetch a page's chunk through the page bindings, as navigations load it.
 setPageChunkLoader(loadPageModule);
 
-// Loaders run only for client navigations (hydration has the server's data), so their code (the
-// payload cache, validate and middleware, the redirect guard) is navigation code (router/navigation.ts),
-// loaded once the page has hydrated; guardLazyRoutes reloads the target if it fails to load. Once
-// loaded, loaders use it without waiting: a wait would let the router show a form's action data and
-// the new location in two renders, and the route announcer's focus would follow the error summary's.
+// Loaders run only for client navigations, so their code loads after hydration
+// (router/navigation.ts). Once loaded they use it without waiting: a wait would show a form's
+// action data and the new location in two renders, moving focus twice.
 
 const routes = createRouteObjects({
   loadLocale: loadTranslations,

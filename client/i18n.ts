@@ -7,10 +7,8 @@ import { createTranslations, type Resources, type TFunction, type Translator } f
 
 export type { TFunction, TranslateOptions, Translator } from '../contract/translations.ts';
 
-// i18next answers every string (contract/translations.ts): one instance per language, made here
-// once, in the browser and in the SSR bundle. The browser loads only the page's language, and its
-// account strings (vite.config.ts, `accountStrings`) only with the pages that need them, so a
-// reader's first load does not carry them (decision 0019). The server registers both languages whole.
+// One i18next instance per language (contract/translations.ts). The browser loads the page's
+// language, and its account strings only with the pages that need them (decision 0019).
 const translations = createTranslations(i18next);
 /** Languages whose strings are in place (their reader part, in the browser). */
 const loaded = new Set<Locale>();
@@ -58,10 +56,7 @@ export async function loadAccountStrings(locale: Locale): Promise<void> {
   translations.add(locale, account);
 }
 
-/**
- * The `t` of a language outside React (document head, error screens before the router). A language
- * not loaded yet answers in English where English is, else with keys (never the case where pages render).
- */
+/** A language's `t` outside React (document head, early error screens); not loaded yet: English. */
 export function translatorFor(locale: Locale): Translator {
   return translations.translator(loaded.has(locale) ? locale : defaultLocale);
 }

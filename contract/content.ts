@@ -1,7 +1,4 @@
-/**
- * What the content pages' data sources return, in the render and `_payload.json` alike. Paths are
- * locale-aware (`/th/asdas/x`), except `seo.path` (contract/seo.ts).
- */
+/** What content pages' data sources return; paths are locale-aware, except `seo.path`. */
 import type { SeoData } from './seo.ts';
 
 export type { SeoData } from './seo.ts';
@@ -127,7 +124,6 @@ export interface AuthorsPageData {
 export interface AuthorPageData {
   kind: 'author';
   author: AuthorProfile;
-  /** Newest first. */
   articles: ArticleSummary[];
   seo: SeoData;
 }

@@ -1,13 +1,8 @@
 /**
- * Where `navigateTo(to, options)` may go, in the browser and the server render alike; every case is
- * in test/unit/navigation-guard.test.ts.
- * - Script schemes are refused in every view url-views.ts makes, even ones `location.href` would
- *   not run: the same string may later land in an HTML attribute, where entities are decoded.
- * - Any scheme (one-letter `c:/x` too) or two leading slashes in any mix of `/` and `\` is external;
- *   absolute inputs are parsed without a base, so `https:evil.com` is a host, not a path.
- * - External targets need `external: true` and a listed origin (`mailto:`, `tel:` as bare schemes).
- * - Internal paths get leading slashes collapsed (`/.//evil.com` is pathname `//evil.com`); `%2F`
- *   and `%5C` stay encoded: browsers never split on them.
+ * Where `navigateTo` may go (cases: test/unit/navigation-guard.test.ts). Script schemes are refused
+ * in every view url-views.ts makes: the string may later land in an attribute, where entities are
+ * decoded. Any scheme or two leading slashes (`/` or `\`) is external and needs `external: true`
+ * and a listed origin; internal paths get leading slashes collapsed.
  */
 
 import { detectScriptProtocol, PROTOCOL_RELATIVE_RE, SCHEME_RE, whatwgView } from './url-views.ts';
@@ -147,10 +142,7 @@ function external(url: URL, options: NavigationOptions): NavigationTarget {
   throw new NavigationRefusedError('origin-not-allowed', originMessage(url.protocol));
 }
 
-/**
- * For `?redirect=` values: an internal path or `fallback`, never an external URL. A same-origin
- * absolute URL is accepted (as its path) only when `currentOrigin` is given.
- */
+/** `?redirect=`: an internal path or `fallback`; a same-origin URL only given `currentOrigin`. */
 export function safeRedirectPath(value: unknown, fallback = '/', currentOrigin = 'http://redirect.invalid'): string {
   if (typeof value !== 'string' || value.trim() === '') return fallback;
   try {
@@ -161,10 +153,7 @@ export function safeRedirectPath(value: unknown, fallback = '/', currentOrigin =
   }
 }
 
-/**
- * Percent-encoded (no CR, LF or controls survive) and reduced to a path on this site: header-safe,
- * but escape it again for HTML attributes.
- */
+/** Percent-encoded and reduced to a path here: header-safe; escape it again for HTML attributes. */
 export function encodeRedirectLocation(path: string): string {
   let url: URL;
   try {

@@ -2,7 +2,6 @@ import type { FlashCode } from './flash.ts';
 import { notFoundMessages } from './http-error.ts';
 import type { Locale } from './locales.ts';
 
-/** Never secrets. */
 export interface PublicUser {
   id: string;
   email: string;
@@ -16,7 +15,6 @@ export interface PublicUser {
 export interface PageDataArgs {
   locale: Locale;
   params: Record<string, string | undefined>;
-  /** Without its locale prefix. */
   path: string;
   user: PublicUser | null;
   sessionId?: string | null;

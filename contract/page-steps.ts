@@ -17,7 +17,6 @@ export interface PageStepsInput {
 /** What the steps before a render decide: the page's data, somewhere else to go, or an error. */
 export type PageStepsOutcome =
   | { type: 'data'; data: unknown }
-  /** `permanent`: the same page at its one address (the query's normal form). */
   | { type: 'redirect'; location: string; permanent?: boolean }
   | { type: 'error'; error: PageErrorInfo };
 
@@ -28,10 +27,8 @@ export function redirectParam(url: URL): string | null {
 }
 
 /**
- * Everything that happens before a page renders, in the same order on the server and in the
- * browser: the query's normal form, validate, middleware, data, then the query-string check
- * against that data.
- * `fetchData`: the data source on the server, `_payload.json` in the browser; its throws pass through.
+ * What happens before a page renders, server and browser alike: the query's one form, validate,
+ * middleware, data (`fetchData`: the source, or `_payload.json`), then the query against it.
  */
 export async function runPageSteps(
   { route, locale, params, url, user }: PageStepsInput,

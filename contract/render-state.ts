@@ -4,20 +4,15 @@ import type { FormState, PublicUser } from './page-data.ts';
 import type { PageErrorInfo } from './page-error.ts';
 import type { RouteMatch } from './route-tree.ts';
 
-/**
- * Everything the renderer needs for one document, decided by the server before it renders
- * (lib/pages/pipeline.ts): the renderer only turns it into HTML (client/entry.server.tsx).
- */
+/** One document as lib/pages/pipeline.ts decided it; the renderer only turns it into HTML. */
 export interface RenderState {
   pathname: string;
-  /** `?...` or ''. */
   search: string;
   locale: Locale;
   isBot: boolean;
   user: PublicUser | null;
   /** The one-shot notice of this page (the `flash` cookie, already cleared). */
   flash?: FlashCode;
-  /** Root to page. */
   matches: RouteMatch[];
   status: number;
   /** What the page's loader gave (absent when an error is shown instead). */

@@ -1,9 +1,6 @@
 /**
- * What the server answers a form sent with nothing typed in it, by the page's form action (and, on
- * the account page, the form's `intent`): each field's error code. With JavaScript the browser
- * gives this answer at once, without a round trip, but only when nothing was typed, where it is
- * the server's own answer (test/ssr/required-fields.test.ts holds the two together). Anything
- * typed goes to the server, the authority on what is wrong with it.
+ * The server's answer to a form sent with nothing typed, by form action (and `intent`): the browser
+ * gives it at once only then (test/ssr/required-fields.test.ts keeps the two equal).
  */
 export const emptyFormErrors: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   login: { email: 'required', password: 'required' },

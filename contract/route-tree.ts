@@ -1,12 +1,7 @@
 import { locales, type Locale } from './locales.ts';
 import { pageRoutes, type PageRoute } from './routes.ts';
 
-/**
- * The route table as react-router's tree, without what renders: a root, a layout route per locale
- * (English unprefixed, Thai under /th), every page under each. The server matches requests against
- * it (lib/pages/match.ts); the browser's route objects add components to the same nodes
- * (client/router/route-objects.tsx).
- */
+/** The route table as react-router's tree (a root, a layout per locale, the pages), without components. */
 export interface RouteNode {
   id: string;
   path?: string;
@@ -18,7 +13,6 @@ export interface RouteNode {
   children?: RouteNode[];
 }
 
-/** One matched route of the tree (react-router's match, by route id). */
 export interface RouteMatch {
   id: string;
   params: Record<string, string | undefined>;

@@ -2,10 +2,7 @@ import { notFoundMessages } from './http-error.ts';
 import { loginPath } from './login-path.ts';
 import type { DataSourceKey, PageDataMap } from './data-sources.ts';
 
-/**
- * Every page as data, for the server and the client router alike; client/pages.ts binds the
- * components by `id`, so nothing here imports a page. Paths are relative to the locale root.
- */
+/** Every page, for the server and the client router; client/pages.ts binds components by `id`. */
 
 export type MiddlewareName = 'auth' | 'guest';
 
@@ -33,10 +30,8 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   id: PageId;
   /** '' is the locale's home; '*' is the catch-all and may span several segments. */
   path: string;
-  /** The server preloads its chunk. */
   module: string;
   data?: K;
-  /** Failing it is a 404. */
   validate?: (params: Readonly<Record<string, string | undefined>>) => boolean;
   middleware?: readonly MiddlewareName[];
   /** The form action a POST to the page runs, with or without JavaScript (routes/pages/form-actions.ts). */
@@ -45,11 +40,7 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   strings?: 'account';
   /** The page's data never depends on the query; this checks the query against it. */
   checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
-  /**
-   * The query parameters the page reads. An address repeating one, or in another spelling, is
-   * redirected to its normal form (contract/page-query.ts); one with any other parameter is
-   * rendered, never cached.
-   */
+  /** The query parameters the page reads: other spellings are redirected to one (page-query.ts). */
   query?: readonly string[];
 }
 

@@ -9,12 +9,10 @@ export { pageTitle } from './page-title.ts';
 
 export interface SeoLink {
   name: string;
-  /** Locale-aware. */
   path: string;
 }
 
 export interface SeoData {
-  /** Without the site name. */
   title: string;
   description: string;
   /** WITHOUT the locale prefix: alternates and canonical are built from it. */
@@ -25,7 +23,6 @@ export interface SeoData {
   publishedTime?: string;
   modifiedTime?: string;
   author?: SeoLink;
-  /** From the home page down, locale-aware. */
   breadcrumbs: SeoLink[];
   image?: string;
   tags?: string[];

@@ -1,10 +1,8 @@
 import { defaultLocale, type Locale } from './locales.ts';
 
 /**
- * The site's translations, answered by i18next: one instance per language, made once (a clone of
- * the English one, sharing its resource store), English the fallback, then the key. The package
- * comes in as an argument, as contract/ imports none (decision 0015): client/i18n.ts (pages, both
- * sides) and lib/translations.ts (emails, device names, notices) pass `i18next`.
+ * Translations by i18next: one instance per language, made once, English the fallback. The
+ * package comes in as an argument, as contract/ imports none (decision 0015).
  */
 
 export interface TranslateOptions {

@@ -20,10 +20,7 @@ export class BackgroundJobs {
     return this.#stopping.signal;
   }
 
-  /**
-   * A failure some part reports in its own way (a full disk, logged once per spell): `report`
-   * returns true when it did, and the failure is not logged again as a failed job.
-   */
+  /** A failure `report` says it logged in its own way (a full disk) is not logged again. */
   reportFailures(report: (error: unknown, log: FastifyBaseLogger) => boolean): void {
     this.#reporters.push(report);
   }

@@ -21,7 +21,6 @@ export interface Config {
   metricsHost: string;
   logLevel: string;
   trustProxy: TrustProxy;
-  /** Without a trailing slash. */
   publicUrl: string;
   /** After SIGTERM, how long /readyz answers 503 while requests are still served (load balancers notice). */
   shutdownDrainMs: number;
@@ -45,7 +44,6 @@ export interface Config {
   sessionTtlDays: number;
   loginRateLimitPerMinute: number;
   registerRateLimitPerMinute: number;
-  /** Addresses the per-address login and registration limits skip. */
   rateLimitAllowList: string[];
   iconUpstreamUrl: string;
   buildCheckIntervalMs: number;
@@ -57,20 +55,14 @@ export interface Config {
   allowedExternalOrigins: string[];
   /** Valid but probably not what the operator meant; logged at start. */
   warnings: ConfigWarning[];
-  /** Unset: written as .eml files to `DATA_DIR/outbox/`. */
   smtpUrl: string | undefined;
   mailFrom: string;
   requireVerifiedEmailForPlay: boolean;
-  /** From the render; 0: no page cache. */
   pageCacheTtlMs: number;
-  /** All encodings of all pages; 0: no page cache. */
   pageCacheMaxBytes: number;
   /** The bench's constant baseline page and process figures; never in a real deployment. */
   benchBaseline: boolean;
-  /**
-   * OpenTelemetry tracing, on when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set and
-   * OTEL_SDK_DISABLED is not `true`; the SDK reads the rest of its variables itself (lib/tracing.ts).
-   */
+  /** On with an OTLP endpoint unless OTEL_SDK_DISABLED; the SDK reads the rest itself. */
   tracing: { protocol: TracesProtocol } | undefined;
 }
 

@@ -3,7 +3,6 @@ import { compressForStorage, compressionThresholdBytes, type ContentEncoding, ty
 import { strongEtag } from './etag.ts';
 import { utf8Bytes } from './utf8-bytes.ts';
 
-/** Per-request headers come from the hooks. */
 export interface StoredHeaders {
   'content-type': string;
   'cache-control'?: string;
@@ -32,7 +31,6 @@ export class PageEntry {
   readonly fixedHeaders: FixedHeaders;
   /** The build and content rendered from: an entry of another generation is stale. */
   readonly generation: string;
-  /** The render's metrics route label, repeated on hits. */
   readonly routeLabel: string | undefined;
   readonly #hash: string;
   readonly #variants = new Map<ContentEncoding, Promise<Buffer>>();
@@ -106,7 +104,6 @@ export class PageEntry {
 }
 
 export interface PageCacheOptions {
-  /** From rendering, not from the last read. */
   ttlMs: number;
   maxBytes: number;
   now?: () => number;
@@ -128,7 +125,6 @@ export class PageCache {
     });
   }
 
-  /** A stale generation's entry is dropped. */
   get(key: string, generation: string): PageEntry | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.generation !== generation) {

@@ -20,10 +20,7 @@ export function isExactText(value: string): boolean {
   return isWellFormedText(value) && !value.includes('\ufffd');
 }
 
-/**
- * Combining marks in a row on a name's character: Thai stacks at most a vowel and a tone mark
- * (ผู้), Vietnamese two accents; more is Zalgo text, not a name.
- */
+/** Marks in a row on one character: Thai stacks a vowel and a tone (ผู้); more is Zalgo, not a name. */
 export const maxMarksInARow = 4;
 
 const tooManyMarks = new RegExp(`\\p{M}{${maxMarksInARow + 1},}`, 'u');
@@ -32,10 +29,7 @@ export function hasTooManyMarks(value: string): boolean {
   return tooManyMarks.test(value);
 }
 
-/**
- * Top-level names of the fields holding text that is not well-formed (at any depth, keys too);
- * `body` for the body itself or a top-level key. Iterative: deep nesting must not exhaust the stack.
- */
+/** Top-level fields holding ill-formed text at any depth (`body`: the body itself); iterative, for deep nesting. */
 export function malformedJsonFields(body: unknown): string[] {
   const found = new Set<string>();
   const holdsMalformed = (root: unknown): boolean => {

@@ -38,11 +38,8 @@ import {
 import type { TraceIds } from './logger.ts';
 
 /**
- * OpenTelemetry tracing, loaded only when an OTLP endpoint is configured (decision 0034): nothing
- * here is imported otherwise. The SDK reads the standard variables itself from the process's
- * environment (endpoint, headers, timeout, sampler, batch delays, service name and resource).
- * Nothing is registered globally: the spans made here are our own code's, and each app keeps its
- * own provider and context.
+ * OpenTelemetry tracing, imported only with an OTLP endpoint (decision 0034); the SDK reads the
+ * standard variables itself. Nothing is global: each app keeps its own provider and context.
  */
 
 export type TracesProtocol = 'http/protobuf' | 'http/json';
@@ -97,7 +94,6 @@ class LoggedExporter implements SpanExporter {
 
 export interface TracingOptions {
   protocol: TracesProtocol;
-  /** The build id, as `service.version`. */
   serviceVersion: string | undefined;
   /** A failed export (the collector is away). */
   onExportError: (error: unknown) => void;
@@ -124,11 +120,7 @@ export class Tracing {
     this.#contexts.enable();
   }
 
-  /**
-   * A request's span (kind server), continuing the trace of a W3C `traceparent` (and
-   * `tracestate`) the proxy or the client sent, else a new trace. Named by its method until the
-   * route is known.
-   */
+  /** A request's span, continuing a W3C `traceparent` when one came; named by method until routed. */
   startRequest(method: string, headers: IncomingHttpHeaders): RequestTrace {
     const parent = this.#propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
     const span = this.#tracer.startSpan(
@@ -144,7 +136,6 @@ export class Tracing {
     return this.#contexts.with(context, work);
   }
 
-  /** The span of the work running now, if any. */
   activeSpan(): Span | undefined {
     return trace.getSpan(this.#contexts.active());
   }
@@ -155,10 +146,7 @@ export class Tracing {
     return context && isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : undefined;
   }
 
-  /**
-   * Runs `work` (sync or async) in a span, child of the active one, which is active in turn for
-   * what `work` starts; a throw or a rejection marks the span failed and passes on.
-   */
+  /** Runs `work` in a child span of the active one; a throw marks it failed and passes on. */
   inSpan<T>(
     name: string,
     options: { kind?: 'internal' | 'client'; attributes?: Attributes },
@@ -198,10 +186,7 @@ export class Tracing {
     ) as T;
   }
 
-  /**
-   * A database query that has just ended (Kysely reports it afterwards), as a client span of the
-   * active one that started `durationMs` ago. The text has placeholders (`$1`, `?`), never the values.
-   */
+  /** A query that has just ended (Kysely reports afterwards), as a span started `durationMs` ago. */
   recordQuery(query: { system: 'postgresql' | 'sqlite'; text: string; durationMs: number; error?: unknown }): void {
     const end = performance.timeOrigin + performance.now();
     const { operation, table } = describeQuery(query.text);
@@ -229,10 +214,7 @@ export class Tracing {
     span.end(end);
   }
 
-  /**
-   * An HTTP call to another service (kind client, named by its method): `work` reports the answer's
-   * status, and on failure what kind of failure it was.
-   */
+  /** An HTTP call to another service: `work` reports the answer's status, or the kind of failure. */
   httpClient<T>(
     method: string,
     url: string,

@@ -35,7 +35,6 @@ export default fp<DatabasePluginOptions>(
       const backend = app.config.databaseUrl ? 'postgres' : 'sqlite';
       const system = backend === 'postgres' ? 'postgresql' : 'sqlite';
       const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
-      // A span per query while tracing is on, a child of the request's (or job's) span.
       const tracing = app.hasDecorator('tracing') ? app.tracing : undefined;
       const opened = await openDatabase({
         dataDir: app.config.dataDir,
@@ -81,8 +80,7 @@ export default fp<DatabasePluginOptions>(
     }
 
     app.decorate('db', db);
-    // While writes fail for lack of space, a write is tried every few seconds and by each
-    // readiness check (one at a time); the first that goes through ends the spell.
+    // While the storage is full, a write is tried every few seconds and by readiness checks.
     const storage = app.storageState;
     let probing: Promise<boolean> | undefined;
     async function probe(): Promise<boolean> {

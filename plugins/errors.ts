@@ -1,10 +1,10 @@
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { wantsJson } from '../lib/accept.ts';
 import { StorageState } from '../lib/db/storage-full.ts';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
 import { schemaRefusal } from '../lib/http/validation.ts';
-import { noticePages } from '../lib/notice-page.ts';
+import { type Notice, noticePages } from '../lib/notice-page.ts';
 import { splitLocale } from '../contract/locales.ts';
 import { HttpError, notFoundError } from '../contract/http-error.ts';
 
@@ -19,29 +19,46 @@ const frameworkCodes: Record<string, string> = {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Whether writes fail for lack of space (this plugin sets it, the database's readiness clears it). */
     storageState: StorageState;
   }
 }
 
-/** Long enough for an operator to free space; reads go on meanwhile. */
-const storageFullRetrySeconds = 30;
+/** The database's state answered 503: a page in each language for a document, JSON otherwise. */
+interface DatabaseFault {
+  notice: Extract<Notice, 'unavailable' | 'storageFull'>;
+  retryAfterSeconds: number;
+  code: string;
+  message: string;
+}
+const unavailable: DatabaseFault = {
+  notice: 'unavailable',
+  retryAfterSeconds: 5,
+  code: 'DATABASE_UNAVAILABLE',
+  message: 'The service cannot reach its database. Try again in a few seconds.',
+};
+// Long enough for an operator to free space; reads go on meanwhile.
+const storageFull: DatabaseFault = {
+  notice: 'storageFull',
+  retryAfterSeconds: 30,
+  code: 'STORAGE_FULL',
+  message: 'The service cannot save anything right now. Try again in a few minutes.',
+};
 
 /** One JSON error shape; server faults are logged and answered without details. */
 export default fp(
   async (app) => {
-    const unavailablePages = noticePages('unavailable');
-    const storageFullPages = noticePages('storageFull');
+    const pages = { unavailable: noticePages('unavailable'), storageFull: noticePages('storageFull') };
     const storage = new StorageState();
     app.decorate('storageState', storage);
-    /** A document (not a payload, not asked as JSON) gets the translated page rather than JSON. */
-    const wantsDocument = (request: FastifyRequest) => {
+    function sendFault(request: FastifyRequest, reply: FastifyReply, fault: DatabaseFault) {
+      reply.code(503).header('retry-after', String(fault.retryAfterSeconds)).header('cache-control', 'no-store');
       const path = request.url.split('?')[0] ?? '/';
-      return (
-        request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept)
-      );
-    };
-    const localeOf = (request: FastifyRequest) => splitLocale(request.url.split('?')[0] ?? '/').locale;
+      // A document (not a payload, not asked as JSON) gets the translated page.
+      if (request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept)) {
+        return reply.type('text/html; charset=utf-8').send(pages[fault.notice][splitLocale(path).locale]);
+      }
+      return reply.send({ statusCode: 503, code: fault.code, message: fault.message });
+    }
     app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
       // Every schema's refusal is answered here, with the API's field codes (lib/http/validation.ts).
       const answer = error instanceof HttpError ? error : error.validation ? schemaRefusal(request, error) : null;
@@ -57,27 +74,10 @@ export default fp(
       // A body the client aborted carries ECONNRESET too: a 4xx is never a database outage.
       const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
       // The cause once when it starts (plugins/database.ts logs when it ends), not per request.
-      if (!clientFault && storage.report(error, request.log)) {
-        reply.code(503).header('retry-after', String(storageFullRetrySeconds)).header('cache-control', 'no-store');
-        if (wantsDocument(request)) {
-          return reply.type('text/html; charset=utf-8').send(storageFullPages[localeOf(request)]);
-        }
-        return reply.send({
-          statusCode: 503,
-          code: 'STORAGE_FULL',
-          message: 'The service cannot save anything right now. Try again in a few minutes.',
-        });
-      }
+      if (!clientFault && storage.report(error, request.log)) return sendFault(request, reply, storageFull);
       if (!clientFault && isDatabaseUnavailable(error)) {
         request.log.error({ err: error }, 'database unavailable');
-        reply.code(503).header('retry-after', '5').header('cache-control', 'no-store');
-        if (wantsDocument(request))
-          return reply.type('text/html; charset=utf-8').send(unavailablePages[localeOf(request)]);
-        return reply.send({
-          statusCode: 503,
-          code: 'DATABASE_UNAVAILABLE',
-          message: 'The service cannot reach its database. Try again in a few seconds.',
-        });
+        return sendFault(request, reply, unavailable);
       }
       const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       if (statusCode >= 500) {

@@ -6,17 +6,14 @@ import type { RateLimits, Refund } from './rate-limits.ts';
 /** The password checks of one account from one client. */
 export interface LoginThrottle {
   /**
-   * Runs one password check as a counted attempt: counted before it runs (429 past a limit, and
-   * `check` does not run), taken back unless `failed(result)`. When `proved(result)` (by default
-   * whenever it did not fail) this address becomes one the owner used.
+   * One password check, counted before it runs (429 past a limit) and taken back unless
+   * `failed`; when `proved` (by default: not failed) the address becomes one the owner used.
    */
   attempt<T>(check: () => Promise<T>, outcome: AttemptOutcome<T>): Promise<T>;
 }
 
 export interface AttemptOutcome<T> {
-  /** A wrong password: the attempt stays counted. */
   failed: (result: T) => boolean;
-  /** The owner proved the password and what they asked for was done. */
   proved?: (result: T) => boolean;
 }
 
@@ -27,10 +24,8 @@ export interface ThrottledAccount {
 }
 
 /**
- * Wrong passwords slow down the client that types them, never lock the owner out (decisions 0026,
- * 0036): per account and address, per address, and per account for addresses its owner never
- * proved. The failure counters' account key hashes the email with the password hash, so a reset or
- * a password change starts the strangers' counts afresh; the owner's addresses are kept by account.
+ * Wrong passwords slow down whoever types them, never the owner (decisions 0026, 0036). The account
+ * key hashes the password hash too, so a reset starts strangers' counts afresh.
  */
 export function loginThrottles(rateLimits: RateLimits, known: KnownAddresses) {
   const { settings } = rateLimits;

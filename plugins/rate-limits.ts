@@ -25,18 +25,11 @@ export type KeyedLimit = (request: FastifyRequest, key: string) => Promise<void>
 /** Usable as an `onRequest` hook or called directly, one counter either way. */
 export type RequestLimit = (request: FastifyRequest) => Promise<void>;
 
-/** Takes back what a reservation counted. */
 export type Refund = () => Promise<void>;
 
-/**
- * Failures counted per key (a wrong password). An attempt is counted before its outcome is known,
- * so no number of attempts at once gets past the limit, and refunded when it did not fail.
- */
+/** Failures per key: counted before the outcome is known, so attempts at once never pass the limit. */
 export interface FailureLimit {
-  /**
-   * Counts one attempt; past the limit throws 429 and counts nothing. `enforce: false` counts
-   * without refusing (an address the account's owner proved, for the per-account limit).
-   */
+  /** Counts one attempt; past the limit throws 429 (counting nothing) unless `enforce: false`. */
   reserve(request: FastifyRequest, key: string, options?: { enforce?: boolean }): Promise<Refund>;
 }
 
@@ -72,16 +65,14 @@ function rateLimited(retryAfterSeconds: number, message = attempts): HttpError {
 }
 
 /**
- * One @fastify/rate-limit store for the app: counters in memory, or in Redis at REDIS_URL,
- * falling back to each replica's memory while Redis is away (decision 0010). In memory each limit
- * holds at most its `keys`, and a live counter is never dropped for room (decision 0036).
+ * One @fastify/rate-limit store: counters in memory, bounded per limit (decision 0036), or in
+ * Redis at REDIS_URL, falling back to memory while Redis is away (decision 0010).
  */
 export default fp<RateLimitsPluginOptions>(
   async (app, options) => {
     const settings = rateLimitSettings(app.config, options.limits);
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
 
-    // Each limit's room, declared when the limit is made below.
     const capacities = new Map<string, number>();
     const lastFullLog = new Map<string, number>();
     const memory = new MemoryCounters({

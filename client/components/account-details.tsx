@@ -9,7 +9,7 @@ import { FormField, FormMessage, useClearedAfterSubmit } from './form-field.tsx'
 import { LocalDateTime } from './local-time.tsx';
 
 /** The last submission of one of the account page's forms, and whether that form is being sent. */
-function useIntentForm(intent: string): { state: FormState | undefined; busy: boolean } {
+export function useIntentForm(intent: string): { state: FormState | undefined; busy: boolean } {
   const state = formStateFor(useActionData(), intent);
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
@@ -264,42 +264,6 @@ export function LoginSessions({ sessions }: { sessions: SessionView[] }) {
           </button>
         </Form>
       ) : null}
-    </section>
-  );
-}
-
-/** Deleting the account, confirmed with the password. */
-export function DeleteAccount() {
-  const { t } = useTranslation();
-  const { state, busy } = useIntentForm('deleteAccount');
-  const passwordRef = useClearedAfterSubmit(state);
-  const labels = { password: t('form.password') };
-  return (
-    <section className="account-section danger-zone" id="delete-account" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title" className="section-title">
-        {t('accountSettings.deleteHeading')}
-      </h2>
-      <p>{t('accountSettings.deleteText')}</p>
-      <AccountForm
-        scope="deleteAccount"
-        busy={busy}
-        message={state?.message}
-        errors={state?.errors}
-        labels={labels}
-        submitLabel={t('accountSettings.deleteSubmit')}
-        buttonClass="button-danger"
-        testId="delete-account-form"
-      >
-        <FormField
-          scope="deleteAccount"
-          name="password"
-          type="password"
-          ref={passwordRef}
-          label={labels.password}
-          autoComplete="current-password"
-          error={state?.errors.password}
-        />
-      </AccountForm>
     </section>
   );
 }

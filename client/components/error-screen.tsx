@@ -9,10 +9,7 @@ import { loadNavigation } from '../router/navigation-code.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
 
-/**
- * The body of an error: status code, a heading and an explanation in the reader's language, then
- * the spec's exact message (English, as the contract words it) as a detail under them.
- */
+/** Status code, heading and explanation in the reader's language, then the spec's exact message. */
 export function ErrorDetails({ info }: { info: PageErrorInfo }) {
   const { t } = useTranslation();
   const locale = useTranslationLocale();
@@ -40,11 +37,7 @@ const sections = [
     .map((item) => ({ key: item.key, label: `nav.${item.key}`, path: item.path, icon: navigationIcons[item.key] })),
 ];
 
-/**
- * The site's sections, so an error is never a dead end (people rarely retype an address). Inside
- * the router the links navigate in the app; the error screen may be drawn without one (a render
- * failure, code that did not load), where they are plain links.
- */
+/** The site's sections, so an error is never a dead end; plain links where there is no router. */
 function ErrorSections({ inRouter }: { inRouter: boolean }) {
   const { t } = useTranslation();
   const locale = useTranslationLocale();
@@ -93,10 +86,7 @@ export function InlineError({ info }: { info: PageErrorInfo }) {
   );
 }
 
-/**
- * Clear errors: `navigateTo('/')`, a new navigation that replaces the error with the home page (a
- * full load where the app has no router). navigateTo is loaded on demand: failing that, a full load.
- */
+/** Clear errors: `navigateTo('/')` (loaded on demand), or a full load of `/` without it. */
 export function clearErrors(): void {
   void loadNavigation().then(
     ({ navigateTo }) => navigateTo('/'),
@@ -104,11 +94,7 @@ export function clearErrors(): void {
   );
 }
 
-/**
- * The full-screen error (fatal and unhandled errors): no layout, only the brand and the card, with
- * the one way out the spec names first. "Clear errors" is a link to `/`, so it works before (or
- * without) JavaScript; with it, `onClear` navigates in the app. A 4xx also lists the sections.
- */
+/** The full-screen error: brand and card; "Clear errors" is a link to `/`, so it works without JavaScript. */
 export function ErrorScreen({
   info,
   onClear,

@@ -19,13 +19,9 @@ import {
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /**
- * "Remind me every 30 / 60 minutes / off": a GET form, so the choice is in the address
- * (`/play?session=<id>&remind=30`) and works the same with and without JavaScript; a reload keeps
- * it. With JavaScript a timer shows a notice when a reminder is due (not a dialog: play is not
- * interrupted), and the browser remembers the choice for the next session (localStorage). Without
- * it, the page reloads itself when the next reminder is due (`<noscript>` refresh, only when the
- * player asked for reminders) and the server's page says how long the session has lasted.
- * `minute` is the length of a minute in ms: injectable for tests and demonstrations.
+ * "Remind me every 30 / 60 minutes / off": a GET form, so the choice is in the address and works
+ * without JavaScript (a `<noscript>` refresh); with it, a timer shows a notice (not a dialog: play
+ * is not interrupted) and the browser remembers the choice. `minute`: injectable for tests.
  */
 export function SessionReminder({
   sessionId,
@@ -112,10 +108,8 @@ export function SessionReminder({
 }
 
 /**
- * The reminder for a browser without JavaScript, as `<noscript>` markup: a refresh when the next
- * one is due (a second late, so the server's count has reached it) and, once one is due, the
- * notice. Written as HTML, not elements: a browser with JavaScript keeps it as inert text, so no
- * refresh element ever enters its document. Its figures depend on the moment it is rendered.
+ * The reminder without JavaScript: a refresh when the next is due (a second late) and the notice.
+ * Written as HTML, not elements: with JavaScript it stays inert text, so no refresh ever runs.
  */
 function WithoutJavaScript({
   startedAt,

@@ -1,8 +1,6 @@
 /**
- * The browser's API client (ofetch), loaded on first use by client/lib/api.ts. The token is read
- * before every attempt and sent only to our own API's origin. The retry rules are ofetch 1.5's
- * defaults, written out; ofetch applies a numeric `retry` to every method, so the per-method count
- * is set in `onRequest` (docs/client-runtime.md).
+ * The browser's API client (ofetch): the token read before every attempt, sent only to our API.
+ * ofetch applies a numeric `retry` to every method, so the per-method count is set in `onRequest`.
  */
 import { ofetch, type $Fetch, type FetchContext, type FetchOptions, type FetchRequest } from 'ofetch';
 import { browserToken } from './cookies.ts';
@@ -54,7 +52,6 @@ export interface ApiClientOptions {
   baseURL?: string;
   /** Called before every attempt, retries included. */
   getToken?: () => string | null | undefined;
-  /** Tests. */
   fetch?: typeof globalThis.fetch;
 }
 
@@ -113,10 +110,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
 export const api: ApiClient = createApiClient({ baseURL: API_BASE, getToken: browserToken });
 
-/**
- * A page's form posted to its own address as the browser would (urlencoded, the session cookie),
- * asking for the action's outcome as JSON (routes/pages/index.ts). Never retried: it may act.
- */
+/** A page's form posted to its own address, asking for the outcome as JSON; never retried. */
 export function postPageForm(url: string, body: URLSearchParams, signal?: AbortSignal) {
   return ofetch.raw<unknown>(url, {
     method: 'POST',

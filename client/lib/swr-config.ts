@@ -11,8 +11,7 @@ import useSWR, {
 } from 'swr';
 import { api } from './api.ts';
 
-// SWR as the root's one SWRConfig sets it up (client/components/root.tsx), with the spec's data
-// rules (decision 0029).
+// The root's SWRConfig (client/components/root.tsx), with the spec's data rules (decision 0029).
 
 /** Data is fresh this long: no request for a key within it, on mount, focus or reconnect. */
 export const FRESH_MS = 5_000;
@@ -52,10 +51,7 @@ interface Entry {
   usedAt: number;
 }
 
-/**
- * SWR's cache (`provider`): an entry no mounted hook holds and nothing has read or written for
- * `unusedMs` is dropped. One timer, set for the oldest entry's turn, while there are entries.
- */
+/** SWR's cache: an entry no hook holds, unused for `unusedMs`, is dropped (one timer, oldest first). */
 export class UnusedDroppingCache implements Cache {
   private readonly entries = new Map<string, Entry>();
   private readonly holders = new Map<string, number>();
@@ -134,7 +130,6 @@ const holdKeys: Middleware = (useSWRNext) =>
     return useSWRNext<Data, Error>(key, fetcher, config);
   };
 
-/** The root's SWRConfig. */
 export const swrConfig = {
   fetcher: apiFetcher as BareFetcher,
   dedupingInterval: FRESH_MS,
@@ -169,12 +164,8 @@ function arrivedAt(seed: unknown): number {
 }
 
 /**
- * SWR for data a loader already brought (`seed`: the server's render, a payload): the seed is an
- * answer as fresh as any for FRESH_MS from its arrival, so hydration and the page just loaded ask
- * nothing; after that SWR asks `fetcher` (focus, reconnect, a later mount, `mutate`). Shown is the
- * later of the seed and SWR's data, so a new loader result wins over an older answer. The server's
- * render shows the seed, as SWR would there (it never fetches on the server), without its hooks'
- * cost on every uncached page (the side is fixed for a module's life).
+ * SWR for data a loader brought (`seed`): fresh for FRESH_MS from its arrival, so hydration asks
+ * nothing; the later of seed and SWR's data is shown. The server shows the seed without the hooks.
  */
 export const useSeededSWR: <T>(key: string, fetcher: (key: string) => Promise<T>, seed: T) => T =
   typeof document === 'undefined' ? (_key, _fetcher, seed) => seed : useSeededSWRInBrowser;

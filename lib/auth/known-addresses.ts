@@ -20,9 +20,8 @@ declare module '../db/types.ts' {
 const noUser = '00000000-0000-0000-0000-000000000000';
 
 /**
- * The addresses each account's owner used lately, in the database: they outlive restarts, are
- * shared by replicas, and are keyed by the account, not its password, so a password change or
- * reset keeps them (decision 0036). Past the per-account failure limit only these may still try.
+ * Addresses each account's owner proved lately, kept by account (not password), so restarts,
+ * replicas and a password change keep them (decision 0036).
  */
 export class KnownAddresses {
   readonly #db: Kysely<Database>;
@@ -64,7 +63,6 @@ export class KnownAddresses {
       .execute();
   }
 
-  /** Deletes the addresses not proved within the keeping time; returns how many. */
   async sweep(): Promise<number> {
     const deleted = await this.#db
       .deleteFrom('login_addresses')

@@ -10,10 +10,7 @@ export interface PasswordHashingParams {
   parallelism: number;
 }
 
-/**
- * OWASP's m=7 MiB, t=5 argon2id setting (decision 0023). Hashes made with earlier parameters
- * still verify and are replaced at the next login.
- */
+/** OWASP's m=7 MiB, t=5 argon2id (decision 0023); older hashes verify and are replaced at login. */
 export const productionHashing: PasswordHashingParams = { memoryCost: 7168, timeCost: 5, parallelism: 1 };
 
 /** Cheap parameters for tests only: never use them for real accounts. */
@@ -22,10 +19,7 @@ export const testHashing: PasswordHashingParams = { memoryCost: 1024, timeCost: 
 // @node-rs/argon2 declares Algorithm as an ambient const enum, which isolatedModules cannot read.
 const argon2id = 2 as Algorithm;
 
-/**
- * argon2id over the NFC form, so composed and decomposed spellings of a password match. At most
- * `concurrency` hashes or verifications run at once; the rest queue (decisions 0016, 0022).
- */
+/** argon2id over the NFC form; at most `concurrency` at once, the rest queue (decisions 0016, 0022). */
 export class PasswordHasher {
   readonly params: PasswordHashingParams;
   readonly #limit: LimitFunction;
@@ -53,10 +47,7 @@ export class PasswordHasher {
     return this.#limit(() => hash(password.normalize('NFC'), { ...this.params, algorithm: argon2id }));
   }
 
-  /**
-   * False for a wrong password or an unreadable hash, and without hashing for text `hash` refuses:
-   * a hash stored before that rule may be a lone surrogate's, which any of them would match.
-   */
+  /** False for a wrong password, an unreadable hash, or text `hash` refuses (never hashed). */
   async verify(passwordHash: string, password: string): Promise<boolean> {
     if (!isExactText(password)) return false;
     try {

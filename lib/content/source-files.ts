@@ -31,13 +31,11 @@ const reservedFirstSegments = new Set([
 ]);
 
 export interface SourceFile {
-  /** With `/` separators. */
   rel: string;
   absolute: string;
   display: string;
 }
 
-/** In a stable order. */
 export async function walk(root: string, display: (absolute: string) => string): Promise<SourceFile[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files: SourceFile[] = [];
@@ -120,10 +118,7 @@ export interface Sources {
   version: string;
 }
 
-/**
- * The folder's content files and their text, without parsing them. A file can vanish between the
- * walk and the read (an editor saving): it is left out.
- */
+/** The content files and their text, unparsed; one that vanishes meanwhile (an editor saving) is left out. */
 export async function readSources(root: string, display: (absolute: string) => string): Promise<Sources> {
   const found = await walk(root, display);
   const read = await Promise.all(found.map((file) => readFile(file.absolute, 'utf8').catch(() => null)));

@@ -29,7 +29,6 @@ export interface MigrationLog {
 }
 
 export interface MigrateOptions {
-  /** Defaults to lib/db/migrations.ts. */
   migrations?: Record<string, Migration>;
   log?: MigrationLog;
 }
@@ -39,10 +38,8 @@ export interface MigrateResult {
 }
 
 /**
- * Brings the database up to date and refuses one with migrations the code does not know. On
- * PostgreSQL it holds an advisory lock on one connection, so replicas starting at once wait their
- * turn (decision 0001); on SQLite, one process holds the folder (decision 0025) and the whole run
- * is one transaction, so a failed migration leaves the file as it was.
+ * Brings the database up to date, refusing unknown migrations. PostgreSQL: under an advisory lock,
+ * so replicas wait their turn (0001); SQLite: one transaction, so a failure leaves the file as it was.
  */
 export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrateResult> {
   const all = options.migrations ?? knownMigrations;
@@ -85,11 +82,7 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
   });
 }
 
-/**
- * Kysely's migrator looks for its tables by reading every schema's catalogue, by name: a schema
- * another client drops meanwhile fails that read with `invalid_schema_name` (3F000). Nothing has
- * been applied then, so the run is tried again.
- */
+/** Kysely reads every schema's catalogue: one dropped meanwhile fails it (3F000) before anything is applied. */
 function isOtherSchemaDropped(error: unknown, schema: string): boolean {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   return (
@@ -147,7 +140,6 @@ async function refuseNewerDatabase(
   if (unknown.length > 0) throw new DatabaseNewerThanCodeError(unknown.sort());
 }
 
-/** Oldest first. */
 export async function executedMigrations(db: Kysely<any>): Promise<string[]> {
   const rows = await db.selectFrom(migrationTable).select('name').orderBy('name').execute();
   return rows.map((row: { name: string }) => row.name);

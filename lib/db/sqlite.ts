@@ -57,9 +57,8 @@ export interface OpenedSqlite {
 }
 
 /**
- * After some errors (a full disk, an I/O error) SQLite rolls the transaction back itself; Kysely
- * then sends ROLLBACK, whose "cannot rollback - no transaction is active" replaced the real error.
- * ROLLBACK is sent only while a transaction is open, so the cause reaches the caller.
+ * After a full disk or an I/O error SQLite rolls back by itself; Kysely's ROLLBACK then failed and
+ * hid the cause. ROLLBACK only while a transaction is open.
  */
 class KeepCauseDialect extends SqliteDialect {
   readonly #database: Database.Database;

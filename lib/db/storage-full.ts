@@ -3,10 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { isSqlite } from './dialect.ts';
 import type { Database } from './types.ts';
 
-/**
- * "The database has no room to write": SQLite's SQLITE_FULL (a full disk or DATA_DIR's volume) and
- * PostgreSQL's disk_full (53100). Reads go on; writes answer 503 STORAGE_FULL until space is freed.
- */
+/** No room to write: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100). Reads go on. */
 export function isStorageFull(error: unknown): boolean {
   if (error instanceof StorageFullError) return true;
   const candidate = error as { code?: unknown; message?: unknown; cause?: unknown } | null;
@@ -16,8 +13,7 @@ export function isStorageFull(error: unknown): boolean {
   return candidate.cause !== undefined && candidate.cause !== error && isStorageFull(candidate.cause);
 }
 
-/** The engine that said so, for the log. */
-export function storageEngineOf(error: unknown): 'sqlite' | 'postgresql' {
+function storageEngineOf(error: unknown): 'sqlite' | 'postgresql' {
   return (error as { code?: unknown } | null)?.code === '53100' ? 'postgresql' : 'sqlite';
 }
 
@@ -30,9 +26,8 @@ export class StorageFullError extends Error {
 }
 
 /**
- * Whether the database's storage is known to be full: set by a write that failed for lack of
- * space, cleared by the readiness probe's write once one succeeds (plugins/database.ts). Each
- * change is reported once, so the cause is logged when it starts and when it ends, not per request.
+ * Whether the storage is known to be full: set by a write that failed for want of space, cleared
+ * by the probe's write (plugins/database.ts); the cause is logged once per spell, not per request.
  */
 export class StorageState {
   #fullSince: Date | undefined;
@@ -41,20 +36,16 @@ export class StorageState {
     return this.#fullSince !== undefined;
   }
 
-  /** True when this failure starts a spell of full storage. */
-  failed(): boolean {
+  #failed(): boolean {
     if (this.#fullSince) return false;
     this.#fullSince = new Date();
     return true;
   }
 
-  /**
-   * For any failed write (a request's, a background job's): true when it failed for want of space.
-   * The cause is logged at error level when it starts a spell, at debug level after that.
-   */
+  /** For any failed write: true when it failed for want of space (logged as said above). */
   report(error: unknown, log: FastifyBaseLogger): boolean {
     if (!isStorageFull(error)) return false;
-    if (this.failed()) {
+    if (this.#failed()) {
       log.error(
         { err: error, engine: storageEngineOf(error) },
         'the database cannot write: its storage is full; writes answer 503 STORAGE_FULL until space is freed',
@@ -63,10 +54,7 @@ export class StorageState {
     return true;
   }
 
-  /**
-   * For a write that runs after the answer (a password reset's link): refused up front while the
-   * storage is known to be full, so the visitor is not told it is on its way.
-   */
+  /** For a write made after the answer (an emailed link): refused up front while full. */
   refuseWhileFull(): void {
     if (this.full) throw new StorageFullError();
   }
@@ -80,11 +68,8 @@ export class StorageState {
 }
 
 /**
- * One write that needs new room, to learn whether the storage has some again (plugins/database.ts).
- * On PostgreSQL an update, or an insert into a page with space left, fits where the table already
- * is: TRUNCATE gives the table a new, empty file, so the row needs a new page. On SQLite (WAL) the
- * write must commit: a change rolled back before commit writes nothing, so it succeeds on a full
- * disk; a committed one appends to the WAL, which needs room.
+ * A write that needs new room. PostgreSQL fits an update into a page it has: TRUNCATE gives the
+ * table a new file, so the row needs a new page. SQLite's must commit, appending to the WAL.
  */
 export async function writeStorageProbe(db: Kysely<Database>): Promise<void> {
   const now = new Date();

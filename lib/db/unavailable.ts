@@ -1,3 +1,5 @@
+import { isStorageFull } from './storage-full.ts';
+
 /** Errors that mean "the database cannot be reached right now" (answered 503), not "this query is wrong". */
 const connectionCodes = new Set([
   'ECONNREFUSED',
@@ -14,9 +16,7 @@ const connectionCodes = new Set([
   '08003',
   '08004',
   '08006',
-  // PostgreSQL's insufficient_resources class: too many connections (53300), out of memory (53200),
-  // and the class itself (53000). The server's state, not the query's: 503, never a 500. A full
-  // disk (53100) is lib/db/storage-full.ts's.
+  // PostgreSQL's insufficient_resources (a full disk, 53100, is storage-full.ts's).
   '53000',
   '53200',
   '53300',
@@ -38,4 +38,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof candidate.message === 'string' && connectionMessages.test(candidate.message)) return true;
   // Node's AggregateError when every address of the host refused (IPv4 and IPv6).
   return Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDatabaseUnavailable(inner));
+}
+
+/** The database's state, not the request's (unreachable, or full): plugins/errors.ts answers 503. */
+export function isDatabaseFault(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || isStorageFull(error);
 }

@@ -9,8 +9,7 @@ import {
   type PageErrorInfo,
 } from '../../contract/page-error.ts';
 import { runPageSteps } from '../../contract/page-steps.ts';
-import { isStorageFull } from '../db/storage-full.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { isDatabaseFault } from '../db/unavailable.ts';
 import { matchPage, type PageMatch } from './match.ts';
 
 export interface PipelineParts {
@@ -60,7 +59,7 @@ export async function loadPage(url: URL, parts: PipelineParts): Promise<PageOutc
     return { type: 'page', match, status: 200, data: outcome.data };
   } catch (error) {
     if (isPageNotFound(error)) return errorOutcome(match, notFoundError(displayPath(url)));
-    if (isDatabaseUnavailable(error) || isStorageFull(error)) throw error;
+    if (isDatabaseFault(error)) throw error;
     parts.logError(error, renderErrorLog);
     return errorOutcome(match, unexpectedError(error, parts.exposeDetails));
   }

@@ -1,23 +1,18 @@
 import { type CounterState, WindowCounters } from './window-counters.ts';
 
 export interface MemoryCountersOptions {
-  /** Keys a limit may count at once; a limit's name is its keys' prefix up to the first ':'. */
   capacityOf(limit: string): number;
-  /** A limit refused a new key for want of room (at each refusal). */
+  /** At each refusal of a new key for want of room. */
   full(limit: string): void;
 }
 
-/** The name of the limit a key belongs to: every key is `<limit>:<value>` (plugins/rate-limits.ts). */
-export function limitOf(key: string): string {
+/** Every key is `<limit>:<value>` (plugins/rate-limits.ts). */
+function limitOf(key: string): string {
   const colon = key.indexOf(':');
   return colon === -1 ? key : key.slice(0, colon);
 }
 
-/**
- * Every limit's counters in this process's memory, each limit bounded apart so that a flood of
- * one kind of key never takes another's room (decision 0036). A key refused for room reads as one
- * past `max`: the request is refused, as it would be past the limit.
- */
+/** Each limit's counters, bounded apart; a key refused for room reads as one past `max`. */
 export class MemoryCounters {
   readonly #limits = new Map<string, WindowCounters>();
   readonly #options: MemoryCountersOptions;
@@ -43,7 +38,6 @@ export class MemoryCounters {
     this.#limits.get(limitOf(key))?.decr(key, Date.now());
   }
 
-  /** Keys counted now, by limit (the metrics). */
   sizes(): Array<[limit: string, keys: number]> {
     return [...this.#limits].map(([limit, counters]) => [limit, counters.size]);
   }

@@ -4,11 +4,7 @@ import type { Config } from '../config.ts';
 export interface RateLimitRule {
   max: number;
   windowMs: number;
-  /**
-   * Keys this process counts at once when the counters are in its memory (no Redis, or Redis
-   * away): past it a new key is refused until a window ends, and a live one is never dropped
-   * (decision 0036). Default `memoryKeys`.
-   */
+  /** Keys counted at once in memory; past it new keys wait (decision 0036). Default `memoryKeys`. */
   keys?: number;
 }
 

@@ -1,7 +1,6 @@
-/** A counter's state as @fastify/rate-limit's stores report it. */
+/** A counter's state as @fastify/rate-limit's stores report it (`ttl`: ms left). */
 export interface CounterState {
   current: number;
-  /** Milliseconds until the window ends. */
   ttl: number;
 }
 
@@ -11,11 +10,9 @@ interface Window {
 }
 
 /**
- * The fixed-window counters of one limit in this process's memory, at most `capacity` keys. A
- * window that is still counting is never dropped for room (decision 0036): when every key is live,
- * a new key is refused (`undefined`) until the oldest window ends. Every window of a limit has the
- * same length and an entry is re-inserted when its window restarts, so the Map's order is the
- * order windows end in: the expired ones are always at its front, and dropping them is O(1) each.
+ * One limit's fixed windows in memory, at most `capacity` keys; a live window is never dropped for
+ * room (decision 0036). All windows have one length and restart by re-insertion, so the Map is in
+ * the order they end: the ended ones sit at its front.
  */
 export class WindowCounters {
   readonly #windows = new Map<string, Window>();
@@ -47,13 +44,11 @@ export class WindowCounters {
     return window ? { current: window.count, ttl: window.endsAt - now } : { current: 0, ttl: 0 };
   }
 
-  /** Takes one back (an attempt that turned out not to count); never below zero. */
   decr(key: string, now: number): void {
     const window = this.#live(key, now);
     if (window && window.count > 0) window.count -= 1;
   }
 
-  /** Milliseconds until a place frees: when the oldest window ends. */
   untilRoom(now: number): number {
     for (const window of this.#windows.values()) return Math.max(0, window.endsAt - now);
     return 0;

@@ -9,8 +9,7 @@ import { redirectParam } from '../../contract/page-steps.ts';
 import { preferredLocale, wantsJson } from '../../lib/accept.ts';
 import { isBotRequest } from '../../lib/bots.ts';
 import { readBuildInfo } from '../../lib/build-info.ts';
-import { isStorageFull } from '../../lib/db/storage-full.ts';
-import { isDatabaseUnavailable } from '../../lib/db/unavailable.ts';
+import { isDatabaseFault } from '../../lib/db/unavailable.ts';
 import { matchesIfNoneMatch } from '../../lib/etag.ts';
 import { refusedCharset } from '../../lib/json-api.ts';
 import { matchPage, type PageMatch } from '../../lib/pages/match.ts';
@@ -151,8 +150,8 @@ export default async function pageRoutes(app: FastifyInstance) {
     try {
       result = await runAction(request, reply, url, match, PostedForm.of(request.body));
     } catch (error) {
-      // An outage or a full disk is answered 503 (plugins/errors.ts), as is any failure to a client asking for JSON.
-      if (isDatabaseUnavailable(error) || isStorageFull(error) || json) throw error;
+      // An outage or a full disk is answered 503 (plugins/errors.ts), as is any failure asked as JSON.
+      if (isDatabaseFault(error) || json) throw error;
       request.log.error({ err: error }, renderErrorLog);
       const failed = { type: 'error', match, status: 500, error: unexpectedError(error, config.dev) } as const;
       return sendDocument(request, reply, failed, visitOf(request, url));
