@@ -70,11 +70,15 @@ export interface BareServer {
   stop: () => Promise<void>;
 }
 
-/** The bare server, with the real server's Node flags, memory settings and log level. */
+/**
+ * The bare server, with the real server's Node flags, memory settings and log level. `react`: it
+ * renders the captured (uncompressed) page's markup with React per request instead (lib/react-floor.ts).
+ */
 export async function startBareServer(
   root: string,
   answer: CapturedAnswer,
   nodeArgs: string[] = [],
+  { react = false } = {},
 ): Promise<BareServer> {
   const port = await freePort();
   const folder = mkdtempSync(join(os.tmpdir(), 'asdas-bench-bare-'));
@@ -92,6 +96,7 @@ export async function startBareServer(
         PORT: String(port),
         LOG_LEVEL: 'warn',
         BENCH_BARE_ANSWER: answerFile,
+        ...(react ? { BENCH_BARE_REACT: '1' } : {}),
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'routes' | 'reader' | 'account' | 'overload' | 'start-up';
+export type Scenario = 'routes' | 'render' | 'reader' | 'account' | 'overload' | 'start-up';
 export type CacheMode = 'on' | 'off' | 'both';
 
 export interface BenchOptions {
@@ -35,6 +35,10 @@ export const usage = `npm run bench -- [options]
   --warmup <s>          seconds of unmeasured load first (default 2)
   --routes <a,b>        only these routes (names or paths as the table shows them; a page keeps its React floor row)
   --scenario <name>     routes (default): each route on its own
+                        render: per page (/, /th, /asdas, article, /login) a bare Fastify + React
+                        server rendering its markup (the floor), the anonymous miss (cache off),
+                        signed in (session cookie) and the cache hit, with CPU x floor; no
+                        compression
                         reader: home -> list -> article as documents, then their payloads
                         account: each virtual user registers once, then login / me / Play
                         overload: uncached pages (a logged-in reader's) at 300 connections, with
@@ -95,8 +99,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     url = parsed.origin;
   }
   const scenario = (values.scenario ?? 'routes') as Scenario;
-  if (!['routes', 'reader', 'account', 'overload', 'start-up'].includes(scenario))
-    throw new Error(`--scenario must be reader, account, overload or start-up, got '${scenario}'`);
+  if (!['routes', 'render', 'reader', 'account', 'overload', 'start-up'].includes(scenario))
+    throw new Error(`--scenario must be routes, render, reader, account, overload or start-up, got '${scenario}'`);
+  if (scenario === 'render' && (url || values.cache !== undefined || values.bare !== undefined))
+    throw new Error('--scenario render starts its own servers (cache off and on): no --url, --cache or --bare');
+  if (scenario === 'render' && values.encoding)
+    throw new Error('--scenario render compares uncompressed answers: leave out --encoding');
   const cache = (values.cache ?? 'on') as CacheMode;
   if (!['on', 'off', 'both'].includes(cache)) throw new Error(`--cache must be on, off or both, got '${cache}'`);
   if (url && values.cache !== undefined)
@@ -122,7 +130,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     scenario,
     soak: number('--soak', values.soak, 0),
     cache,
-    encoding: values.encoding ?? 'br, gzip',
+    encoding: values.encoding ?? (scenario === 'render' ? '' : 'br, gzip'),
     build: values.build,
     cpuProf: values['cpu-prof'],
     bare: values.bare,

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { join, relative } from 'node:path';
 import { captureHit, startBareServer } from './bare.ts';
 import { buildIfNeeded, startLocalServer } from './local-server.ts';
+import { runRenderCost } from './render-cost.ts';
 import { runStartUp } from './start-up.ts';
 import type { OverloadResult } from './overload.ts';
 import { runLoad, type LoadResult } from './load.ts';
@@ -185,6 +186,14 @@ async function main() {
     if (options.url) throw new Error('--scenario start-up starts the local build; it takes no --url');
     const startUp = await runStartUp(root, 3, {});
     writeResults({ date: startedAt.toISOString(), commit: gitCommit(), buildId: build?.id, machine, startUp });
+    return;
+  }
+
+  if (options.scenario === 'render') {
+    const profiles = options.cpuProf ? join(root, 'bench/results/profiles') : undefined;
+    const results = await runRenderCost(options, profiles);
+    console.log(`\n${table(results)}\n`);
+    writeResults({ date: startedAt.toISOString(), commit: gitCommit(), buildId: build?.id, machine, options, results });
     return;
   }
 

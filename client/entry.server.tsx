@@ -1,6 +1,8 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouterProvider, type StaticHandlerContext } from 'react-router';
+import { VisitorPartMode } from './components/visitor-part.tsx';
+import { fillShell, sharedData, shellOf, type Shell } from './router/shared-render.server.tsx';
 import type { Locale } from '../contract/locales.ts';
 import type { RenderedPage, RenderState } from '../contract/render-state.ts';
 import { renderHeadTags, type SeoData } from '../contract/seo.ts';
@@ -25,6 +27,9 @@ export type { Renderer, RendererSite };
 // Both languages' strings, compiled once (English first: Thai falls back to it).
 registerTranslations('en', en);
 registerTranslations('th', th);
+
+/** Shells kept per page data object: its addresses (a list's pages) times crawler or not. */
+const shellsPerPage = 64;
 
 /** The renderer for one server configuration; plugins/ssr.ts makes it once per loaded bundle. */
 export function createRenderer(site: RendererSite): Renderer {
@@ -107,22 +112,65 @@ export function createRenderer(site: RendererSite): Renderer {
     return `<script type="application/json" id="${pageStateId}">{"runtime":${snapshot}${router}}</script>`;
   }
 
+  /** The providers above the router, the same for a page, its shell and its visitor parts. */
+  function providers(state: RenderState, tree: ReactNode): ReactNode {
+    return (
+      <RuntimeContext.Provider value={runtimeFor(state)}>
+        <IconProvider icons={site.icons}>{tree}</IconProvider>
+      </RuntimeContext.Provider>
+    );
+  }
+
+  function renderBody(state: RenderState, context: StaticHandlerContext, parts: 'inline' | 'marker'): string {
+    return renderToString(
+      <StrictMode>
+        {providers(
+          state,
+          <VisitorPartMode.Provider value={parts}>
+            <StaticRouterProvider router={staticRouterFor(context)} context={context} hydrate={false} />
+          </VisitorPartMode.Provider>,
+        )}
+      </StrictMode>,
+    );
+  }
+
+  /**
+   * Shells of shared pages (client/router/shared-render.server.tsx), kept with the page data they
+   * were drawn from; `false`: the page's first signed-in render showed that it cannot share.
+   */
+  const shells = new WeakMap<object, Map<string, Shell | false>>();
+
+  /** A signed-in visitor's copy of a shared page from its shell; the first one is checked against a whole render. */
+  function sharedBody(state: RenderState, context: StaticHandlerContext): { body: string; warning?: string } {
+    const data = site.shareRenders ? sharedData(state) : undefined;
+    if (!data) return { body: renderBody(state, context, 'inline') };
+    let byPage = shells.get(data);
+    if (!byPage) shells.set(data, (byPage = new Map<string, Shell | false>()));
+    const key = `${state.pathname}${state.search} ${state.isBot}`;
+    const shell = byPage.get(key);
+    const wrap = (tree: ReactNode) => providers(state, tree);
+    if (shell) return { body: fillShell(shell, context, wrap) };
+    const body = renderBody(state, context, 'inline');
+    if (shell === false) return { body };
+    const anonymous = { ...state, user: null };
+    const made = shellOf(renderBody(anonymous, staticContext(anonymous), 'marker'));
+    const same = fillShell(made, context, wrap) === body;
+    if (byPage.size >= shellsPerPage) byPage.clear();
+    byPage.set(key, same ? made : false);
+    return same
+      ? { body }
+      : { body, warning: `${state.pathname}: not shared, it differs by visitor outside its visitor parts` };
+  }
+
   function render(state: RenderState): RenderedPage {
     const { pathname, locale } = state;
     const context = staticContext(state);
     const error = state.error?.info;
     const seo = (state.page?.data as { seo?: SeoData } | null | undefined)?.seo ?? fallbackSeo(pathname, locale, error);
     try {
-      const body = renderToString(
-        <StrictMode>
-          <RuntimeContext.Provider value={runtimeFor(state)}>
-            <IconProvider icons={site.icons}>
-              <StaticRouterProvider router={staticRouterFor(context)} context={context} hydrate={false} />
-            </IconProvider>
-          </RuntimeContext.Provider>
-        </StrictMode>,
-      );
+      const { body, warning } = sharedBody(state, context);
       return {
+        ...(warning ? { warning } : {}),
         status: state.status,
         head: headFor(seo, locale),
         body,

@@ -6,16 +6,25 @@ import type { PublicUser } from '../contract/page-data.ts';
 import { fetchPageData } from './lib/page-data-fetch.ts';
 import { useSeededSWR } from './lib/swr-config.ts';
 import { fetchCurrentUser, userKey, type UserData } from './lib/user-cache.ts';
+import { useTranslationLocale } from './i18n.ts';
 import { payloadUrl } from './router/payload-url.ts';
 
-/** The locale of the page being shown, from the locale route in the matches. */
-export function useLocale(): Locale {
+/**
+ * The locale of the page being shown, from the locale route in the matches: for the root and its
+ * error boundary, which provide it to the rest (TranslationProvider).
+ */
+export function useMatchedLocale(): Locale {
   const matches = useMatches();
   for (const match of matches) {
     const locale = (match.handle as { locale?: unknown } | undefined)?.locale;
     if (isLocale(locale)) return locale;
   }
   return defaultLocale;
+}
+
+/** The locale of the page being shown, as the root provides it (no walk over the matches per call). */
+export function useLocale(): Locale {
+  return useTranslationLocale();
 }
 
 /** The one place loader data gets its type, from the data source the route manifest names. */

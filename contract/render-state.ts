@@ -32,4 +32,6 @@ export interface RenderedPage {
   hydration: string;
   error?: PageErrorInfo;
   failure?: unknown;
+  /** Something the server should log (a shared page that cannot share). */
+  warning?: string;
 }

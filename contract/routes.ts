@@ -42,6 +42,12 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
   /** The query parameters the page reads: other spellings are redirected to one (page-query.ts). */
   query?: readonly string[];
+  /**
+   * The page and its data look the same to every visitor but for its visitor parts
+   * (client/components/visitor-part.tsx): a signed-in visitor gets the page drawn once for all,
+   * with those parts drawn for them (decision 0037).
+   */
+  sharedRender?: true;
 }
 
 export type FormActionName =
@@ -70,7 +76,7 @@ function checkPageNumber(
 }
 
 export const pageRoutes: readonly PageRoute[] = [
-  { id: 'home', path: '', data: 'home', module: 'pages/home.tsx' },
+  { id: 'home', path: '', data: 'home', module: 'pages/home.tsx', sharedRender: true },
   {
     id: 'articles',
     path: 'asdas',
@@ -78,6 +84,7 @@ export const pageRoutes: readonly PageRoute[] = [
     module: 'pages/article-list.tsx',
     checkSearch: checkPageNumber,
     query: ['page'],
+    sharedRender: true,
   },
   {
     id: 'article',
@@ -85,6 +92,7 @@ export const pageRoutes: readonly PageRoute[] = [
     data: 'article',
     validate: ({ slug }) => articleSlugPattern.test(slug ?? ''),
     module: 'pages/article.tsx',
+    sharedRender: true,
   },
   {
     id: 'login',
@@ -150,5 +158,5 @@ export const pageRoutes: readonly PageRoute[] = [
     module: 'pages/account.tsx',
     strings: 'account',
   },
-  { id: 'content', path: '*', data: 'contentPage', module: 'pages/content.tsx' },
+  { id: 'content', path: '*', data: 'contentPage', module: 'pages/content.tsx', sharedRender: true },
 ];

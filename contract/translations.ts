@@ -48,8 +48,22 @@ export interface Translations {
   add(locale: Locale, resources: Resources): void;
 }
 
-/** Most of a page's strings are asked for without options: those answers are kept, up to this many a language. */
+/**
+ * Most of a page's strings are asked for without options or with numbers only (a count, a year):
+ * those answers are kept, up to this many a language. Text options (a name) always go to i18next.
+ */
 const cachedPerLanguage = 2048;
+
+/** The cache key of a call whose options are all numbers; undefined when one is not. */
+function numericKey(key: string, options: TranslateOptions): string | undefined {
+  let cacheKey = key;
+  for (const name in options) {
+    const value = options[name];
+    if (typeof value !== 'number') return undefined;
+    cacheKey += `\u0000${name}=${value}`;
+  }
+  return cacheKey;
+}
 
 export function createTranslations(i18next: I18next): Translations {
   const english = i18next.createInstance({
@@ -73,11 +87,12 @@ export function createTranslations(i18next: I18next): Translations {
     const cache = new Map<string, string>();
     caches.push(cache);
     const t: TFunction = (key, options) => {
-      if (options !== undefined) return instance.t(key, options) as string;
-      let text = cache.get(key);
+      const cacheKey = options === undefined ? key : numericKey(key, options);
+      if (cacheKey === undefined) return instance.t(key, options) as string;
+      let text = cache.get(cacheKey);
       if (text === undefined) {
-        text = instance.t(key) as string;
-        if (cache.size < cachedPerLanguage) cache.set(key, text);
+        text = instance.t(key, options) as string;
+        if (cache.size < cachedPerLanguage) cache.set(cacheKey, text);
       }
       return text;
     };

@@ -85,6 +85,7 @@ async function ssr(app: FastifyInstance) {
     fontPreloads: pageFontPreloads(config.dev),
     icons,
     iconFallbackUrl: config.iconUpstreamUrl,
+    shareRenders: config.pageCacheTtlMs > 0,
   };
 
   const renderers = new WeakMap<RendererModule, Renderer>();
@@ -114,6 +115,7 @@ async function ssr(app: FastifyInstance) {
     async sendDocument(request, reply, state, pageModule) {
       const page = render(await rendererFor(reply), state, pageModule);
       if (page.failure !== undefined) request.log.error({ err: page.failure }, renderErrorLog);
+      if (page.warning !== undefined) request.log.warn(page.warning);
       void reply.code(page.status).html({
         lang: state.locale,
         buildId: build.id,

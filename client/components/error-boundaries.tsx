@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { useLocale } from '../hooks.ts';
+import { useMatchedLocale } from '../hooks.ts';
 import { TranslationProvider } from '../i18n.ts';
 import { toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
@@ -51,7 +51,7 @@ export function LocaleErrorBoundary() {
 /** Errors above the layout (the root loader): always the error screen. */
 export function RootErrorBoundary() {
   const { error, info } = useBoundaryError();
-  const locale = useLocale();
+  const locale = useMatchedLocale();
   return (
     <TranslationProvider locale={locale}>
       <DocumentHead error={error} />

@@ -1,17 +1,17 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from '../i18n.ts';
-import { Form, Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { localePath } from '../../contract/locales.ts';
-import { useLocale, useOtherLanguage, useUser } from '../hooks.ts';
-import { navigationIcons } from '../../contract/app-icons.ts';
+import { useLocale, useOtherLanguage } from '../hooks.ts';
 import { AppLink, AppNavLink } from './app-link.tsx';
 import { BackToTop } from './back-to-top.tsx';
 import { Icon } from './icon.tsx';
 import { DocumentHead } from './document-head.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
-import { navigationItems } from '../../contract/navigation.ts';
+import { AccountNavigation, mainItems, NavigationList } from './navigation-list.tsx';
 import { NoticeArea } from './notices.tsx';
 import { PlayButton } from './play-button.tsx';
+import { VisitorPart } from './visitor-part.tsx';
 
 /** The one default layout: header with the navigation and language switch, main area, footer. */
 export function Layout() {
@@ -60,26 +60,6 @@ function MenuToggle() {
   );
 }
 
-type PageNavigationItem = Extract<(typeof navigationItems)[number], { path: string }>;
-
-/** Navigation items as a list of links, each with its icon and its label (the home link active on the home page only). */
-function NavigationList({ items }: { items: readonly PageNavigationItem[] }) {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  return (
-    <ul>
-      {items.map((item) => (
-        <li key={item.key}>
-          <AppNavLink to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
-            <Icon name={navigationIcons[item.key]} />
-            <span>{t(`nav.${item.key}`)}</span>
-          </AppNavLink>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** The footer: the rules and the help that every page owes its reader, and the other language. */
 function SiteFooter() {
   const { t } = useTranslation();
@@ -124,9 +104,6 @@ function SiteFooter() {
 export function LayoutFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const user = useUser();
-  const mainItems = navigationItems.filter((item) => item.area === 'main');
-  const accountItems = navigationItems.filter((item) => item.area === 'account');
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
@@ -149,29 +126,7 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
             <NavigationList items={mainItems} />
           </nav>
           <nav aria-label={t('site.accountNavigation')} className="account-nav">
-            {user ? (
-              <ul>
-                <li className="signed-in" data-testid="signed-in">
-                  {t('account.signedInAs', { name: user.displayName })}
-                </li>
-                <li>
-                  <AppNavLink to={localePath(locale, '/account')} data-nav="account">
-                    <Icon name="mdi:account-circle" />
-                    <span>{t('accountPage.link')}</span>
-                  </AppNavLink>
-                </li>
-                <li>
-                  <Form method="post" action={localePath(locale, '/logout')} className="logout-form">
-                    <button type="submit" className="logout-button" data-testid="logout">
-                      <Icon name="mdi:logout" />
-                      <span>{t('account.logout')}</span>
-                    </button>
-                  </Form>
-                </li>
-              </ul>
-            ) : (
-              <NavigationList items={accountItems} />
-            )}
+            <VisitorPart name="account-navigation" part={AccountNavigation} />
           </nav>
         </div>
       </header>

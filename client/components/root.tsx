@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
-import { onServer, useLocale, useUser } from '../hooks.ts';
+import { onServer, useMatchedLocale, useUser } from '../hooks.ts';
 import { session } from '../lib/session.ts';
 import { swrConfig, useBindCacheMutate } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
@@ -13,7 +13,7 @@ import { RouteAnnouncer } from './route-announcer.tsx';
  * (client/lib/swr-config.ts), the route announcer, scroll.
  */
 export function Root() {
-  const locale = useLocale();
+  const locale = useMatchedLocale();
   return (
     <TranslationProvider locale={locale}>
       <SWRConfig value={swrConfig}>

@@ -4,6 +4,7 @@ import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, FallbackNote, Prose } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';
 import { useLocale, usePageData, useUser } from '../hooks.ts';
+import { VisitorPart } from '../components/visitor-part.tsx';
 
 /** Where a first visit usually goes next; a signed-in player's third card is their account. */
 const entryPoints = [
@@ -13,11 +14,33 @@ const entryPoints = [
 const newcomerEntry = { key: 'registration', path: '/registration', title: 'nav.registration' } as const;
 const playerEntry = { key: 'account', path: '/account', title: 'accountPage.link' } as const;
 
+type Entry = (typeof entryPoints)[number] | typeof newcomerEntry | typeof playerEntry;
+
+function EntryCard({ entry }: { entry: Entry }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <li>
+      <AppLink to={localePath(locale, entry.path)} className={`entry-card entry-${entry.key}`} data-entry={entry.key}>
+        <span className="entry-title">{t(entry.title)}</span>
+        <span className="entry-text">{t(`home.entry.${entry.key}`)}</span>
+        <span className="entry-cta" aria-hidden="true">
+          {t(`home.entryCta.${entry.key}`)} →
+        </span>
+      </AppLink>
+    </li>
+  );
+}
+
+/** The third card: registration for a newcomer, the account for a signed-in player (a visitor part). */
+export function AccountEntry() {
+  return <EntryCard entry={useUser() ? playerEntry : newcomerEntry} />;
+}
+
 export default function HomePage() {
   const data = usePageData('home');
   const { t } = useTranslation();
   const locale = useLocale();
-  const user = useUser();
   const { intro } = data;
   const lang = intro.fallback ? 'en' : undefined;
   return (
@@ -35,21 +58,10 @@ export default function HomePage() {
           {t('home.startHeading')}
         </h2>
         <ul className="entry-grid">
-          {[...entryPoints, user ? playerEntry : newcomerEntry].map((entry) => (
-            <li key={entry.key}>
-              <AppLink
-                to={localePath(locale, entry.path)}
-                className={`entry-card entry-${entry.key}`}
-                data-entry={entry.key}
-              >
-                <span className="entry-title">{t(entry.title)}</span>
-                <span className="entry-text">{t(`home.entry.${entry.key}`)}</span>
-                <span className="entry-cta" aria-hidden="true">
-                  {t(`home.entryCta.${entry.key}`)} →
-                </span>
-              </AppLink>
-            </li>
+          {entryPoints.map((entry) => (
+            <EntryCard key={entry.key} entry={entry} />
           ))}
+          <VisitorPart name="home-account-entry" part={AccountEntry} />
         </ul>
       </section>
 

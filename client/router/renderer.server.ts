@@ -17,6 +17,8 @@ export interface RendererSite {
   icons?: IconDataMap;
   /** The browser's fallback when our icon endpoint fails. */
   iconFallbackUrl?: string;
+  /** Signed-in visitors' copies of shared pages are drawn from a shell kept per page (off with the page cache). */
+  shareRenders?: boolean;
 }
 
 /** Turns what the server decided into HTML: no data, no callbacks, no request. */

@@ -1,4 +1,4 @@
-import { createStaticRouter, type StaticHandlerContext } from 'react-router';
+import { createStaticRouter, type RouteObject, type StaticHandlerContext } from 'react-router';
 import type { RenderState } from '../../contract/render-state.ts';
 import { rootRouteId } from '../../contract/route-tree.ts';
 import { pageRoutes } from '../../contract/routes.ts';
@@ -13,6 +13,30 @@ const loadedPages = new Map(
   await Promise.all(pageRoutes.map(async (route) => [route.id, await pageModules[route.id]()] as const)),
 );
 const routes = createRouteObjects({ pages: loadedPages });
+
+/**
+ * The matched branch of the route tree (root, language, page), made once per branch: react-router
+ * converts every route it is given on each `createStaticRouter`, and a render needs only the
+ * matched ones (decision 0037). Keys come from the route table, so the map stays as small as it is.
+ */
+const branches = new Map<string, RouteObject[]>();
+
+function prune(tree: RouteObject[], ids: ReadonlySet<string>): RouteObject[] {
+  return tree
+    .filter((route) => ids.has(route.id!))
+    .map<RouteObject>((route) => (route.children ? { ...route, children: prune(route.children, ids) } : route));
+}
+
+export function matchedBranch(context: StaticHandlerContext): RouteObject[] {
+  const ids = context.matches.map((match) => match.route.id);
+  const key = ids.join(' ');
+  let branch = branches.get(key);
+  if (branch === undefined) {
+    branch = prune(routes, new Set(ids));
+    branches.set(key, branch);
+  }
+  return branch;
+}
 
 /**
  * An error as react-router's boundaries and hydration read it (`isRouteErrorResponse`). The
@@ -41,7 +65,7 @@ export function staticContext(state: RenderState): StaticHandlerContext {
   };
 }
 
-/** The router a render reads: react-router's, over the page routes and the request's state. */
+/** The router a render reads: react-router's, over the matched routes and the request's state. */
 export function staticRouterFor(context: StaticHandlerContext) {
-  return createStaticRouter(routes, context);
+  return createStaticRouter(matchedBranch(context), context);
 }

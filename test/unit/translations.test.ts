@@ -171,3 +171,18 @@ t.test("every English string has a Thai one (plural forms by each language's own
     t.ok(thaiKeys.has(key), `th has ${key}`);
   }
 });
+
+t.test('answers kept for numeric options are kept per value, and refreshed when strings change', async (t) => {
+  const translations = createTranslations(i18next);
+  translations.add('en', { n_one: 'one {{count}}', n_other: '{{count}} many', hi: 'Hi {{name}}, {{count}}' });
+  const { t: tx } = translations.translator('en');
+  t.same(
+    [1, 2, 1, 2, 7].map((count) => tx('n', { count })),
+    ['one 1', '2 many', 'one 1', '2 many', '7 many'],
+    'each count its own answer, asked again',
+  );
+  t.equal(tx('hi', { name: 'Ann', count: 2 }), 'Hi Ann, 2');
+  t.equal(tx('hi', { name: 'Bo', count: 2 }), 'Hi Bo, 2', 'a text option is never answered from the cache');
+  translations.add('en', { n_other: '{{count}} in all' });
+  t.equal(tx('n', { count: 2 }), '2 in all', 'new strings replace kept answers');
+});

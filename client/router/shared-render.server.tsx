@@ -1,0 +1,128 @@
+import { Fragment, StrictMode, createContext, useContext, type ComponentType, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import {
+  Outlet,
+  StaticRouterProvider,
+  createStaticRouter,
+  type RouteObject,
+  type StaticHandlerContext,
+} from 'react-router';
+import { SWRConfig } from 'swr';
+import type { RenderState } from '../../contract/render-state.ts';
+import { routeTree, type RouteNode } from '../../contract/route-tree.ts';
+import { AccountNavigation } from '../components/navigation-list.tsx';
+import type { VisitorPartName } from '../components/visitor-part.tsx';
+import { useMatchedLocale } from '../hooks.ts';
+import { TranslationProvider } from '../i18n.ts';
+import { swrConfig } from '../lib/swr-config.ts';
+import { AccountEntry } from '../pages/home.tsx';
+import { matchedBranch } from './static-router.server.ts';
+
+// A signed-in visitor's copy of a shared page (contract/routes.ts `sharedRender`): the page drawn
+// once for everyone with markers where its visitor parts go (the shell), and per request only those
+// parts, drawn under the same providers and router state, put in the markers' places. Decision 0037.
+
+const parts: Record<VisitorPartName, ComponentType> = {
+  'account-navigation': AccountNavigation,
+  'home-account-entry': AccountEntry,
+};
+
+const marker = /<template data-visitor-part="([a-z-]+)"><\/template>/;
+const partEnd = '<template data-visitor-part-end=""></template>';
+
+/** The shell cut at its markers: text, then a part's name, then text ... */
+export interface Shell {
+  pieces: string[];
+}
+
+export function shellOf(html: string): Shell {
+  return { pieces: html.split(marker) };
+}
+
+const sharedLeaves = new Set<string>();
+(function collect(nodes: readonly RouteNode[]) {
+  for (const node of nodes) {
+    if (node.page?.sharedRender) sharedLeaves.add(node.id);
+    if (node.children) collect(node.children);
+  }
+})(routeTree);
+
+/** The page data a shell is kept with, when this render may use one; otherwise undefined. */
+export function sharedData(state: RenderState): object | undefined {
+  if (!state.user || state.flash || state.action || state.error || state.status !== 200 || !state.page)
+    return undefined;
+  const { routeId, data } = state.page;
+  // Content data is built once and frozen: the same object for every request until it changes.
+  if (!sharedLeaves.has(routeId) || typeof data !== 'object' || data === null || !Object.isFrozen(data))
+    return undefined;
+  return data;
+}
+
+const Drawn = createContext<readonly VisitorPartName[]>([]);
+
+/** The root's providers that the parts read (root.tsx), then the parts, each followed by `partEnd`. */
+function PartsRoot() {
+  return (
+    <TranslationProvider locale={useMatchedLocale()}>
+      <SWRConfig value={swrConfig}>
+        <Outlet />
+      </SWRConfig>
+    </TranslationProvider>
+  );
+}
+
+function PartsLeaf() {
+  return useContext(Drawn).map((name, index) => {
+    const Part = parts[name];
+    return (
+      <Fragment key={index}>
+        <Part />
+        <template data-visitor-part-end="" />
+      </Fragment>
+    );
+  });
+}
+
+/** The matched branch with the parts' components in place of the page's, made once per branch. */
+const partBranches = new WeakMap<RouteObject[], RouteObject[]>();
+
+function partsBranch(branch: RouteObject[], depth = 0): RouteObject[] {
+  return branch.map((route) => ({
+    id: route.id!,
+    ...(route.index ? { index: true as const } : { path: route.path }),
+    handle: route.handle as unknown,
+    ...(depth === 0 ? { Component: PartsRoot } : route.children?.length ? {} : { Component: PartsLeaf }),
+    ...(route.children && !route.index ? { children: partsBranch(route.children, depth + 1) } : {}),
+  })) as RouteObject[];
+}
+
+/** The shell's parts drawn for this request's visitor, in the shell's order. */
+function drawParts(shell: Shell, context: StaticHandlerContext, wrap: (tree: ReactNode) => ReactNode): string[] {
+  const names = shell.pieces.filter((_, index) => index % 2 === 1) as VisitorPartName[];
+  const branch = matchedBranch(context);
+  let routes = partBranches.get(branch);
+  if (!routes) {
+    routes = partsBranch(branch);
+    partBranches.set(branch, routes);
+  }
+  const html = renderToString(
+    <StrictMode>
+      {wrap(
+        <Drawn.Provider value={names}>
+          <StaticRouterProvider router={createStaticRouter(routes, context)} context={context} hydrate={false} />
+        </Drawn.Provider>,
+      )}
+    </StrictMode>,
+  );
+  return html.split(partEnd);
+}
+
+/** The shell with this request's parts in the markers' places. */
+export function fillShell(shell: Shell, context: StaticHandlerContext, wrap: (tree: ReactNode) => ReactNode): string {
+  const drawn = drawParts(shell, context, wrap);
+  let html = shell.pieces[0]!;
+  for (let index = 1; index < shell.pieces.length; index += 2) {
+    html += drawn[(index - 1) / 2]! + shell.pieces[index + 1]!;
+  }
+  return html;
+}
