@@ -59,8 +59,9 @@ const forms: [string, Record<string, string> | string][] = [
   ['/th/account', { period: '24h' }],
   ['/account', { intent: 'nope' }],
 ];
-/** Then, signed in as that account. */
+/** Then, signed in as that account; the shared pages twice (the second answer comes from the page's shell). */
 const signedIn = ['/account', '/th/account', '/account/_payload.json', '/login', '/th/registration', '/play'];
+const signedInShared = ['/', '/th', '/asdas', '/asdas/rtp-explained', '/th/bonus', '/author/nicha-srisuk'];
 const addresses = [
   ...['', '/th'].flatMap((prefix) =>
     [...pages, ...errors, ...payloads].map((path) => (prefix && path === '/' ? prefix : `${prefix}${path}`)),
@@ -121,7 +122,12 @@ try {
   for (const address of signedIn) {
     write(`signed-in${address}`, await app.inject({ url: address, headers: { 'user-agent': browser, cookie } }));
   }
-  count += forms.length + signedIn.length;
+  for (const address of signedInShared) {
+    const headers = { 'user-agent': browser, cookie };
+    await app.inject({ url: address, headers });
+    write(`signed-in${address}`, await app.inject({ url: address, headers }));
+  }
+  count += forms.length + signedIn.length + signedInShared.length;
   console.log(`${count} answers written to ${resolve(outDir)}`);
 } finally {
   await app.close();
