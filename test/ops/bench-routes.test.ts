@@ -58,3 +58,40 @@ t.test('with BENCH_BASELINE=1', async (t) => {
     t.ok(figures.cpuMicros.user > 0 && figures.memoryBytes.rss > 0);
   });
 });
+
+t.test("the render scenario's floor: a bare server rendering the page's markup per request", async (t) => {
+  const { app, close } = await startTestApp({ PAGE_CACHE_TTL_MS: '0' });
+  t.teardown(close);
+  const { startBareServer } = await import('../../bench/bare.ts');
+  const { projectRoot } = await import('../../lib/build-info.ts');
+  for (const path of ['/', '/th/asdas/rtp-explained']) {
+    const answer = await app.inject({ url: path, headers: page });
+    const floor = await startBareServer(
+      projectRoot,
+      {
+        path,
+        status: 200,
+        headers: { 'content-type': String(answer.headers['content-type']) },
+        body: answer.rawPayload.toString('base64'),
+        cache: undefined,
+      },
+      [],
+      { react: true },
+    );
+    try {
+      const served = await fetch(floor.base + path);
+      t.equal(await served.text(), answer.body, `${path}: the same bytes, drawn by React`);
+    } finally {
+      await floor.stop();
+    }
+  }
+});
+
+t.test('the render scenario compares uncompressed answers on servers of its own', async (t) => {
+  const { parseOptions } = await import('../../bench/options.ts');
+  const options = parseOptions(['--scenario', 'render'], {});
+  t.equal(options !== 'help' && options.encoding, '', 'no Accept-Encoding by default');
+  for (const args of [['--encoding', 'br'], ['--url', 'http://127.0.0.1:1'], ['--cache', 'off']]) {
+    t.throws(() => parseOptions(['--scenario', 'render', ...args], {}), undefined, args.join(' '));
+  }
+});
