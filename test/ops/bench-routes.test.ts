@@ -91,7 +91,11 @@ t.test('the render scenario compares uncompressed answers on servers of its own'
   const { parseOptions } = await import('../../bench/options.ts');
   const options = parseOptions(['--scenario', 'render'], {});
   t.equal(options !== 'help' && options.encoding, '', 'no Accept-Encoding by default');
-  for (const args of [['--encoding', 'br'], ['--url', 'http://127.0.0.1:1'], ['--cache', 'off']]) {
+  for (const args of [
+    ['--encoding', 'br'],
+    ['--url', 'http://127.0.0.1:1'],
+    ['--cache', 'off'],
+  ]) {
     t.throws(() => parseOptions(['--scenario', 'render', ...args], {}), undefined, args.join(' '));
   }
 });
