@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import type { Locale } from '../contract/locales.ts';
@@ -138,18 +138,22 @@ async function start() {
     ...(snapshot.flash ? { flash: snapshot.flash } : {}),
   };
   const iconLoader = lazyIconLoader(snapshot.iconFallbackUrl ? { fallbackUrl: snapshot.iconFallbackUrl } : {});
-  hydrateRoot(
-    container,
-    <StrictMode>
-      <BotBoundary serverHtml={serverHtml}>
-        <RuntimeContext.Provider value={runtime}>
-          <IconProvider icons={snapshot.icons} loader={iconLoader}>
-            <RouterProvider router={appRouter} />
-          </IconProvider>
-        </RuntimeContext.Provider>
-      </BotBoundary>
-    </StrictMode>,
-  );
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding the
+  // main thread for the whole page; an input before it ends hydrates at once (decision 0037).
+  startTransition(() => {
+    hydrateRoot(
+      container,
+      <StrictMode>
+        <BotBoundary serverHtml={serverHtml}>
+          <RuntimeContext.Provider value={runtime}>
+            <IconProvider icons={snapshot.icons} loader={iconLoader}>
+              <RouterProvider router={appRouter} />
+            </IconProvider>
+          </RuntimeContext.Provider>
+        </BotBoundary>
+      </StrictMode>,
+    );
+  });
 
   loadNavigation().catch(() => undefined);
   if (!snapshot.dev) {

@@ -96,6 +96,6 @@ t.test('the render scenario compares uncompressed answers on servers of its own'
     ['--url', 'http://127.0.0.1:1'],
     ['--cache', 'off'],
   ]) {
-    t.throws(() => parseOptions(['--scenario', 'render', ...args], {}), undefined, args.join(' '));
+    t.throws(() => parseOptions(['--scenario', 'render', ...args], {}), args.join(' '));
   }
 });
