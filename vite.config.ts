@@ -76,20 +76,6 @@ export default defineConfig(({ mode }) => ({
     : {}),
   plugins: [
     {
-      // react-router's components made with forwardRef (Link, NavLink, Form) are kept by the bundler
-      // whether used or not (a call, then a displayName assignment); marked pure, the unused ones go
-      // (the app draws its links itself: client/components/app-link.tsx).
-      name: 'react-router-pure-components',
-      transform(code: string, id: string) {
-        if (!/[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-/.test(id)) return null;
-        const pure = code.replace(
-          /var (\w+) = (React\d*\.forwardRef\([\s\S]*?)\);\n\1\.displayName = ("[^"]*");/g,
-          'var $1 = /* @__PURE__ */ Object.assign(/* @__PURE__ */ $2), { displayName: $3 });',
-        );
-        return pure === code ? null : { code: pure, map: null };
-      },
-    },
-    {
       name: 'browser-strings',
       enforce: 'pre' as const,
       // In the browser locales/xx.json is what every page shows and locales/xx.json?account the

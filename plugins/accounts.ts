@@ -84,7 +84,7 @@ function defaultAuthMode(routePath: string): AuthMode {
 
 const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/** `app.accounts` and `request.user`; the HTTP routes are routes/api/auth.ts and routes/forms/auth.ts. */
+/** `app.accounts` and `request.user`; the HTTP routes are routes/api/auth.ts and routes/pages/actions/auth.ts. */
 export default fp<AccountsPluginOptions>(
   async (app, options) => {
     const hasher =

@@ -8,7 +8,7 @@ import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
 import { describeEntry, hitAnswer, storedBody } from '../lib/page-cache-answer.ts';
 import { pageCacheKey } from '../lib/page-cache-key.ts';
 
-/** The pages' route (routes/pages.ts): documents and `_payload.json`. */
+/** The pages' route (routes/pages/index.ts): documents and `_payload.json`. */
 const pagesRoute = '/*';
 
 /** What the two plugins below share. */

@@ -71,7 +71,7 @@ export class ContentIndex {
     throw new PageNotFoundError(localePath(locale, requestPath || path));
   }
 
-  // Page data sources (plugins/page-data.ts).
+  // Page data sources (routes/pages/page-data.ts).
 
   home = ({ locale }: PageDataArgs): HomeData => this.answer(locale, '/', () => this.getHome(locale));
 
