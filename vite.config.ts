@@ -19,7 +19,7 @@ const onDemandCode =
 // payload cache), link prefetch, navigateTo and the URL guard. One chunk, loaded once the page has
 // hydrated (client/entry-client.tsx).
 const navigationCode =
-  /[\\/]client[\\/](router[\\/](navigation|page-loader|form-post|payload|prefetch)|lib[\\/](navigate|concurrency))\.ts$|[\\/]contract[\\/](navigation-guard|url-views|page-steps|route-middleware|form-state)\.ts$/;
+  /[\\/]client[\\/](router[\\/](navigation|page-loader|form-post|payload|prefetch)|lib[\\/]navigate)\.ts$|[\\/]node_modules[\\/](p-limit|yocto-queue)[\\/]|[\\/]contract[\\/](navigation-guard|url-views|page-steps|route-middleware|form-state)\.ts$/;
 
 // Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
 // and the notice pages, busy and database away (lib/notice-page.ts). The browser's language chunks

@@ -1,14 +1,15 @@
 import { matchRoutes, type Params } from 'react-router';
 import { splitLocale, type Locale } from '../../contract/locales.ts';
 import { accountStringsLoaded } from '../i18n.ts';
-import { createLimiter, PRELOAD_CONCURRENCY } from '../lib/concurrency.ts';
+import pLimit from 'p-limit';
 import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
 import { prefetchPayload } from './payload.ts';
 import { loadPageChunk } from './page-chunk-loader.ts';
 
-// Payloads and route chunks share one limiter.
-const limiter = createLimiter(PRELOAD_CONCURRENCY);
-const run = <T>(task: () => Promise<T>) => limiter.run(task);
+/** Prefetches (payloads and route chunks together) at once; the others wait for a slot. */
+export const PRELOAD_CONCURRENCY = 5;
+const limit = pLimit(PRELOAD_CONCURRENCY);
+const run = <T>(task: () => Promise<T>) => limit(task);
 
 /** By page id, and by language too for a page that brings its language's account strings. */
 const preloadedChunks = new Set<string>();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { nestToc } from '../../client/components/table-of-contents.tsx';
-import { createLimiter } from '../../client/lib/concurrency.ts';
+import pLimit from 'p-limit';
 import { pageWindow } from '../../client/pages/article-list.tsx';
 import {
   clearPayloadCache,
@@ -41,7 +41,7 @@ t.teardown(() => {
   Date.now = realNow;
 });
 
-const run = createLimiter(5).run;
+const run = pLimit(5);
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const answer = (index: number, data: unknown, status = 200) =>
   calls[index]!.resolve(status === 200 ? { buildId: 'b', data } : data, status);
@@ -146,9 +146,9 @@ t.test('a cancelled navigation leaves the prefetched answer for the next one', a
 t.test("a click while its prefetch is still queued: one request, the navigation's", async (t) => {
   // Issue 29: the slots are busy, the link's prefetch waits; the click asks itself; the prefetch,
   // started when a slot frees (or asked again by the focus the click gives), must not ask again.
-  const limited = createLimiter(1);
-  void prefetchPayload('/busy', limited.run);
-  const queuedPrefetch = prefetchPayload('/bonus', limited.run);
+  const limited = pLimit(1);
+  void prefetchPayload('/busy', limited);
+  const queuedPrefetch = prefetchPayload('/bonus', limited);
   await flush();
   t.equal(calls.length, 1, 'the slot is busy');
   const navigation = fetchPayload('/bonus');
@@ -188,9 +188,9 @@ t.test('a cancelled navigation request does not stop a later prefetch', async (t
 });
 
 t.test('prefetches share the limit and a path is queued once', async (t) => {
-  const limited = createLimiter(2);
+  const limited = pLimit(2);
   const paths = ['/a', '/b', '/c', '/d', '/a', '/b', '/c'];
-  const all = paths.map((path) => prefetchPayload(path, limited.run));
+  const all = paths.map((path) => prefetchPayload(path, limited));
   await flush();
   t.equal(calls.length, 2, 'two at a time');
   answer(0, 'a');
