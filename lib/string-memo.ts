@@ -1,22 +1,22 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * `compute` remembered for the strings it was last asked about: request headers (User-Agent,
  * Accept-Language, Accept-Encoding) repeat from request to request while reading them costs.
- * At most `size` answers, for strings no longer than `maxLength`; when full it starts again, so
- * a client sending a new value each time costs what it would without this, and no more memory.
+ * At most `size` answers (the least recently used goes first), for strings no longer than
+ * `maxLength`, so a client sending a new value each time costs what it would without this.
  */
 export function stringMemo<T>(
   compute: (value: string) => T,
   { size = 256, maxLength = 300 }: { size?: number; maxLength?: number } = {},
 ): (value: string) => T {
-  const known = new Map<string, T>();
+  // Boxed: lru-cache keeps no null or undefined, which an answer may be.
+  const known = new LRUCache<string, { answer: T }>({ max: size });
   return (value) => {
     const remembered = known.get(value);
-    if (remembered !== undefined || known.has(value)) return remembered as T;
-    const computed = compute(value);
-    if (value.length <= maxLength) {
-      if (known.size >= size) known.clear();
-      known.set(value, computed);
-    }
-    return computed;
+    if (remembered) return remembered.answer;
+    const answer = compute(value);
+    if (value.length <= maxLength) known.set(value, { answer });
+    return answer;
   };
 }

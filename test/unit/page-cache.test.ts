@@ -190,7 +190,7 @@ t.test('header answers remembered per value: the same answers, and a bounded mem
   memo('abc');
   memo('abcd');
   memo('ab');
-  t.equal(computed, 4, 'full: started again');
+  t.equal(computed, 4, 'full: the least recently used was dropped');
   memo('a long value');
   memo('a long value');
   t.equal(computed, 6, 'a long value is never kept');
