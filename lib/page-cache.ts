@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { compressForStorage, compressionThresholdBytes, type ContentEncoding, type Encoding } from './encoding.ts';
-import { strongEtag } from './etag.ts';
+import { matchesIfNoneMatch, strongEtag } from './etag.ts';
 import { utf8Bytes } from './utf8-bytes.ts';
 
 export interface StoredHeaders {
@@ -68,10 +68,7 @@ export class PageEntry {
 
   /** Any encoding's tag matches: the browser keeps the decoded page. */
   matches(ifNoneMatch: string | undefined): boolean {
-    if (!ifNoneMatch) return false;
-    if (ifNoneMatch.trim() === '*') return true;
-    const tags = [this.etag('identity'), this.etag('br'), this.etag('gzip')];
-    return ifNoneMatch.split(',').some((candidate) => tags.includes(candidate.trim().replace(/^W\//, '')));
+    return matchesIfNoneMatch(ifNoneMatch, [this.etag('identity'), this.etag('br'), this.etag('gzip')]);
   }
 
   body(encoding: Encoding): Promise<Buffer> | Buffer {
