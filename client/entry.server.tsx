@@ -2,7 +2,7 @@ import { StrictMode, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouterProvider, type StaticHandlerContext } from 'react-router';
 import { VisitorPartMode } from './components/visitor-part.tsx';
-import { fillShell, sharedData, shellOf, type Shell } from './router/shared-render.server.tsx';
+import { createSharedRenders, sharedData } from './router/shared-render.server.tsx';
 import type { Locale } from '../contract/locales.ts';
 import type { RenderedPage, RenderState } from '../contract/render-state.ts';
 import { renderHeadTags, type SeoData } from '../contract/seo.ts';
@@ -27,9 +27,6 @@ export type { Renderer, RendererSite };
 // Both languages' strings, compiled once (English first: Thai falls back to it).
 registerTranslations('en', en);
 registerTranslations('th', th);
-
-/** Shells kept per page data object: its addresses (a list's pages) times crawler or not. */
-const shellsPerPage = 64;
 
 /** The renderer for one server configuration; plugins/ssr.ts makes it once per loaded bundle. */
 export function createRenderer(site: RendererSite): Renderer {
@@ -134,32 +131,18 @@ export function createRenderer(site: RendererSite): Renderer {
     );
   }
 
-  /**
-   * Shells of shared pages (client/router/shared-render.server.tsx), kept with the page data they
-   * were drawn from; `false`: the page's first signed-in render showed that it cannot share.
-   */
-  const shells = new WeakMap<object, Map<string, Shell | false>>();
+  const shared = createSharedRenders();
 
-  /** A signed-in visitor's copy of a shared page from its shell; the first one is checked against a whole render. */
+  /** A signed-in visitor's copy of a shared page comes from its shell (client/router/shared-render.server.tsx). */
   function sharedBody(state: RenderState, context: StaticHandlerContext): { body: string; warning?: string } {
     const data = site.shareRenders ? sharedData(state) : undefined;
     if (!data) return { body: renderBody(state, context, 'inline') };
-    let byPage = shells.get(data);
-    if (!byPage) shells.set(data, (byPage = new Map<string, Shell | false>()));
-    const key = `${state.pathname}${state.search} ${state.isBot}`;
-    const shell = byPage.get(key);
-    const wrap = (tree: ReactNode) => providers(state, tree);
-    if (shell) return { body: fillShell(shell, context, wrap) };
-    const body = renderBody(state, context, 'inline');
-    if (shell === false) return { body };
     const anonymous = { ...state, user: null };
-    const made = shellOf(renderBody(anonymous, staticContext(anonymous), 'marker'));
-    const same = fillShell(made, context, wrap) === body;
-    if (byPage.size >= shellsPerPage) byPage.clear();
-    byPage.set(key, same ? made : false);
-    return same
-      ? { body }
-      : { body, warning: `${state.pathname}: not shared, it differs by visitor outside its visitor parts` };
+    return shared.body(state, data, context, {
+      whole: () => renderBody(state, context, 'inline'),
+      shell: () => renderBody(anonymous, staticContext(anonymous), 'marker'),
+      wrap: (tree) => providers(state, tree),
+    });
   }
 
   function render(state: RenderState): RenderedPage {

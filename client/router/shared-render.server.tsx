@@ -1,5 +1,6 @@
 import { Fragment, StrictMode, createContext, useContext, type ComponentType, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { LRUCache } from 'lru-cache';
 import {
   Outlet,
   StaticRouterProvider,
@@ -39,10 +40,11 @@ export function shellOf(html: string): Shell {
   return { pieces: html.split(marker) };
 }
 
-const sharedLeaves = new Set<string>();
+/** Leaf route ids of shared pages, and whether the page reads a query (contract/page-query.ts keeps it in one form). */
+const sharedLeaves = new Map<string, boolean>();
 (function collect(nodes: readonly RouteNode[]) {
   for (const node of nodes) {
-    if (node.page?.sharedRender) sharedLeaves.add(node.id);
+    if (node.page?.sharedRender) sharedLeaves.set(node.id, (node.page.query?.length ?? 0) > 0);
     if (node.children) collect(node.children);
   }
 })(routeTree);
@@ -52,10 +54,60 @@ export function sharedData(state: RenderState): object | undefined {
   if (!state.user || state.flash || state.action || state.error || state.status !== 200 || !state.page)
     return undefined;
   const { routeId, data } = state.page;
+  const readsQuery = sharedLeaves.get(routeId);
+  // A query the page does not read would make a shell per spelling: those render whole.
+  if (readsQuery === undefined || (state.search !== '' && !readsQuery)) return undefined;
   // Content data is built once and frozen: the same object for every request until it changes.
-  if (!sharedLeaves.has(routeId) || typeof data !== 'object' || data === null || !Object.isFrozen(data))
-    return undefined;
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return undefined;
   return data;
+}
+
+export interface SharedDraw {
+  /** The page drawn for this visitor, parts and all. */
+  whole: () => string;
+  /** The page drawn for no one, with markers where its visitor parts go. */
+  shell: () => string;
+  /** The providers above the router, around the parts' tree. */
+  wrap: (tree: ReactNode) => ReactNode;
+}
+
+/**
+ * Shells by page address, at most `maxShells` (the least recently used go first), each valid for
+ * the page data it was drawn from. The first shell of each page data object is checked against a
+ * whole render; one that differs makes that page render whole from then on.
+ */
+export function createSharedRenders(maxShells = 200) {
+  const shells = new LRUCache<string, { data: object; shell: Shell }>({ max: maxShells });
+  const checked = new WeakSet<object>();
+  const unshared = new WeakSet<object>();
+  return {
+    body(
+      state: RenderState,
+      data: object,
+      context: StaticHandlerContext,
+      draw: SharedDraw,
+    ): { body: string; warning?: string } {
+      if (unshared.has(data)) return { body: draw.whole() };
+      const key = `${state.page!.routeId} ${state.pathname}${state.search} ${state.isBot}`;
+      const kept = shells.get(key);
+      if (kept?.data === data) return { body: fillShell(kept.shell, context, draw.wrap) };
+      const shell = shellOf(draw.shell());
+      const body = fillShell(shell, context, draw.wrap);
+      if (!checked.has(data)) {
+        const whole = draw.whole();
+        if (whole !== body) {
+          unshared.add(data);
+          return {
+            body: whole,
+            warning: `${state.pathname}: not shared, it differs by visitor outside its visitor parts`,
+          };
+        }
+        checked.add(data);
+      }
+      shells.set(key, { data, shell });
+      return { body };
+    },
+  };
 }
 
 const Drawn = createContext<readonly VisitorPartName[]>([]);

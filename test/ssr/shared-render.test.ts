@@ -80,3 +80,14 @@ t.test('pages that are not shared render whole for each visitor', async (t) => {
   t.match(account.body, 'dee@example.com', "the account page shows the visitor's own data");
   t.equal((await page('/account', cookie)).body, account.body, 'and the same again');
 });
+
+t.test('other spellings of a shared page are drawn whole for the visitor, and right', async (t) => {
+  const cookie = await signUp('eve@example.com', 'Eve Visitor');
+  for (const path of ['/bonus?utm_source=mail', '/bonus?x=1', '/th/bonus?x=2']) {
+    const first = await page(path, cookie);
+    t.equal(first.statusCode, 200, path);
+    t.match(first.body, 'Eve Visitor', `${path}: the visitor's parts`);
+    t.match(first.body, /class="language-link"[^>]*href="[^"]*\?/, `${path}: the language link keeps the query`);
+    t.equal((await page(path, cookie)).body, first.body, `${path}: the same again`);
+  }
+});
