@@ -28,6 +28,18 @@ t.test('300 unique query strings make no entry', async (t) => {
   t.equal((await get('/asdas')).headers['x-cache'], 'HIT', 'the page itself is still served from memory');
 });
 
+t.test('encoded slashes are not another spelling of a page: not found, and no entry', async (t) => {
+  t.equal((await get('/bonus')).statusCode, 200);
+  const before = await pageCacheGauges(app);
+  for (const url of ['/bonus%2F', '/bonus%2F%2F', '/th/bonus%2F', '/author%2Fnicha-srisuk', '/%2Fbonus']) {
+    const response = await get(url);
+    t.equal(response.statusCode, 404, url);
+    t.notMatch(response.body, 'data-testid="content-page"', `${url}: not the page`);
+  }
+  for (let i = 1; i < 200; i += 1) await get(`/bonus${'%2F'.repeat(i)}`);
+  t.same(await pageCacheGauges(app), before, 'no entry and no byte for any of them');
+});
+
 t.test('repeating the parameter a page reads makes no entry and evicts none', async (t) => {
   t.equal((await get('/asdas?page=1')).statusCode, 200);
   t.equal((await get('/th/asdas?page=1')).statusCode, 200);
