@@ -138,8 +138,7 @@ async function start() {
     ...(snapshot.flash ? { flash: snapshot.flash } : {}),
   };
   const iconLoader = lazyIconLoader(snapshot.iconFallbackUrl ? { fallbackUrl: snapshot.iconFallbackUrl } : {});
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding the
-  // main thread for the whole page; an input before it ends hydrates at once (decision 0037).
+  // A transition yields to the browser while hydrating (one long task otherwise, decision 0037).
   startTransition(() => {
     hydrateRoot(
       container,

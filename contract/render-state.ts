@@ -28,7 +28,6 @@ export interface RenderedPage {
   status: number;
   head: string;
   body: string;
-  /** The page's state for the browser (a JSON script). */
   hydration: string;
   error?: PageErrorInfo;
   failure?: unknown;

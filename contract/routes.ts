@@ -42,11 +42,7 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
   /** The query parameters the page reads: other spellings are redirected to one (page-query.ts). */
   query?: readonly string[];
-  /**
-   * The page and its data look the same to every visitor but for its visitor parts
-   * (client/components/visitor-part.tsx): a signed-in visitor gets the page drawn once for all,
-   * with those parts drawn for them (decision 0037).
-   */
+  /** Same for every visitor but its `<VisitorPart>`s: signed in, drawn from a shell (decision 0037). */
   sharedRender?: true;
 }
 

@@ -48,13 +48,9 @@ export interface Translations {
   add(locale: Locale, resources: Resources): void;
 }
 
-/**
- * Most of a page's strings are asked for without options or with numbers only (a count, a year):
- * those answers are kept, up to this many a language. Text options (a name) always go to i18next.
- */
+/** Answers without options or with numbers only are kept, up to this many a language; text options never. */
 const cachedPerLanguage = 2048;
 
-/** The cache key of a call whose options are all numbers; undefined when one is not. */
 function numericKey(key: string, options: TranslateOptions): string | undefined {
   let cacheKey = key;
   for (const name in options) {

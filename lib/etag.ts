@@ -4,10 +4,7 @@ export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
-/**
- * RFC 9110's weak comparison against our tag, or any of a page's tags (one per encoding): a proxy
- * that compressed the body may have weakened our tag to `W/"…"`.
- */
+/** RFC 9110's weak comparison with our tag(s): a compressing proxy may have made ours `W/"…"`. */
 export function matchesIfNoneMatch(header: string | undefined, etags: string | readonly string[]): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;

@@ -3,14 +3,12 @@ import { LRUCache } from 'lru-cache';
 /**
  * `compute` remembered for the strings it was last asked about: request headers (User-Agent,
  * Accept-Language, Accept-Encoding) repeat from request to request while reading them costs.
- * At most `size` answers (the least recently used goes first), for strings no longer than
- * `maxLength`, so a client sending a new value each time costs what it would without this.
+ * At most `size` answers (an LRU, boxed: it keeps no null), for strings up to `maxLength`.
  */
 export function stringMemo<T>(
   compute: (value: string) => T,
   { size = 256, maxLength = 300 }: { size?: number; maxLength?: number } = {},
 ): (value: string) => T {
-  // Boxed: lru-cache keeps no null or undefined, which an answer may be.
   const known = new LRUCache<string, { answer: T }>({ max: size });
   return (value) => {
     const remembered = known.get(value);

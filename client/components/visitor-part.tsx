@@ -1,11 +1,6 @@
 import { createContext, useContext, type ComponentType } from 'react';
 
-/**
- * The parts of a shared page that differ by visitor (the header's account links, the home page's
- * third card). A signed-in visitor's page is the page drawn once for everyone with these parts
- * drawn for them (client/router/shared-render.server.tsx, decision 0037); anything else on such a
- * page must look the same to every visitor.
- */
+/** What differs by visitor on a shared page; everything else must look the same to all (decision 0037). */
 export type VisitorPartName = 'account-navigation' | 'home-account-entry';
 
 /** `inline` draws the part; `marker` (the server's shared render) leaves a marker in its place. */

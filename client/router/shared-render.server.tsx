@@ -19,9 +19,8 @@ import { swrConfig } from '../lib/swr-config.ts';
 import { AccountEntry } from '../pages/home.tsx';
 import { matchedBranch } from './static-router.server.ts';
 
-// A signed-in visitor's copy of a shared page (contract/routes.ts `sharedRender`): the page drawn
-// once for everyone with markers where its visitor parts go (the shell), and per request only those
-// parts, drawn under the same providers and router state, put in the markers' places. Decision 0037.
+// A signed-in visitor's copy of a shared page: the page drawn for no one with markers (the shell),
+// filled per request with the visitor parts drawn under the same router state. Decision 0037.
 
 const parts: Record<VisitorPartName, ComponentType> = {
   'account-navigation': AccountNavigation,
@@ -63,19 +62,13 @@ export function sharedData(state: RenderState): object | undefined {
 }
 
 export interface SharedDraw {
-  /** The page drawn for this visitor, parts and all. */
   whole: () => string;
-  /** The page drawn for no one, with markers where its visitor parts go. */
   shell: () => string;
   /** The providers above the router, around the parts' tree. */
   wrap: (tree: ReactNode) => ReactNode;
 }
 
-/**
- * Shells by page address, at most `maxShells` (the least recently used go first), each valid for
- * the page data it was drawn from. The first shell of each page data object is checked against a
- * whole render; one that differs makes that page render whole from then on.
- */
+/** Shells by address (an LRU), each valid for its page data; the first per data is checked against a whole render. */
 export function createSharedRenders(maxShells = 200) {
   const shells = new LRUCache<string, { data: object; shell: Shell }>({ max: maxShells });
   const checked = new WeakSet<object>();

@@ -90,8 +90,7 @@ export class ContentIndex {
 
   contentPage = ({ locale, params, path }: PageDataArgs): ContentPageData => {
     const rest = (params['*'] ?? '').replace(/\/$/, '');
-    // The router decodes %2F into a slash: /bonus%2F or /author%2Fx is another address, not found
-    // (else every spelling would be the page, and a page-cache entry of its own).
+    // The router decodes %2F: /bonus%2F is another address (else each spelling is a cache entry).
     const found = rest !== '' && !/%2F/i.test(path) && !/^\/|\/\//.test(rest);
     return this.answer(locale, `/${rest}`, () => (found ? this.getContentPage(locale, rest) : undefined), path);
   };

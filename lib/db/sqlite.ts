@@ -64,10 +64,7 @@ export interface OpenedSqlite {
   close: () => void;
 }
 
-/**
- * After a full disk or an I/O error SQLite rolls back by itself; Kysely's ROLLBACK then failed and
- * hid the cause. ROLLBACK only while a transaction is open.
- */
+/** SQLite rolls back by itself after a full disk: ROLLBACK only while a transaction is open, or it hides the cause. */
 class KeepCauseDialect extends SqliteDialect {
   readonly #database: Database.Database;
   readonly #prepared: SqliteDatabase;
@@ -88,9 +85,8 @@ class KeepCauseDialect extends SqliteDialect {
 }
 
 /**
- * The database as Kysely's driver reads it, each statement prepared once: preparing was 5 % of a
- * signed-in page's CPU (decision 0037). Kysely's one connection runs one query at a time, so a
- * statement is never stepped by two at once; query shapes come from the code, the cap from `IN` lists.
+ * Each statement prepared once (5 % of a signed-in page's CPU, decision 0037): Kysely's one connection
+ * runs one query at a time, so a statement is never stepped by two at once.
  */
 function preparedOnce(database: Database.Database): SqliteDatabase {
   const statements = new LRUCache<string, Database.Statement>({ max: 500 });
