@@ -8,6 +8,8 @@ export interface RouteNode {
   index?: true;
   /** Its error boundary shows the errors of the routes below it that have none. */
   errorBoundary?: true;
+  /** As Fastify's router, which serves the same patterns: `/LOGIN` is no page. */
+  caseSensitive?: true;
   locale?: Locale;
   page?: PageRoute;
   children?: RouteNode[];
@@ -34,12 +36,12 @@ export const routeTree: readonly RouteNode[] = [
     errorBoundary: true,
     children: locales.map((locale) => ({
       id: locale,
-      ...(locale === 'en' ? {} : { path: locale }),
+      ...(locale === 'en' ? {} : { path: locale, caseSensitive: true as const }),
       errorBoundary: true,
       locale,
       children: pageRoutes.map((page) => ({
         id: pageRouteId(locale, page),
-        ...(page.path === '' ? { index: true as const } : { path: page.path }),
+        ...(page.path === '' ? { index: true as const } : { path: page.path, caseSensitive: true as const }),
         locale,
         page,
       })),

@@ -44,6 +44,10 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   query?: readonly string[];
   /** Same for every visitor but its `<VisitorPart>`s: signed in, drawn from a shell (decision 0037). */
   sharedRender?: true;
+  /** Opened with `?launch=<token>`: the token is spent before the page renders (plugins/play.ts). */
+  launchToken?: true;
+  /** Opened from an emailed link: `?token=` is checked first and never stored (plugins/account-links.ts). */
+  emailedLink?: true;
 }
 
 export type FormActionName =
@@ -107,7 +111,6 @@ export const pageRoutes: readonly PageRoute[] = [
     strings: 'account',
   },
   { id: 'logout', path: 'logout', action: 'logout', module: 'pages/logout.tsx', strings: 'account' },
-  // Emailed links' pages have no data source: plugins/account-links.ts checks the token first.
   {
     id: 'forgot-password',
     path: 'forgot-password',
@@ -118,6 +121,7 @@ export const pageRoutes: readonly PageRoute[] = [
   {
     id: 'reset-password',
     path: 'reset-password',
+    emailedLink: true,
     action: 'resetPassword',
     module: 'pages/reset-password.tsx',
     strings: 'account',
@@ -125,6 +129,7 @@ export const pageRoutes: readonly PageRoute[] = [
   {
     id: 'verify-email',
     path: 'verify-email',
+    emailedLink: true,
     action: 'verifyEmail',
     module: 'pages/verify-email.tsx',
     strings: 'account',
@@ -132,6 +137,7 @@ export const pageRoutes: readonly PageRoute[] = [
   {
     id: 'confirm-email',
     path: 'confirm-email',
+    emailedLink: true,
     action: 'confirmEmail',
     module: 'pages/confirm-email.tsx',
     strings: 'account',
@@ -140,6 +146,7 @@ export const pageRoutes: readonly PageRoute[] = [
     id: 'play',
     path: 'play',
     data: 'play',
+    launchToken: true,
     middleware: ['auth'],
     action: 'play',
     module: 'pages/play.tsx',

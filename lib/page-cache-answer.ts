@@ -2,27 +2,42 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Encoding, negotiateEncoding, varyWithAcceptEncoding } from './encoding.ts';
 import type { PageEntry } from './page-cache.ts';
 
-/** Sets the entry's ETag (and Vary) for the encoding this request takes; returns that encoding. */
-export function describeEntry(request: FastifyRequest, reply: FastifyReply, entry: PageEntry) {
+type HeaderList = Array<readonly [name: string, value: string]>;
+
+/**
+ * The headers of an entry's answer in one encoding, for a hit written to the socket and for the
+ * miss that filled it alike: the stored ones (lib/pages/page-headers.ts), the ETag, Vary with
+ * Accept-Encoding when the body is compressible, and Content-Encoding with a body.
+ */
+function entryHeaders(entry: PageEntry, encoding: Encoding, withBody: boolean): HeaderList {
+  const compressible = entry.encodingFor('br') !== 'identity';
+  const vary = compressible ? varyWithAcceptEncoding(entry.headers.vary) : entry.headers.vary;
+  const list: HeaderList = [];
+  for (const [name, value] of Object.entries(entry.headers))
+    if (name !== 'vary' && value !== undefined) list.push([name, value]);
+  if (vary !== undefined) list.push(['vary', vary]);
+  list.push(['etag', entry.etag(encoding)]);
+  if (withBody && encoding !== 'identity') list.push(['content-encoding', encoding]);
+  return list;
+}
+
+/** Sets the entry's headers for the encoding this request takes, without a body's; returns that encoding. */
+export function describeEntry(request: FastifyRequest, reply: FastifyReply, entry: PageEntry, withBody = false) {
   const encoding = entry.encodingFor(negotiateEncoding(request.headers['accept-encoding']));
-  reply.header('etag', entry.etag(encoding));
-  if (entry.encodingFor('br') !== 'identity') reply.header('vary', varyWithAcceptEncoding(entry.headers.vary));
+  for (const [name, value] of entryHeaders(entry, encoding, withBody)) reply.header(name, value);
   return encoding;
 }
 
-/** The entry's body in the encoding this request takes, with its ETag, Vary and Content-Encoding. */
+/** The entry's body in the encoding this request takes, with its headers. */
 export async function storedBody(request: FastifyRequest, reply: FastifyReply, entry: PageEntry): Promise<Buffer> {
-  const encoding = describeEntry(request, reply, entry);
-  const body = await entry.body(encoding);
-  if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return body;
+  return entry.body(describeEntry(request, reply, entry, true));
 }
 
 /**
  * A hit's whole answer in one encoding, made once per entry and encoding: the body and the header
  * lists `writeHead` takes (name, value, name, value ...), the request id's value left to fill at
- * `idIndex`. The same headers, in the same order, as `describeEntry` and `storedBody` give a hit
- * on top of the entry's fixed (security) headers, the request id and `X-Cache: HIT`.
+ * `idIndex`: the entry's fixed (security) headers, the request id, `X-Cache: HIT`, then the
+ * entry's headers as above.
  */
 export interface HitAnswer {
   body: Buffer;
@@ -47,20 +62,11 @@ export function hitAnswer(entry: PageEntry, accepted: Encoding): HitAnswer | und
   for (const [name, value] of entry.fixedHeaders) common.push(name, value);
   const idIndex = common.length + 1;
   common.push('x-request-id', '', 'x-cache', 'HIT');
-  const vary = entry.encodingFor('br') !== 'identity' ? varyWithAcceptEncoding(entry.headers.vary) : undefined;
-  for (const [name, value] of Object.entries(entry.headers) as [string, string][])
-    common.push(name, name === 'vary' && vary !== undefined ? vary : value);
-  common.push('etag', entry.etag(encoding));
-  if (vary !== undefined && entry.headers.vary === undefined) common.push('vary', vary);
+  const flat = (list: HeaderList) => list.flatMap(([name, value]) => [name, value]);
   const answer: HitAnswer = {
     body,
-    ok: [
-      ...common,
-      ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
-      'content-length',
-      String(body.length),
-    ],
-    notModified: common,
+    ok: [...common, ...flat(entryHeaders(entry, encoding, true)), 'content-length', String(body.length)],
+    notModified: [...common, ...flat(entryHeaders(entry, encoding, false))],
     idIndex,
   };
   answers ??= {};

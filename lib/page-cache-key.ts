@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { preferredLocale } from './accept.ts';
 import { cookieNames } from '../contract/cookies.ts';
-import { isLocale, splitLocale } from '../contract/locales.ts';
+import { isLocale } from '../contract/locales.ts';
 import { normalQuery } from '../contract/page-query.ts';
-import { pageRoutes } from '../contract/routes.ts';
 import { isBotRequest } from './bots.ts';
 
 /** Cookies that keep a request away from the page cache. */
@@ -24,12 +23,16 @@ export interface KeyRequest {
  * It holds everything an anonymous render reads: the path, the declared query, bot or person,
  * and the two inputs of the `/` → `/th` offer (the language cookie and Accept-Language).
  */
-export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): string | undefined {
+export function pageCacheKey(
+  request: KeyRequest,
+  readQuery: readonly string[] | undefined,
+  cookies: PersonalCookies,
+): string | undefined {
   const { headers } = request;
   if (headers.authorization !== undefined) return undefined;
   if (request.cookies[cookies.session] !== undefined || request.cookies[cookies.flash] !== undefined) return undefined;
   const [pathname = '/', search] = request.url.split(/\?(.*)/s);
-  const query = cacheableQuery(pathname, search);
+  const query = cacheableQuery(readQuery, search);
   if (query === undefined) return undefined;
   const language = request.cookies[cookieNames.language];
   const chosen = language === undefined ? '-' : isLocale(language) ? language : '?';
@@ -38,16 +41,14 @@ export function pageCacheKey(request: KeyRequest, cookies: PersonalCookies): str
   return `${pathname}?${query} lang=${chosen} accept=${preferred} ${bot}`;
 }
 
-const pageQueries = new Map(pageRoutes.filter((route) => route.query).map((route) => [`/${route.path}`, route.query]));
-
 /**
  * The query as written when it is already the page's normal form (contract/page-query.ts), else
  * undefined: never kept. A repeated or re-spelled parameter is redirected to the normal form by
  * the page's steps, and any other parameter is rendered for its visitor, so neither can fill the
  * cache nor evict its entries.
  */
-function cacheableQuery(pathname: string, search: string | undefined): string | undefined {
+function cacheableQuery(readQuery: readonly string[] | undefined, search: string | undefined): string | undefined {
   if (!search) return '';
-  const normal = normalQuery(pageQueries.get(splitLocale(pathname).path), new URLSearchParams(search));
+  const normal = normalQuery(readQuery, new URLSearchParams(search));
   return normal === search ? normal : undefined;
 }

@@ -3,11 +3,12 @@ import { compressForStorage, compressionThresholdBytes, type ContentEncoding, ty
 import { matchesIfNoneMatch, strongEtag } from './etag.ts';
 import { utf8Bytes } from './utf8-bytes.ts';
 
-export interface StoredHeaders {
+/** A type, not an interface, so Fastify's `reply.headers()` takes it. */
+export type StoredHeaders = {
   'content-type': string;
   'cache-control'?: string;
   vary?: string;
-}
+};
 
 /** Headers every answer carries whatever it is (the security headers), as [name, value] in the order sent. */
 export type FixedHeaders = ReadonlyArray<readonly [name: string, value: string]>;

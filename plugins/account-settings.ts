@@ -151,7 +151,7 @@ export default fp(
     };
     app.decorate('accountSettings', feature);
 
-    app.accountLinks.define('/confirm-email', (token) => service.checkEmailChange(token));
+    app.accountLinks.define('confirm-email', (token) => service.checkEmailChange(token));
   },
   {
     name: 'account-settings',

@@ -76,10 +76,9 @@ declare module 'fastify' {
 
 export type AuthMode = 'header' | 'header-or-cookie' | false;
 
-/** Decided on the route's registered path, never on the address a request spelled. */
+/** For a route that declares none (the pages declare theirs): decided on its registered path. */
 function defaultAuthMode(routePath: string): AuthMode {
-  if (routePath.startsWith('/api/')) return 'header';
-  return routePath === '/*' ? 'header-or-cookie' : false;
+  return routePath.startsWith('/api/') ? 'header' : false;
 }
 
 const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;

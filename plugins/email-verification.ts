@@ -50,7 +50,7 @@ export default fp(
       },
     } satisfies EmailVerificationFeature);
 
-    app.accountLinks.define('/verify-email', (token) => service.check(token));
+    app.accountLinks.define('verify-email', (token) => service.check(token));
   },
   {
     name: 'email-verification',

@@ -5,7 +5,7 @@ import { StorageState } from '../lib/db/storage-full.ts';
 import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
 import { schemaRefusal } from '../lib/http/validation.ts';
 import { type Notice, noticePages } from '../lib/notice-page.ts';
-import { splitLocale } from '../contract/locales.ts';
+import { pageOf } from '../lib/pages/page-request.ts';
 import { HttpError, notFoundError } from '../contract/http-error.ts';
 
 // Fastify's own input errors, named for clients that branch on `code`.
@@ -52,10 +52,10 @@ export default fp(
     app.decorate('storageState', storage);
     function sendFault(request: FastifyRequest, reply: FastifyReply, fault: DatabaseFault) {
       reply.code(503).header('retry-after', String(fault.retryAfterSeconds)).header('cache-control', 'no-store');
-      const path = request.url.split('?')[0] ?? '/';
-      // A document (not a payload, not asked as JSON) gets the translated page.
-      if (request.routeOptions.url === '/*' && !path.endsWith('/_payload.json') && !wantsJson(request.headers.accept)) {
-        return reply.type('text/html; charset=utf-8').send(pages[fault.notice][splitLocale(path).locale]);
+      // A page's document (not its payload, not asked as JSON) gets the translated page.
+      const page = pageOf(request);
+      if (page?.answer === 'document' && !wantsJson(request.headers.accept)) {
+        return reply.type('text/html; charset=utf-8').send(pages[fault.notice][page.locale]);
       }
       return reply.send({ statusCode: 503, code: fault.code, message: fault.message });
     }

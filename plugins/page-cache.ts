@@ -7,9 +7,8 @@ import { negotiateEncoding } from '../lib/encoding.ts';
 import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
 import { describeEntry, hitAnswer, storedBody } from '../lib/page-cache-answer.ts';
 import { pageCacheKey } from '../lib/page-cache-key.ts';
-
-/** The pages' route (routes/pages/index.ts): documents and `_payload.json`. */
-const pagesRoute = '/*';
+import { pageHeaders } from '../lib/pages/page-headers.ts';
+import { pageOf, type PageRequest } from '../lib/pages/page-request.ts';
 
 /** What the two plugins below share. */
 interface PageCacheState {
@@ -73,13 +72,14 @@ export const pageCacheHits = fp(
     const answerHit: onRequestHookHandler = (request, reply, done) => {
       const { method } = request;
       if ((method !== 'GET' && method !== 'HEAD') || app.shuttingDown || mayShed()) return done();
-      if (request.routeOptions.url !== pagesRoute) return done();
+      const page = pageOf(request);
+      if (!page) return done();
       const cookieHeader = request.headers.cookie;
       const cookies = cookieHeader === undefined ? noCookies : parseCookie?.(cookieHeader);
       if (!cookies) return done();
       // Only a path's one spelling is ever stored (plugins/canonical-path.ts redirects the others
       // before this cache sees them), so another spelling finds nothing here.
-      const key = pageCacheKey({ url: request.url, headers: request.headers, cookies }, personal);
+      const key = pageCacheKey({ url: request.url, headers: request.headers, cookies }, readQuery(page), personal);
       const entry = key === undefined ? undefined : cache.get(key, generation());
       const answer = entry && hitAnswer(entry, negotiateEncoding(request.headers['accept-encoding']));
       if (!answer) return done();
@@ -135,11 +135,13 @@ export default fp(
     }
 
     app.addHook('onRequest', async (request, reply) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.routeOptions.url !== pagesRoute) return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const page = pageOf(request);
+      if (!page) return;
       // The overload shedding's 503 lets the hooks go on and may not be `sent` yet.
       if (reply.sent || reply.statusCode !== 200) return;
       reply.header('x-cache', 'MISS');
-      const key = pageCacheKey(request, personal);
+      const key = pageCacheKey(request, readQuery(page), personal);
       if (key === undefined) return;
       const current = generation();
       let entry = cache.get(key, current);
@@ -191,7 +193,6 @@ export default fp(
     async function sendEntry(request: FastifyRequest, reply: FastifyReply, entry: PageEntry) {
       reply.header('x-cache', 'HIT');
       if (entry.routeLabel) metrics?.labelRoute(request, entry.routeLabel);
-      for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
       if (entry.matches(request.headers['if-none-match'])) {
         describeEntry(request, reply, entry);
         return reply.code(304).send();
@@ -202,21 +203,24 @@ export default fp(
   { name: 'page-cache', dependencies: ['config', 'page-cache-hits'] },
 );
 
+/** The query parameters the answer reads: a payload's data depends on its path only. */
+const readQuery = (page: PageRequest) => (page.answer === 'payload' ? undefined : page.route.query);
+
+/**
+ * The page's headers (lib/pages/page-headers.ts), when the answer may be stored with them: a 200
+ * rendered for no user, without a cookie or its own encoding, sent with exactly those headers (a
+ * page that adds `no-store`, as emailed links' pages do, is never stored).
+ */
 function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredHeaders | null {
   // A user resolved some way the key does not see must not make a personal render everybody's.
   // (`user` is undefined in an app built without accounts.)
   if (request.user != null) return null;
   if (reply.statusCode !== 200 || reply.hasHeader('set-cookie') || reply.hasHeader('content-encoding')) return null;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
-  const type = String(reply.getHeader('content-type') ?? '');
-  if (!/^(?:text\/html|application\/json)\b/.test(type)) return null;
-  const cacheControl = reply.getHeader('cache-control');
-  // `private` is for shared caches; this one is the origin's own. `no-store` it honours.
-  if (cacheControl !== undefined && /\bno-store\b/.test(String(cacheControl))) return null;
-  const vary = reply.getHeader('vary');
-  return {
-    'content-type': type,
-    ...(cacheControl !== undefined ? { 'cache-control': String(cacheControl) } : {}),
-    ...(vary !== undefined ? { vary: String(vary) } : {}),
-  };
+  const page = pageOf(request);
+  if (!page) return null;
+  const headers = pageHeaders(page, false);
+  const sent = (name: string) => reply.getHeader(name)?.toString();
+  const same = (Object.keys(headers) as Array<keyof StoredHeaders>).every((name) => sent(name) === headers[name]);
+  return same && (headers.vary !== undefined || !reply.hasHeader('vary')) ? headers : null;
 }

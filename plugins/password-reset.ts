@@ -63,7 +63,7 @@ export default fp(
       },
     };
     app.decorate('passwordResets', feature);
-    app.accountLinks.define('/reset-password', (token) => service.check(token));
+    app.accountLinks.define('reset-password', (token) => service.check(token));
   },
   {
     name: 'password-reset',

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { serverT } from '../lib/translations.ts';
 import { deviceName } from '../lib/device-name.ts';
-import { localePath, locales, splitLocale, type Locale } from '../contract/locales.ts';
+import { localePath, locales, type Locale } from '../contract/locales.ts';
 import { loginThenBackTo } from '../contract/login-path.ts';
 import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
 import type { SeoData } from '../contract/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
 import type { AccountPageData } from '../contract/play.ts';
 import type { PageDataMap } from '../contract/data-sources.ts';
+import { pageOf } from '../lib/pages/page-request.ts';
 
 export interface PlayPluginOptions {
   now?: () => Date;
@@ -42,8 +43,6 @@ declare module 'fastify' {
 }
 
 const defaultLaunchTokenTtlMs = 60_000;
-
-const launchPage = /^(?:\/th)?\/play\/?$/;
 
 /**
  * Play sessions with signed, single-use launch tokens (decision 0007), the `/play` page data and
@@ -124,17 +123,19 @@ export default fp<PlayPluginOptions>(
     };
     app.decorate('play', play);
 
-    // The site's own destination opened with a launch token (Play without JavaScript, or a pasted
-    // address): spent here as the player, then 303, so the token leaves the address bar before
-    // anything renders. Made for one visitor: never stored, never sent on as a Referer.
+    // A page that declares `launchToken` (the site's own destination: Play without JavaScript, or
+    // a pasted address) spends the token as the player, then 303, so it leaves the address bar
+    // before anything renders. Made for one visitor: never stored, never sent on as a Referer.
     app.addHook('preHandler', async (request, reply) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.routeOptions.url !== '/*') return;
-      const [pathname = '', search = ''] = request.url.split(/\?(.*)/s);
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const page = pageOf(request);
+      if (!page?.route.launchToken || page.answer !== 'document') return;
+      const search = request.url.split(/\?(.*)/s)[1] ?? '';
       const token = search.includes('launch=') ? new URLSearchParams(search).get('launch') : null;
-      if (token === null || !launchPage.test(pathname)) return;
+      if (token === null) return;
       reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
-      const { locale } = splitLocale(pathname);
-      const playPath = localePath(locale, '/play');
+      const { locale } = page;
+      const playPath = localePath(locale, `/${page.route.path}`);
       if (!request.user) return reply.redirect(loginThenBackTo(locale, playPath), 303);
       const verified = await service.verify(token, { player: request.user.id });
       if (verified.ok)

@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { readBuildInfo } from '../lib/build-info.ts';
 import { useTraceIds } from '../lib/logger.ts';
-import { pagePattern } from '../lib/pages/match.ts';
+import { pageOf } from '../lib/pages/page-request.ts';
 import { type RequestTrace, startTracing, type Tracing } from '../lib/tracing.ts';
 
 declare module 'fastify' {
@@ -23,24 +23,15 @@ declare module 'fastify' {
 
 /** The request id (plugins/request-id.ts), as the span's attribute. */
 const requestIdAttribute = 'asdas.request_id';
-/** The pages' route (routes/pages/index.ts): its spans are named by the page's own pattern. */
-const pagesRoute = '/*';
-const payloadSuffix = '/_payload.json';
 
 interface Traced extends RequestTrace {
   /** Kept to record on the span if the answer turns out a 5xx. */
   error?: Error;
 }
 
-/** `GET /th/asdas/:slug`: the matched route, never the raw path; a page's pattern, not `/*`. */
-function routeOf(request: FastifyRequest, path: string): string | undefined {
-  const route = request.routeOptions.url;
-  if (route !== pagesRoute) return route;
-  if (path.endsWith(payloadSuffix)) {
-    const page = pagePattern(path.slice(0, -payloadSuffix.length) || '/');
-    return page ? `${page === '/' ? '' : page}${payloadSuffix}` : `${pagesRoute}${payloadSuffix}`;
-  }
-  return pagePattern(path) ?? route;
+/** `GET /th/asdas/:slug`: the matched route, never the raw path; a payload by its own pattern. */
+function routeOf(request: FastifyRequest): string | undefined {
+  return pageOf(request)?.pattern ?? request.routeOptions.url;
 }
 
 /**
@@ -102,7 +93,7 @@ export default fp(
       requests.delete(request.raw);
       const { span } = traced;
       const path = request.url.split('?', 1)[0] ?? '/';
-      const route = routeOf(request, path);
+      const route = routeOf(request);
       span.updateName(route ? `${request.method} ${route}` : request.method);
       span.setAttributes({ [ATTR_URL_PATH]: path, [ATTR_URL_SCHEME]: request.protocol });
       if (route) span.setAttribute(ATTR_HTTP_ROUTE, route);

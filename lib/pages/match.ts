@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { matchRoutes, type RouteObject } from 'react-router';
-import { type Locale, localePath } from '../../contract/locales.ts';
+import type { Locale } from '../../contract/locales.ts';
 import type { PageRoute } from '../../contract/routes.ts';
 import { routeTree, type RouteMatch, type RouteNode } from '../../contract/route-tree.ts';
 
@@ -53,10 +53,4 @@ export function matchPage(pathname: string): PageMatch | null {
     remembered.set(pathname, entry);
   }
   return entry.match;
-}
-
-/** The route-table pattern a page path answers to (`/th/asdas/:slug`), or null: traces name pages by it. */
-export function pagePattern(pathname: string): string | null {
-  const match = matchPage(pathname);
-  return match ? localePath(match.locale, `/${match.route.path}`) : null;
 }

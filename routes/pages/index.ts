@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cookieNames } from '../../contract/cookies.ts';
 import { type FlashCode, isFlashCode } from '../../contract/flash.ts';
-import type { Locale } from '../../contract/locales.ts';
+import { locales, type Locale } from '../../contract/locales.ts';
 import { encodeRedirectLocation } from '../../contract/navigation-guard.ts';
 import { renderErrorLog, unexpectedError } from '../../contract/page-error.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
 import { redirectParam } from '../../contract/page-steps.ts';
+import { pageRoutes as routeTable } from '../../contract/routes.ts';
 import { preferredLocale, wantsJson } from '../../lib/accept.ts';
 import { isBotRequest } from '../../lib/bots.ts';
 import { readBuildInfo } from '../../lib/build-info.ts';
@@ -14,6 +15,14 @@ import { matchesIfNoneMatch } from '../../lib/etag.ts';
 import { refusedCharset } from '../../lib/json-api.ts';
 import { matchPage, type PageMatch } from '../../lib/pages/match.ts';
 import { payloadOf, serialisePayload } from '../../lib/pages/payload.ts';
+import {
+  pageOf,
+  pagePatterns,
+  payloadSuffix,
+  type PageRequest,
+  type PageRouteConfig,
+} from '../../lib/pages/page-request.ts';
+import { offersThai, pageHeaders } from '../../lib/pages/page-headers.ts';
 import { loadPage, type PageOutcome, type PipelineParts } from '../../lib/pages/pipeline.ts';
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
@@ -22,12 +31,10 @@ import { formActions } from './form-actions.ts';
 import { pageData } from './page-data.ts';
 import { malformedFormState, PostedForm } from './posted-form.ts';
 
-const payloadSuffix = '/_payload.json';
-
 /**
- * Every GET no other route claims is a page or its `_payload.json`; every POST a page's form. Each
- * runs one pipeline (lib/pages/pipeline.ts) and, for a form, the page's action (form-actions.ts);
- * app.renderer only turns the outcome into HTML.
+ * Each page's document, `_payload.json` and form, a route each, all through one pipeline
+ * (lib/pages/pipeline.ts) and, for a form, the page's action (form-actions.ts); app.renderer only
+ * turns the outcome into HTML.
  */
 export default async function pageRoutes(app: FastifyInstance) {
   const { config } = app;
@@ -43,7 +50,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     exposeDetails: config.dev,
   });
 
-  /** The render time by page, and a route label for the request metrics (the router only knows `/*`). */
+  /** The render time by page, and the request metrics' route label: the page that answered, errors by status. */
   function observe(request: FastifyRequest, kind: 'document' | 'payload', started: number, outcome: PageOutcome) {
     if (!metrics) return;
     const module = outcome.type === 'redirect' ? undefined : outcome.match?.route.module;
@@ -61,8 +68,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     if (outcome.type === 'redirect') {
       return reply.redirect(encodeRedirectLocation(outcome.location), outcome.permanent ? 301 : 302);
     }
-    reply.header('cache-control', request.user ? 'private, no-cache' : 'no-cache');
-    if (visit.url.pathname === '/') reply.header('vary', 'Accept-Language, Cookie');
+    reply.headers(pageHeaders(pageOf(request)!, request.user != null));
     if (outcome.type === 'error' && wantsJson(request.headers.accept)) {
       return reply.code(outcome.status).send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
     }
@@ -76,29 +82,29 @@ export default async function pageRoutes(app: FastifyInstance) {
     ...extra,
   });
 
-  app.get('/*', async (request, reply) => {
-    const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s);
+  async function getPayload(request: FastifyRequest, reply: FastifyReply) {
     const started = performance.now();
-
-    if (pathname === payloadSuffix || pathname.endsWith(payloadSuffix)) {
-      const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
-      // A page's data depends on its path only: the query plays no part.
-      const outcome = await loadPage(new URL(pagePath, 'http://localhost'), pipelineFor(request));
-      observe(request, 'payload', started, outcome);
-      const payload = payloadOf(outcome, buildId);
-      const { json, etag } = serialisePayload(payload);
-      reply.header('cache-control', 'private, no-cache').type('application/json; charset=utf-8');
-      if (payload.status === 200) {
-        reply.header('etag', etag);
-        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      }
-      return reply.code(payload.status).send(json);
+    const pathname = request.url.split('?', 1)[0]!;
+    // A page's data depends on its path only: the query plays no part.
+    const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
+    const outcome = await loadPage(new URL(pagePath, 'http://localhost'), pipelineFor(request));
+    observe(request, 'payload', started, outcome);
+    const payload = payloadOf(outcome, buildId);
+    const { json, etag } = serialisePayload(payload);
+    reply.headers(pageHeaders(pageOf(request)!, request.user != null));
+    if (payload.status === 200) {
+      reply.header('etag', etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
     }
+    return reply.code(payload.status).send(json);
+  }
 
-    if (pathname === '/' && shouldOfferThai(request)) {
-      return reply.header('vary', 'Accept-Language, Cookie').redirect(search ? `/th?${search}` : '/th', 302);
+  async function getDocument(request: FastifyRequest, reply: FastifyReply, page: PageRequest) {
+    const started = performance.now();
+    if (page.route.id === 'home' && page.locale === 'en' && shouldOfferThai(request)) {
+      const search = request.url.split(/\?(.*)/s)[1];
+      return reply.header('vary', offersThai).redirect(search ? `/th?${search}` : '/th', 302);
     }
-
     // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
     const flash = request.cookies[cookieNames.flash];
     if (flash !== undefined) reply.clearCookie(cookieNames.flash, { path: '/' });
@@ -106,7 +112,30 @@ export default async function pageRoutes(app: FastifyInstance) {
     const outcome = await loadPage(url, pipelineFor(request));
     observe(request, 'document', started, outcome);
     return sendDocument(request, reply, outcome, visitOf(request, url, isFlashCode(flash) ? { flash } : {}));
-  });
+  }
+
+  // Every page of the route table, in each language, as a route of its own: its `config` is the
+  // declaration every page concern reads (lib/pages/page-request.ts). The catch-all (content pages
+  // and everything no page takes) answers its document and its payload on one pattern.
+  for (const locale of locales) {
+    for (const route of routeTable) {
+      const patterns = pagePatterns(locale, route);
+      const config = (answer: PageRouteConfig['answer']) => ({
+        auth: 'header-or-cookie' as const,
+        page: { route, locale, answer },
+      });
+      app.get(
+        patterns.document,
+        { config: config(route.path === '*' ? 'by-suffix' : 'document') },
+        (request, reply) => {
+          const page = pageOf(request)!;
+          return page.answer === 'payload' ? getPayload(request, reply) : getDocument(request, reply, page);
+        },
+      );
+      if (route.path !== '*') app.get(patterns.payload, { config: config('payload') }, getPayload);
+      app.post(patterns.document, { config: config('document') }, postForm);
+    }
+  }
 
   // Only this scope parses urlencoded bodies: the JSON API keeps answering 415. As bytes, once, so
   // bytes that are not UTF-8 (raw, or escaped as %FF) are refused (posted-form.ts), not stored.
@@ -133,7 +162,7 @@ export default async function pageRoutes(app: FastifyInstance) {
    * the form's errors. With JavaScript (Accept: application/json) the same action answers the
    * outcome as JSON, which the browser's router shows (client/router/form-post.ts).
    */
-  app.post('/*', async (request, reply) => {
+  async function postForm(request: FastifyRequest, reply: FastifyReply) {
     if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {
       return reply.code(403).send({
         statusCode: 403,
@@ -175,7 +204,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     if (json) return reply.code(status).header('cache-control', 'no-store').send(state);
     const outcome = await loadPage(url, pipelineFor(request));
     return sendDocument(request, reply, outcome, visitOf(request, url, { action: { status, state } }));
-  });
+  }
 
   /** The page's action, on a form whose text is well-formed. */
   function runAction(request: FastifyRequest, reply: FastifyReply, url: URL, match: PageMatch, form: PostedForm) {

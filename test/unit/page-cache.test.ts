@@ -4,6 +4,7 @@ import { negotiateEncoding } from '../../lib/encoding.ts';
 import { PageCache, PageEntry } from '../../lib/page-cache.ts';
 import { pageCacheKey } from '../../lib/page-cache-key.ts';
 import { hitAnswer } from '../../lib/page-cache-answer.ts';
+import { matchPage } from '../../lib/pages/match.ts';
 import { stringMemo } from '../../lib/string-memo.ts';
 
 const html = (size: number, fill = 'a') => Buffer.from(`<!doctype html><p>${fill.repeat(size)}</p>`);
@@ -15,8 +16,13 @@ const entry = (body: Buffer, generation = 'build-1 content-1') =>
   });
 const personal = { session: 'token', flash: 'flash' };
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+/** The query the page routed to reads, as its route declares it (a payload reads none). */
+const readQuery = (url: string) => {
+  const pathname = url.split('?')[0]!;
+  return pathname.endsWith('/_payload.json') ? undefined : matchPage(pathname)?.route.query;
+};
 const key = (url: string, headers: Record<string, string> = {}, cookies: Record<string, string> = {}) =>
-  pageCacheKey({ url, headers: { 'user-agent': chrome, ...headers }, cookies }, personal);
+  pageCacheKey({ url, headers: { 'user-agent': chrome, ...headers }, cookies }, readQuery(url), personal);
 
 t.test(
   'the key: path, the parameters the page reads, language inputs and bot; personal requests have none',
@@ -152,10 +158,10 @@ t.test("a hit's answer: made once its encoding's bytes are, the same headers the
     'text/html; charset=utf-8',
     'cache-control',
     'no-cache',
-    'etag',
-    page.etag('br'),
     'vary',
     'accept-encoding',
+    'etag',
+    page.etag('br'),
     'content-encoding',
     'br',
     'content-length',
