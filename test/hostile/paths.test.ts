@@ -241,6 +241,21 @@ for (const backend of testBackends()) {
       }
     });
 
+    t.test('pages: a path is the page its route declares, in its own case', async (t) => {
+      const launch = await send(port, 'GET', '/play?launch=not-a-token', cookie);
+      t.equal(launch.status, 303, 'the declared launch page spends the token first');
+      t.match(launch.headers.location, /^\/play\?problem=/, 'and says what was wrong');
+      for (const path of ['/PLAY?launch=not-a-token', '/Login', '/th/LOGIN', '/Play/_payload.json']) {
+        const answer = await send(port, 'GET', path, cookie);
+        t.equal(answer.status, 404, `${path}: no page`);
+        t.notMatch(
+          answer.body,
+          /data-testid="play-(?:status|intro)"|"playSessions"/,
+          `${path}: nor the page of another case`,
+        );
+      }
+    });
+
     t.test('overload: exemptions follow the route matched, not the address spelled', async (t) => {
       // One place (OVERLOAD_MAX_IN_FLIGHT=1), held by a request waiting on the icon upstream.
       const holder = send(port, 'GET', '/api/_nuxt_icon/heldset.json?icons=dot');
