@@ -70,7 +70,10 @@ export default async function pageRoutes(app: FastifyInstance) {
     }
     reply.headers(pageHeaders(pageOf(request)!, request.user != null));
     if (outcome.type === 'error' && wantsJson(request.headers.accept)) {
-      return reply.code(outcome.status).send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
+      return reply
+        .code(outcome.status)
+        .type('application/json; charset=utf-8')
+        .send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
     }
     return app.renderer.sendDocument(request, reply, renderStateOf(outcome, visit), outcome.match?.route.module);
   }
