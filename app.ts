@@ -34,28 +34,19 @@ import { registerRoutes } from './routes/index.ts';
 
 export type { AppPart };
 
+/** The server passes its config; tests also leave parts out (`without`) and pass plugin options. */
 export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
-  /** Tests leave out what they do not exercise; the server leaves out nothing. */
   without?: readonly AppPart[];
-  /** Tests hand in an already migrated database. */
   database?: DatabasePluginOptions;
-  /** Tests lower the password hashing cost. */
   accounts?: AccountsPluginOptions;
-  /** Tests change the rate limits or keep their Redis keys apart. */
   rateLimits?: RateLimitsPluginOptions;
-  /** Tests move Play's clock or change its limits. */
   play?: PlayPluginOptions;
-  /** Tests shorten the waits between email send attempts. */
   mail?: MailPluginOptions;
-  /** Tests load a fixture content folder, or watch it. */
   content?: ContentPluginOptions;
-  /** Tests shorten the icon upstream's timeout or bound its cache. */
   icons?: IconsPluginOptions;
-  /** Tests serve a build manifest folder of their own. */
   builds?: BuildsRoutesOptions;
-  /** Tests shorten how long shedding everything lasts before /readyz says so. */
   overload?: OverloadPluginOptions;
 }
 
@@ -72,7 +63,6 @@ export async function buildApp({
       createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined })) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
-    // A client that trickles its headers (or body) is cut off instead of holding a connection.
     requestTimeout: config.requestTimeoutMs,
     http: {
       headersTimeout: config.headersTimeoutMs,
@@ -95,16 +85,13 @@ export async function buildApp({
       };
       reply.code(body.statusCode).send(body);
     },
-    // Loading the pages' bundle, the icon sets and the content takes a second when the machine is
-    // idle and tens of seconds on a busy one (Fastify's 10 s default failed starts there). A start
-    // that is slow is not broken: readiness probes wait for it; a hung one still fails.
+    // Loading the pages' bundle, icons and content can take tens of seconds on a busy machine.
     pluginTimeout: 120_000,
   });
 
   try {
     await assemble(app, config, without, options);
   } catch (error) {
-    // Whatever opened before the failure (a database, Redis) is closed again.
     await app.close().catch(() => {});
     throw error;
   }
@@ -119,21 +106,18 @@ async function assemble(
 ) {
   const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
-  // Only with an OTLP endpoint, and first: its span holds every other hook's work. Without one
-  // neither the plugin nor the SDK is loaded and no hook is added (decision 0034).
+  // First, and only with an OTLP endpoint (decision 0034): its span holds every other hook's work.
   if (config.tracing) await app.register((await import('./plugins/tracing.ts')).default);
   await app.register(metrics);
   // The first onRequest hook: a page-cache hit is answered there, with the headers stored with the
   // page, and no later onRequest or onSend hook runs for it (decision 0035).
   if (included('pages')) await app.register(pageCacheHits);
-  // Before any other hook or route: it counts every request and watches every route's handler, so
-  // close() waits for them (metrics, before it, only adds its gauges and an onResponse hook; a
-  // page-cache hit, answered before it, has nothing left to wait for once its hook returns).
+  // Before any other hook or route, so close() waits for every request's handler.
   await app.register(requestsInFlight);
   await app.register(connectionLimit);
   await app.register(requestId);
   await app.register(securityHeaders);
-  // Before anything reads the path: every later hook and route sees its one spelling.
+  // Every later hook and route sees a path's one spelling.
   await app.register(canonicalPath);
   await app.register(compression);
   await app.register(health);
@@ -156,7 +140,6 @@ async function assemble(
   if (included('icons')) await app.register(icons, options.icons ?? {});
 
   if (included('pages')) {
-    // The cache's hooks come before the pages' routes, which they answer from memory.
     await app.register(pageCache);
     await app.register(ssr);
   }

@@ -5,32 +5,23 @@ import { defineConfig } from 'vite';
 
 const projectRoot = import.meta.dirname;
 
-// react-router's package exports only its development build (extra checks and warnings); production
-// builds use the production one, bundled into both the client and the SSR bundle.
+// react-router's package exports only its development build.
 const reactRouterProduction = resolve(projectRoot, 'node_modules/react-router/dist/production/index.mjs');
-// SWR's `use-sync-external-store/shim` is React's useSyncExternalStore for React before 18: in the
-// browser build it is React 19's own (client/lib/use-sync-external-store-shim.ts).
+// SWR's shim for React before 18 becomes React 19's own useSyncExternalStore.
 const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-external-store-shim.ts');
 
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
   /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|delete-account|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|local-time)|lib[\\/](intent-state|build-check|play|play-reminder))\.tsx?$/;
-// What only a client navigation or a prefetch runs: the loaders' code (validate, middleware, the
-// payload cache), link prefetch, navigateTo and the URL guard. One chunk, loaded once the page has
-// hydrated (client/entry-client.tsx).
+// What only a client navigation runs: one chunk, loaded once the page has hydrated (decision 0030).
 const navigationCode =
   /[\\/]client[\\/](router[\\/](navigation|page-loader|form-post|payload|prefetch)|lib[\\/]navigate)\.ts$|[\\/]node_modules[\\/](p-limit|yocto-queue)[\\/]|[\\/]contract[\\/](navigation-guard|url-views|page-steps|route-middleware|form-state)\.ts$/;
 
-// Strings only the server uses: the emails (lib/mail/messages.ts), device names (lib/device-name.ts)
-// and the notice pages, busy and database away (lib/notice-page.ts). The browser's language chunks
-// (client/i18n.ts) leave them out.
+// Strings only the server uses (emails, device names, notice pages): left out of the browser's.
 const serverOnlyStrings = ['email', 'device', 'overload', 'unavailable'];
 
-// Strings only the account pages show (forms, the account page, Play's outcomes and session, the
-// emailed links): each language's `?account` chunk, loaded with those pages (contract/routes.ts,
-// `strings: 'account'`) and with the first Play, so a reader's first load leaves them out. A section
-// goes whole, except the keys named here, which reader pages show. A section not listed stays with
-// every page: a new string is never missing, at worst it costs a reader a few bytes.
+// Sections only the account pages show, but the keys named here (decision 0019): each language's
+// `?account` chunk. A section not listed stays with every page, so a new string is never missing.
 const accountStrings: Record<string, readonly string[]> = {
   form: [],
   accountSettings: [],
@@ -78,9 +69,7 @@ export default defineConfig(({ mode }) => ({
     {
       name: 'browser-strings',
       enforce: 'pre' as const,
-      // In the browser locales/xx.json is what every page shows and locales/xx.json?account the
-      // account pages' rest. The server reads the whole files; its bundle holds `?account` (client/i18n.ts
-      // names it) but never loads it, so there it is only the account part too.
+      // locales/<locale>.json is the reader part in the browser, `?account` the rest on both sides.
       transform(this: { environment: { name: string } }, code: string, id: string) {
         const match = /[\\/]locales[\\/]\w+\.json(\?account)?$/.exec(id);
         if (!match || (!match[1] && this.environment.name !== 'client')) return null;
@@ -88,7 +77,6 @@ export default defineConfig(({ mode }) => ({
         for (const section of serverOnlyStrings) delete strings[section];
         const { reader, account } = splitStrings(strings);
         if (!match[1]) return { code: JSON.stringify(reader), map: null };
-        // A query hides the .json from the bundler's JSON handling: the account part is a module.
         return { code: `export default ${JSON.stringify(account)};`, map: null, moduleType: 'js' };
       },
     },
@@ -98,29 +86,18 @@ export default defineConfig(({ mode }) => ({
   build: {
     outDir: resolve(projectRoot, 'dist'),
     emptyOutDir: true,
-    // A font is a file of its own, however small (the switch label's is 2.6 KB): the CSP allows fonts
-    // from 'self' only, not data: URLs, and lib/page-fonts.ts preloads it by its file name.
+    // Fonts stay files: the CSP allows no data: fonts, and lib/page-fonts.ts preloads them by name.
     assetsInlineLimit: (file: string) => (file.endsWith('.woff2') ? false : undefined),
   },
   environments: {
     client: {
       build: {
-        // No modulepreload polyfill (docs/decisions/0019-first-load-100-kb.md): a browser without
-        // modulepreload (Safari before 17, Firefox before 115) still runs every page, only fetching the
-        // language and page chunks after the entry instead of beside it.
+        // No modulepreload polyfill (decision 0019): without modulepreload chunks only load later.
         modulePreload: { polyfill: false },
         rollupOptions: {
           output: {
-            // Code the pages share travels with the app's entry (loaded at start), so prefetching a
-            // page is one request: the page's own chunk. The prefetch limit of 5 then holds for requests.
-            // Code only some visits need is left out of it and loaded when first used (first-load budget:
-            // test/ssr/first-load.test.ts): the API client (ofetch), the icon loader and drawing for icons
-            // the page did not bring, the play client and what Play does and says (the first Play), the
-            // new-build check (started after hydration), and the account pages' own components. A
-            // component left in the group brings what it imports with it (includeDependenciesRecursively):
-            // the emailed-link pages' component kept the account forms in every page's first load (they
-            // are now a chunk of their own, so prefetching a form page fetches two chunks).
-            // A language's account strings (client/i18n.ts) as en-account-<hash>.js, not a second en-<hash>.js.
+            // Shared code travels with the entry, so prefetching a page is one request; what only some
+            // visits need (onDemandCode) loads when first used (test/ssr/first-load.test.ts holds it).
             chunkFileNames: (chunk: { facadeModuleId: string | null }) =>
               chunk.facadeModuleId?.endsWith('?account')
                 ? 'assets/[name]-account-[hash].js'
@@ -138,8 +115,7 @@ export default defineConfig(({ mode }) => ({
         },
       },
     },
-    // @fastify/vite looks the SSR bundle up by the entry's file name; rollup would call it index.js.
-    // SSR_MINIFY=0 keeps function names readable in CPU profiles (see docs/benchmark.md).
+    // @fastify/vite finds the SSR bundle by the entry's name; SSR_MINIFY=0 keeps names for profiles.
     ssr: {
       build: {
         ...(process.env.SSR_MINIFY === '0' ? { minify: false } : {}),

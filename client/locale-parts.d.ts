@@ -1,5 +1,5 @@
 // A language's account strings (client/i18n.ts): vite.config.ts's browser-strings plugin makes
-// `locales/xx.json?account` the sections only the account pages show.
+// `locales/<locale>.json?account` the sections only the account pages show.
 declare module '*.json?account' {
   // An import() type: a top-level import would make this file a module, where a wildcard module cannot be declared.
   // eslint-disable-next-line @typescript-eslint/consistent-type-imports

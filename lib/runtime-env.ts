@@ -1,12 +1,7 @@
-/**
- * Read by V8 and glibc only at process start, so the Dockerfile's `ENV`, `npm start` and the
- * bench's local server share this list (decisions 0020, 0023).
- */
+/** Read by V8 and glibc at process start only: the Dockerfile, `npm start` and the bench share it. */
 export const runtimeEnv = {
-  // The old-space limit sets V8's growth factor (1.1x of the live heap at 256 MiB), not a tight cap.
   NODE_OPTIONS: '--max-semi-space-size=2 --max-old-space-size=256',
   MALLOC_ARENA_MAX: '2',
-  // Fixed, so glibc does not raise it to the largest block freed (argon2's, Buffer slabs).
   MALLOC_MMAP_THRESHOLD_: '65536',
 } as const satisfies Record<string, string>;
 
@@ -21,14 +16,8 @@ export function withRuntimeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ...Object.fromEntries(missingRuntimeEnv(env).map((name) => [name, runtimeEnv[name]])) };
 }
 
-/**
- * V8 flags Node refuses in NODE_OPTIONS, so they go on the command line: the image's CMD,
- * `npm start`'s restart and the bench's local server share this list.
- */
-export const runtimeFlags = [
-  // Decision 0024: less memory on Node 24, no measurable CPU.
-  '--no-maglev',
-] as const;
+/** V8 flags Node refuses in NODE_OPTIONS, given on the command line instead (decision 0024). */
+export const runtimeFlags = ['--no-maglev'] as const;
 
 /** `--maglev` and `--no-maglev` name the same setting. */
 const flagName = (flag: string) =>

@@ -24,9 +24,8 @@ export default fp(
       customTypes: compressibleType,
     });
 
-    // First among the route's own onSend hooks, so after every application-level one (the page
-    // cache stores the identity body). Synchronous: an async hook makes every send asynchronous.
-    // The identity answer says `Vary: Accept-Encoding` too, or a shared cache could hand it to all.
+    // First among the route's own onSend hooks, so after every application-level one (the page cache
+    // stores the identity body); synchronous. The identity answer says `Vary: Accept-Encoding` too.
     const compressWhole: onSendHookHandler = (request, reply, payload, done) => {
       if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return done(null, payload);
       if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);

@@ -16,8 +16,7 @@ export default fp(
     app.decorate('readinessChecks', new Map<string, ReadinessCheck>());
     app.decorate('shuttingDown', false);
 
-    // While draining, every answer closes its connection: a client or proxy holding a keep-alive
-    // connection to this process opens its next one elsewhere instead of finding it closed later.
+    // While draining, every answer closes its connection, so keep-alive clients reconnect elsewhere.
     app.addHook('onSend', async (_request, reply) => {
       if (app.shuttingDown) reply.header('connection', 'close');
     });

@@ -45,8 +45,7 @@ export default fp<OverloadPluginOptions>(
       message: `The service is busy. Try again in ${overloadRetryAfterSeconds} seconds.`,
     });
 
-    // The first sample measures the start itself (compiling, opening the database): shedding is
-    // logged on once the event-loop delay counts.
+    // The first sample measures the start itself: the delay counts from the next one.
     let delayCounts = false;
     app.addHook('onReady', async () => {
       setTimeout(() => {
@@ -57,8 +56,7 @@ export default fp<OverloadPluginOptions>(
       }, sampleIntervalMs + 100).unref();
     });
 
-    // Since the first request shed after the last one admitted: /readyz fails once it has lasted
-    // `reportAfterMs`, so a replica held full (stalled clients, a stuck dependency) leaves the pool.
+    // Shedding everything for `reportAfterMs` fails /readyz, so a replica held full leaves the pool.
     let sheddingSince: number | undefined;
     const shedNoLonger = () => {
       sheddingSince = undefined;
@@ -78,7 +76,6 @@ export default fp<OverloadPluginOptions>(
       else reply.type('text/html; charset=utf-8').send(pages[splitLocale(path).locale]);
     }
 
-    // The places are counted by plugins/requests-in-flight.ts, with the rest of each request's work.
     const maxInFlight = config.overloadMaxInFlight;
     const { requestsInFlight } = app;
     const full = () => maxInFlight > 0 && requestsInFlight.admitted >= maxInFlight;
@@ -88,18 +85,13 @@ export default fp<OverloadPluginOptions>(
         if (!full() || exempt(request)) return done();
         shed(request, reply, 'inFlight');
       });
-      // A place is taken once the body has arrived: a stalled upload holds a connection, never a
-      // place (decision 0026). A client that gives up leaves its handler rendering: the place is
-      // kept until the work is done (REQUEST_TIMEOUT_MS at most), so retrying clients cannot pile
-      // work behind the cap.
+      // Once the body has arrived (decision 0026), until the work is done (decision 0032).
       app.addHook('preHandler', (request, reply, done) => {
         if (exempt(request)) return done();
         if (full()) return shed(request, reply, 'inFlight');
         shedNoLonger();
         requestsInFlight.admit(request);
-        // Two event-loop turns before the work: new requests are admitted or shed meanwhile, and a
-        // client that has already closed is not worked on (decision 0012). Two, because a close
-        // right after the request is read on the next poll.
+        // Two event-loop turns, so a client that has already closed is not worked on (decision 0012).
         const check = () => {
           const socket = request.raw.socket as { destroyed?: boolean; writableEnded?: boolean } | null;
           if (socket && (socket.destroyed === true || socket.writableEnded === true)) {

@@ -35,10 +35,8 @@ interface Work {
 const wrapped = Symbol('requests-in-flight');
 
 /**
- * A request counts from onRequest until its handler is done: shutdown waits for them, not only
- * for their connections, before onClose closes the database, since a handler whose client has
- * gone goes on (decision 0026). The overload cap counts the same requests from their admission
- * (decision 0012), so each request is booked once, with one fallback for a handler that never ends.
+ * A request counts from onRequest until its handler is done, client gone or not, so onClose never
+ * closes the database under a handler (decisions 0026, 0032).
  */
 export default fp(
   async (app) => {
@@ -66,8 +64,7 @@ export default fp(
       inFlight += 1;
       const upload = !request.raw.complete;
       if (upload) uploads.set(reply, Date.now());
-      // A handler that never ends (or a client gone before the answer) must not hold a shutdown
-      // or a place for ever: REQUEST_TIMEOUT_MS after the connection closed at most.
+      // A handler that never ends holds nothing longer than REQUEST_TIMEOUT_MS after its client left.
       reply.raw.once('close', () => {
         if (upload) uploads.delete(reply);
         if (!work.done) work.timer = setTimeout(() => finish(work), config.requestTimeoutMs).unref();

@@ -15,10 +15,7 @@ import { SqliteValuesPlugin } from './sqlite-values.ts';
 /** The embedded database's file in DATA_DIR; `-wal` and `-shm` files sit beside it. */
 export const sqliteFileName = 'asdas-site.sqlite';
 
-/**
- * A DATA_DIR holding the PGlite cluster of releases before SQLite (decision 0033). Its data stays
- * where it is, untouched; docs/operations.md says how to carry it over.
- */
+/** A DATA_DIR holding an older release's PGlite database (decision 0033), left untouched. */
 export class PGliteDataFolderError extends Error {
   override name = 'PGliteDataFolderError';
   constructor(readonly dataDir: string) {
@@ -44,21 +41,13 @@ export function sqliteFileOf(dataDir: string): string {
   return file;
 }
 
-/**
- * WAL lets readers go on while one write commits; the busy timeout makes a writer wait for
- * another connection's write instead of failing (the data folder's lock already keeps other
- * processes out). `synchronous=NORMAL` is WAL's durable-enough setting: a power cut may lose the
- * last commits, never corrupt the file.
- */
+/** WAL and `synchronous=NORMAL`: a power cut may lose the last commits, never corrupt the file. */
 const pragmas = ['journal_mode = WAL', 'synchronous = NORMAL', 'busy_timeout = 5000', 'foreign_keys = ON'];
 
 export interface OpenedSqlite {
   dialect: SqliteDialect;
   plugins: KyselyPlugin[];
-  /**
-   * Writes the WAL's commits into the file and empties it, so the file alone holds the data (a
-   * copy, a rename). libsql's close does not; call it before Kysely's `destroy()`.
-   */
+  /** Moves the WAL into the file, which libsql's close does not: call it before `destroy()`. */
   checkpoint: () => void;
   /** After Kysely's `destroy()` (which closes only a driver it has used). */
   close: () => void;

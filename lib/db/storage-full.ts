@@ -25,10 +25,7 @@ export class StorageFullError extends Error {
   }
 }
 
-/**
- * Whether the storage is known to be full: set by a write that failed for want of space, cleared
- * by the probe's write (plugins/database.ts); the cause is logged once per spell, not per request.
- */
+/** Whether the storage is full: set by a failed write, cleared by the probe's; logged once a spell. */
 export class StorageState {
   #fullSince: Date | undefined;
 

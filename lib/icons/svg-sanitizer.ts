@@ -4,10 +4,7 @@ import { toHtml } from 'hast-util-to-html';
 import { parseDocument } from 'htmlparser2';
 import { elements, property, schema, stripped } from './svg-schema.ts';
 
-/**
- * Upstream icon bodies cleaned by hast-util-sanitize and written out again, so the browser reads
- * only what the serialiser wrote (decision 0027). Imported only when an upstream answer arrives.
- */
+/** Upstream icon bodies cleaned by hast-util-sanitize and written out again (decision 0027). */
 
 /** Tag names as a browser reads them in an `<svg>`: `LINEARGRADIENT` is `linearGradient`, `SCRIPT` `script`. */
 const canonicalNames = new Map([...elements, ...stripped].map((name) => [name.toLowerCase(), name]));
@@ -46,10 +43,7 @@ function toHast(nodes: readonly ChildNode[], depth: number): ElementContent[] {
   return out;
 }
 
-/**
- * Null when the body is not an SVG fragment or nests deeper than any icon. A body of plain
- * drawing elements comes out as it went in.
- */
+/** Null when the body is not an SVG fragment or nests deeper than any icon. */
 export function sanitizeSvgBody(body: string): string | null {
   let tree: Root;
   try {

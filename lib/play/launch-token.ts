@@ -1,10 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 
-/**
- * `base64url(JSON payload) + "." + base64url(HMAC-SHA256(secret, first part))`, both parts
- * canonical, so no two strings carry the same token (decision 0007). `sid`: the play session;
- * `exp`: Unix seconds.
- */
+/** `base64url(JSON payload).base64url(HMAC-SHA256)`, both canonical (decision 0007); `exp` in seconds. */
 export interface LaunchTokenPayload {
   jti: string;
   sub: string;
@@ -57,18 +53,14 @@ function isPayload(value: unknown): value is LaunchTokenPayload {
   );
 }
 
-/**
- * The signature is checked before the payload is parsed: nothing is interpreted unless we signed
- * it. Expiry is reported, not refused, so the caller can answer "expired" rather than "invalid".
- */
+/** The signature is checked before the payload is parsed; expiry is reported, not refused. */
 export function checkLaunchToken(token: unknown, secret: string | Buffer, now: Date): LaunchTokenCheck {
   if (typeof token !== 'string' || token.length > launchTokenMaxLength) return { ok: false, reason: 'malformed' };
   const match = shape.exec(token);
   if (!match) return { ok: false, reason: 'malformed' };
   const [, encoded = '', signature = ''] = match;
   const given = Buffer.from(signature, 'base64url');
-  // Canonical only: a signature whose last character differs in the unused bits decodes to the
-  // same bytes; it is not the string we issued.
+  // A signature differing only in its last character's unused bits is not the one we issued.
   if (given.length !== 32 || given.toString('base64url') !== signature) return { ok: false, reason: 'bad-signature' };
   if (!timingSafeEqual(given, mac(secret, encoded))) return { ok: false, reason: 'bad-signature' };
   let payload: unknown;
