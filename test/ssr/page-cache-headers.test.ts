@@ -39,7 +39,7 @@ for (const locale of locales) {
           return;
         }
         for (const encoding of ['br, gzip', 'gzip', '']) {
-          const headers = encoding ? { 'accept-encoding': encoding } : {};
+          const headers: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
           const miss = await get(url, headers);
           t.equal(miss.statusCode, 200, `${encoding || 'identity'}: a page`);
           t.equal(miss.headers['x-cache'], encoding === 'br, gzip' ? 'MISS' : 'HIT', 'rendered once');
