@@ -195,9 +195,7 @@ export function useBindRootCache(): void {
   useEffect(() => {
     rootCache = config;
     // Unmounted, SWR lets go of the cache's state: writing to it then would throw.
-    return () => {
-      if (rootCache === config) rootCache = undefined;
-    };
+    return () => void (rootCache = undefined);
   }, [config]);
 }
 
