@@ -1,6 +1,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import { createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import type { Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 import type { PageRoute } from '../contract/routes.ts';
@@ -10,13 +10,13 @@ import { IconProvider } from './components/icon.tsx';
 import { loadAccountStrings, loadTranslations, TranslationProvider } from './i18n.ts';
 import { lazyIconLoader } from './lib/lazy-icon-loader.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
-import { hardNavigate, isLeavingPage, setNavigationRouter } from './lib/navigation-state.ts';
+import { appRouter, createAppRouter } from './lib/app-router.ts';
+import { hardNavigate, isLeavingPage } from './lib/navigation-state.ts';
 import { session } from './lib/session.ts';
 import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
 import { pageModules, type PageModule } from './pages.ts';
-import { setPageChunkLoader } from './router/page-chunk-loader.ts';
 import { createRouteObjects } from './router/route-objects.tsx';
 import { loadNavigation, navigationLoaded } from './router/navigation-code.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
@@ -40,9 +40,6 @@ async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageMod
   ]);
   return page;
 }
-
-// Links prefetch a page's chunk through the page bindings, as navigations load it.
-setPageChunkLoader(loadPageModule);
 
 // Loaders run only for client navigations, so their code loads after hydration
 // (router/navigation.ts). Once loaded they use it without waiting: a wait would show a form's
@@ -79,13 +76,12 @@ const routes = createRouteObjects({
 });
 
 // A page whose code fails to load during a navigation is loaded again as a document, once.
-let router: ReturnType<typeof createBrowserRouter> | undefined;
 const chunkErrors = new WeakSet<object>();
 listenForPreloadErrors(window, chunkErrors);
 guardLazyRoutes(routes, {
   seen: chunkErrors,
   navigationTarget: () => {
-    const target = router?.state.navigation.location;
+    const target = appRouter()?.state.navigation.location;
     return target ? createPath(target) : null;
   },
   reload: (path) => hardNavigate(path),
@@ -123,10 +119,8 @@ async function start() {
   session.set(window.__staticRouterHydrationData?.loaderData?.root?.user ?? null);
   const serverHtml = container.innerHTML;
   await loadInitialRouteModules(routes);
-  const appRouter = createBrowserRouter(routes);
-  router = appRouter;
-  setNavigationRouter(appRouter);
-  const serverErrors = new Set(Object.values(appRouter.state.errors ?? {}));
+  const router = createAppRouter(routes);
+  const serverErrors = new Set(Object.values(router.state.errors ?? {}));
   const runtime: AppRuntime = {
     buildId: snapshot.buildId,
     dev: snapshot.dev,
@@ -146,7 +140,7 @@ async function start() {
         <BotBoundary serverHtml={serverHtml}>
           <RuntimeContext.Provider value={runtime}>
             <IconProvider icons={snapshot.icons} loader={iconLoader}>
-              <RouterProvider router={appRouter} />
+              <RouterProvider router={router} />
             </IconProvider>
           </RuntimeContext.Provider>
         </BotBoundary>
@@ -164,7 +158,7 @@ async function start() {
     startNewBuildReload?.({
       currentId: snapshot.buildId,
       intervalMs: snapshot.buildCheckIntervalMs,
-      router: appRouter,
+      router,
       hardNavigate: (path) => hardNavigate(path),
       onOutdated: (latest) => {
         document.documentElement.dataset.outdatedBuild = latest.id;

@@ -3,10 +3,10 @@ import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { defaultLocale, isLocale, localePath, splitLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
-import { fetchPageData } from './lib/page-data-fetch.ts';
 import { useSeededSWR } from './lib/swr-config.ts';
 import { fetchCurrentUser, userKey, type UserData } from './lib/user-cache.ts';
 import { useTranslationLocale } from './i18n.ts';
+import { loadNavigation } from './router/navigation-code.ts';
 import { payloadUrl } from './router/payload-url.ts';
 
 /**
@@ -51,12 +51,18 @@ const noUser: UserData = { user: null };
 
 /**
  * A page's data that changes while it is shown (the account page's login and play sessions): the
- * loader's, then kept fresh by SWR like the current user (returning to the tab asks again).
+ * loader's, then kept fresh by SWR like the current user, under the key navigations use.
  */
 export function useLivePageData<K extends DataSourceKey>(source: K): PageDataMap[K] {
   const { pathname } = useLocation();
-  return useSeededSWR(payloadUrl(pathname), fetchPageData<PageDataMap[K]>, usePageData(source));
+  return useSeededSWR(
+    payloadUrl(pathname),
+    livePageData as (key: string) => Promise<PageDataMap[K]>,
+    usePageData(source),
+  );
 }
+
+const livePageData = (key: string) => loadNavigation().then(({ pageData }) => pageData(key));
 
 /** Remembers the visitor's choice, so `/` no longer follows the browser's Accept-Language. */
 function rememberLanguage(locale: Locale) {

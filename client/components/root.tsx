@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
 import { onServer, useMatchedLocale, useUser } from '../hooks.ts';
 import { session } from '../lib/session.ts';
-import { swrConfig, useBindCacheMutate } from '../lib/swr-config.ts';
+import { swrConfig, useBindRootCache } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
 import { NoticeProvider } from './notices.tsx';
 import { RouteAnnouncer } from './route-announcer.tsx';
@@ -48,11 +48,11 @@ function HydratedMarker() {
 }
 
 /**
- * Form actions change SWR's cache through its bound `mutate`; what SWR learns on its own (a logout
- * in another tab, seen on return) reaches the session store route middleware reads.
+ * Loaders, prefetch and form actions use SWR's cache through its bound `mutate`; what SWR learns on
+ * its own (a logout in another tab, seen on return) reaches the session store route middleware reads.
  */
 function CurrentUserSync() {
-  useBindCacheMutate();
+  useBindRootCache();
   const user = useUser();
   useEffect(() => {
     session.set(user);

@@ -110,6 +110,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
 export const api: ApiClient = createApiClient({ baseURL: API_BASE, getToken: browserToken });
 
+/** A page's `_payload.json`, whatever its status (a page error is a body too); never aborted, as others may wait for it. */
+export function getPayload(url: string) {
+  return ofetch.raw<unknown>(url, { headers: { accept: 'application/json' }, ignoreResponseError: true });
+}
+
 /** A page's form posted to its own address, asking for the outcome as JSON; never retried. */
 export function postPageForm(url: string, body: URLSearchParams, signal?: AbortSignal) {
   return ofetch.raw<unknown>(url, {

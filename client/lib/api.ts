@@ -8,7 +8,8 @@ type ApiClientModule = typeof ApiClient;
 
 let client: Promise<ApiClientModule> | undefined;
 
-function loadApiClient(): Promise<ApiClientModule> {
+/** The client's module (ofetch): navigation code takes its page payloads and form posts from it. */
+export function loadApiClient(): Promise<ApiClientModule> {
   client ??= import('./api-client.ts');
   // A chunk that failed to load is asked for again next time (a deploy, a dropped connection).
   client.catch(() => {
@@ -19,7 +20,3 @@ function loadApiClient(): Promise<ApiClientModule> {
 
 export const api: ApiCall = (request, options) =>
   loadApiClient().then((module) => (module.api as ApiCall)(request, options));
-
-/** client/lib/api-client.ts `postPageForm`, loaded with the first call. */
-export const postPageForm: ApiClientModule['postPageForm'] = (url, body, signal) =>
-  loadApiClient().then((module) => module.postPageForm(url, body, signal));

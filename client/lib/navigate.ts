@@ -1,14 +1,19 @@
 import { resolveNavigation, type NavigationTarget } from '../../contract/navigation-guard.ts';
-import { hardNavigate, navigationRouter, type RouterNavigator } from './navigation-state.ts';
+import { appRouter } from './app-router.ts';
+import { hardNavigate } from './navigation-state.ts';
 
-export { hardNavigate, isLeavingPage, setNavigationRouter, type RouterNavigator } from './navigation-state.ts';
+export { hardNavigate, isLeavingPage } from './navigation-state.ts';
 
 /**
  * `navigateTo`: the one way code moves the visitor (docs/client-runtime.md). Without a router (the
  * start failed) an internal target is a full load. A refusal throws `NavigationRefusedError`
- * synchronously. Loaded on demand with the URL guard; the router and the full load it uses are
- * navigation-state.ts, in the first load.
+ * synchronously. Loaded on demand with the URL guard; the router (app-router.ts) and the full load
+ * it uses are in the first load.
  */
+
+export interface RouterNavigator {
+  navigate(to: string, options?: { replace?: boolean }): Promise<void>;
+}
 
 export interface NavigateToOptions {
   replace?: boolean;
@@ -30,7 +35,7 @@ function browserEnvironment(): NavigationEnvironment {
     location: window.location,
     allowedOrigins: () =>
       (window as { __ASDAS__?: { allowedExternalOrigins?: string[] } }).__ASDAS__?.allowedExternalOrigins ?? [],
-    router: navigationRouter,
+    router: appRouter,
   };
 }
 

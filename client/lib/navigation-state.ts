@@ -1,33 +1,16 @@
 /**
- * What the first load needs of navigation: the app's router, whether the page is being left, and
- * the full document load. `navigateTo` (navigate.ts, with the URL guard) is loaded on demand; the
- * chunk-failure reload must not depend on loading a chunk.
+ * What the first load needs of navigation: whether the page is being left, and the full document
+ * load. `navigateTo` (navigate.ts, with the URL guard) is loaded on demand; the chunk-failure
+ * reload must not depend on loading a chunk.
  */
-
-export interface RouterNavigator {
-  navigate(to: string, options?: { replace?: boolean }): Promise<void>;
-}
 
 export type DocumentLocation = Pick<Location, 'pathname' | 'search' | 'hash' | 'assign' | 'replace' | 'reload'>;
 
-let activeRouter: RouterNavigator | null = null;
 let leavingPage = false;
 
 /** True once a full document load was started from here. */
 export function isLeavingPage(): boolean {
   return leavingPage;
-}
-
-/** Returns an unregister function. */
-export function setNavigationRouter(router: RouterNavigator | null): () => void {
-  activeRouter = router;
-  return () => {
-    if (activeRouter === router) activeRouter = null;
-  };
-}
-
-export function navigationRouter(): RouterNavigator | null {
-  return activeRouter;
 }
 
 /** A full document load; `reload()` when after a back/forward the address bar shows it already. */

@@ -180,18 +180,27 @@ function useSeededSWRInBrowser<T>(key: string, fetcher: (key: string) => Promise
   return data && data.at > at ? data.data : seed;
 }
 
-let boundMutate: ScopedMutator | undefined;
+/** The root's SWR cache with its `mutate`, once mounted: the one data cache of the browser. */
+export interface RootCache {
+  cache: Cache;
+  mutate: ScopedMutator;
+}
 
-/** Inside the root's SWRConfig: lets code outside components (form actions) change its cache. */
-export function useBindCacheMutate(): void {
-  const { mutate } = useSWRConfig();
+/** Bound by the root (`useBindRootCache`); undefined before it mounts. */
+export let rootCache: RootCache | undefined;
+
+/** Inside the root's SWRConfig: code outside components (loaders, prefetch, forms) reads and changes its cache. */
+export function useBindRootCache(): void {
+  const config = useSWRConfig();
   useEffect(() => {
-    boundMutate = mutate;
-  }, [mutate]);
+    rootCache = config;
+    // Unmounted, SWR lets go of the cache's state: writing to it then would throw.
+    return () => void (rootCache = undefined);
+  }, [config]);
 }
 
 function mutateBound(key: string, ...rest: [] | [data: unknown, options: { revalidate: false }]): Promise<unknown> {
-  return boundMutate ? boundMutate(key, ...rest) : Promise.resolve();
+  return rootCache ? rootCache.mutate(key, ...rest) : Promise.resolve();
 }
 
 /** An API answer already says what a seeded `key` holds now: shown at once, no request. */

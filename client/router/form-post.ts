@@ -3,11 +3,11 @@ import { isFlashCode } from '../../contract/flash.ts';
 import { formStateFrom, keptValues } from '../../contract/form-state.ts';
 import { answerToEmptyForm } from '../../contract/required-fields.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
-import { postPageForm } from '../lib/api.ts';
+import { loadApiClient } from '../lib/api.ts';
 import { setFlash } from '../lib/flash.ts';
 import { hardNavigate } from '../lib/navigation-state.ts';
 import { setCurrentUser } from '../lib/user-cache.ts';
-import { clearPayloadCache } from './payload.ts';
+import { forgetPageData } from './payload.ts';
 
 interface Done {
   redirect: string;
@@ -36,7 +36,7 @@ export async function postForm(request: Request, action: string): Promise<FormSt
   for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
   let answer: unknown;
   try {
-    answer = (await postPageForm(request.url, body, request.signal))._data;
+    answer = (await (await loadApiClient()).postPageForm(request.url, body, request.signal))._data;
   } catch {
     return formStateFrom(null, keptValues(form));
   }
@@ -44,7 +44,7 @@ export async function postForm(request: Request, action: string): Promise<FormSt
   if (answer.user !== undefined) await setCurrentUser(answer.user);
   if (isFlashCode(answer.flash)) setFlash(answer.flash);
   // What the pages show may have changed: the next load asks the server, not a payload kept earlier.
-  clearPayloadCache();
+  forgetPageData();
   if (answer.external) {
     hardNavigate(answer.redirect);
     return new Promise<never>(() => undefined);

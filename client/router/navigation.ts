@@ -1,7 +1,7 @@
 // The navigation chunk's one door (vite.config.ts, `navigationCode`): what the first load imports on
 // demand, after hydration or with the first navigation, prefetch or form submission.
 export { loadPage } from './page-loader.ts';
-export { fetchPayload } from './payload.ts';
+export { fetchPayload, pageData } from './payload.ts';
 export { postForm } from './form-post.ts';
 export { prefetchPage, prefetchWhenVisible } from './prefetch.ts';
 export { navigateTo } from '../lib/navigate.ts';

@@ -1,10 +1,10 @@
 import { notFoundMessages } from '../../contract/http-error.ts';
 import { redirect } from 'react-router';
+import { loadApiClient } from '../lib/api.ts';
+import { FRESH_MS, rootCache, type Dated } from '../lib/swr-config.ts';
 import { pageError } from './page-error.ts';
-import { payloadKey, payloadUrl } from './payload-url.ts';
+import { payloadUrl } from './payload-url.ts';
 
-// The address alone is in the first load (the account page's live data asks it of SWR, client/hooks.ts);
-// the cache below is navigation code (vite.config.ts).
 export { payloadUrl } from './payload-url.ts';
 
 interface PayloadBody {
@@ -16,50 +16,55 @@ interface PayloadBody {
   fatal?: boolean;
 }
 
-interface PayloadResult {
+interface PayloadAnswer {
   ok: boolean;
   status: number;
   body: PayloadBody | null;
 }
 
-/** How long a prefetched payload (or the one just shown) may stand in for a new request. */
-export const payloadFreshMs = 5000;
-
-interface CacheEntry {
-  result: Promise<PayloadResult>;
-  /** Unset while the request is in flight. */
-  settledAt?: number;
-}
-
-/** Prefetched payloads by page path: each is used once, or dropped after `payloadFreshMs`. */
-const prefetched = new Map<string, CacheEntry>();
-const queued = new Set<string>();
 /**
- * A navigation's own request (no prefetch was there to use), by page path, while in flight: a
- * prefetch of the same page (queued behind others, or asked by the focus a click gives) waits for
- * it to end rather than asking again. Without it a click on a link whose prefetch was still queued
- * fetched the payload twice.
+ * What SWR's cache holds under a page's `_payload.json` address: the data last answered and when
+ * (what `useLivePageData` shows), and the request in flight, which everyone asking for it joins.
  */
-const navigating = new Map<string, Promise<PayloadResult>>();
-/** The payload the router used last: a query-only change of the same page reuses it. */
-let lastUsed: { key: string; result: PayloadResult; at: number } | undefined;
-
-const now = () => Date.now();
-
-function isFresh(entry: CacheEntry | undefined): entry is CacheEntry {
-  return entry !== undefined && (entry.settledAt === undefined || now() - entry.settledAt < payloadFreshMs);
+export interface PageEntry extends Dated<unknown> {
+  asking?: Promise<PayloadAnswer>;
 }
 
-async function request(pathname: string, signal?: AbortSignal): Promise<PayloadResult> {
-  const response = await fetch(payloadUrl(pathname), {
-    ...(signal ? { signal } : {}),
-    headers: { accept: 'application/json' },
-  });
-  const body = (await response.json().catch(() => null)) as PayloadBody | null;
-  return { ok: response.ok, status: response.status, body };
+const entryOf = (key: string) => rootCache?.cache.get(key)?.data as PageEntry | undefined;
+
+const isFresh = (entry: PageEntry | undefined) => entry?.data !== undefined && Date.now() - entry.at < FRESH_MS;
+
+function write(key: string, entry: PageEntry | undefined): void {
+  void rootCache?.mutate(key, entry, { revalidate: false });
 }
 
-/** Waits for a request someone else started, but gives up when this navigation is cancelled. */
+async function request(url: string): Promise<PayloadAnswer> {
+  const response = await (await loadApiClient()).getPayload(url);
+  const body = response._data;
+  return { ok: response.ok, status: response.status, body: typeof body === 'object' ? body : null };
+}
+
+/**
+ * The answer for a payload address (`key`) from SWR's cache: the request in flight, or data fresh
+ * for FRESH_MS, else one new request. Only data is kept: errors and redirects ask again next time.
+ */
+function pageAnswer(key: string): Promise<PayloadAnswer> {
+  const entry = entryOf(key);
+  if (entry?.asking) return entry.asking;
+  if (isFresh(entry)) return Promise.resolve({ ok: true, status: 200, body: { data: entry!.data } });
+  const kept: PageEntry = { data: entry?.data, at: entry?.at ?? 0 };
+  const asking = request(key);
+  write(key, { ...kept, asking });
+  const settle = (answer?: PayloadAnswer) => {
+    if (entryOf(key)?.asking !== asking) return;
+    const data = answer?.ok ? answer.body?.data : undefined;
+    write(key, data === undefined ? kept : { data, at: Date.now() });
+  };
+  asking.then(settle, () => settle());
+  return asking;
+}
+
+/** Waits for a request others may share, but gives up when this navigation is cancelled. */
 function unlessAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -70,84 +75,39 @@ function unlessAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T>
   });
 }
 
-function readResult(result: PayloadResult, pathname: string): unknown {
-  const { body } = result;
-  if (!result.ok || body === null) {
-    pageError(body?.statusCode ?? result.status, body?.message ?? notFoundMessages.page(pathname), {
-      fatal: body?.fatal ?? result.status >= 500,
+/** A navigation's loader: the page's data, or its redirect or error as react-router's throws. */
+export async function fetchPayload(pathname: string, signal?: AbortSignal): Promise<unknown> {
+  const { ok, status, body } = await unlessAborted(pageAnswer(payloadUrl(pathname)), signal);
+  if (!ok || body === null) {
+    pageError(body?.statusCode ?? status, body?.message ?? notFoundMessages.page(pathname), {
+      fatal: body?.fatal ?? status >= 500,
     });
   }
   if (body.redirect) throw redirect(body.redirect);
   return body.data;
 }
 
-/** A prefetched payload, in flight or fresh, stands in for a new request: one fetch per navigation. */
-export async function fetchPayload(pathname: string, signal?: AbortSignal): Promise<unknown> {
-  const key = payloadKey(pathname);
-  const entry = prefetched.get(key);
-  prefetched.delete(key);
-  let result: PayloadResult;
-  if (isFresh(entry)) {
-    try {
-      result = await unlessAborted(entry.result, signal);
-    } catch (error) {
-      // This navigation was cancelled: the prefetched answer stays for the next one.
-      if (signal?.aborted && !prefetched.has(key)) prefetched.set(key, entry);
-      throw error;
-    }
-  } else if (lastUsed?.key === key && now() - lastUsed.at < payloadFreshMs) {
-    result = lastUsed.result;
-  } else {
-    const pending = request(pathname, signal);
-    navigating.set(key, pending);
-    try {
-      result = await pending;
-    } finally {
-      if (navigating.get(key) === pending) navigating.delete(key);
-    }
-  }
-  // Only a good answer stands in for the next request: trying a failed page again asks again.
-  lastUsed = result.ok ? { key, result, at: now() } : undefined;
-  return readResult(result, pathname);
+/** SWR's fetcher for a page's live data: a redirect (logged out meanwhile) is a 4xx, never retried. */
+export async function pageData(key: string): Promise<unknown> {
+  const { ok, status, body } = await pageAnswer(key);
+  if (ok && body?.data !== undefined) return body.data;
+  throw Object.assign(new Error(`No page data at ${key}`), { statusCode: ok ? 401 : status });
 }
 
 export type SlotRunner = <T>(task: () => Promise<T>) => Promise<T>;
 
-/** A failed answer is not kept: only a navigation already waiting on it reads it. */
+/** Nothing to do when SWR's cache has the page or is asking for it, now or once a slot frees. */
 export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void> {
-  const key = payloadKey(pathname);
-  for (const [path, entry] of prefetched) if (!isFresh(entry)) prefetched.delete(path);
-  if (queued.has(key) || prefetched.has(key) || navigating.has(key)) return Promise.resolve();
-  queued.add(key);
+  const key = payloadUrl(pathname);
+  const known = () => entryOf(key)?.asking !== undefined || isFresh(entryOf(key));
+  if (known()) return Promise.resolve();
   return run(async () => {
-    queued.delete(key);
-    if (
-      navigating.has(key) ||
-      isFresh(prefetched.get(key)) ||
-      (lastUsed?.key === key && now() - lastUsed.at < payloadFreshMs)
-    )
-      return;
-    const entry: CacheEntry = { result: request(pathname) };
-    prefetched.set(key, entry);
-    const drop = () => {
-      if (prefetched.get(key) === entry) prefetched.delete(key);
-    };
-    try {
-      const result = await entry.result;
-      entry.settledAt = now();
-      if (!result.ok) drop();
-    } catch {
-      drop();
-    }
-  }).catch(() => {
-    queued.delete(key);
-  });
+    if (!known()) await pageAnswer(key);
+  }).catch(() => undefined);
 }
 
-/** For tests. */
-export function clearPayloadCache(): void {
-  prefetched.clear();
-  queued.clear();
-  navigating.clear();
-  lastUsed = undefined;
+/** A form's success may change what any page shows: the next load of each asks the server. */
+export function forgetPageData(): void {
+  const keys = [...(rootCache?.cache.keys() ?? [])];
+  for (const key of keys) if (key.endsWith('/_payload.json')) write(key, undefined);
 }

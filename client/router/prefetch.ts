@@ -3,8 +3,8 @@ import { splitLocale, type Locale } from '../../contract/locales.ts';
 import { accountStringsLoaded } from '../i18n.ts';
 import pLimit from 'p-limit';
 import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
+import { appRouter } from '../lib/app-router.ts';
 import { prefetchPayload } from './payload.ts';
-import { loadPageChunk } from './page-chunk-loader.ts';
 
 /** Prefetches (payloads and route chunks together) at once; the others wait for a slot. */
 export const PRELOAD_CONCURRENCY = 5;
@@ -46,7 +46,13 @@ function prefetchInView(route: PageRoute, locale: Locale): boolean {
   return route.strings !== 'account' || accountStringsLoaded(locale);
 }
 
-/** The route chunk and the payload; 'view' once per path, 'intent' again once a payload was used. */
+/** The page's code as its route loads it (`lazy`: the chunk and its account strings), once. */
+function loadPageChunk(pathname: string): Promise<unknown> {
+  const lazy = matchRoutes(appRouter()?.routes ?? [], pathname)?.at(-1)?.route.lazy;
+  return typeof lazy === 'function' ? lazy() : Promise.resolve();
+}
+
+/** The route chunk and the payload; 'view' once per path, 'intent' again once SWR's answer is stale. */
 export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void {
   if (!prefetchAllowed()) return;
   const match = pageRouteFor(pathname);
@@ -61,7 +67,7 @@ export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void 
   const chunkKey = route.strings ? `${locale}:${route.id}` : route.id;
   if (!preloadedChunks.has(chunkKey)) {
     preloadedChunks.add(chunkKey);
-    run(() => loadPageChunk(route, locale)).catch(() => {
+    run(() => loadPageChunk(pathname)).catch(() => {
       // A failed chunk is loaded (and its failure handled) by the navigation itself.
       preloadedChunks.delete(chunkKey);
     });

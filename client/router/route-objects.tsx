@@ -32,7 +32,7 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
   const loaded = side.pages?.get(route.id);
   return {
     id: node.id,
-    ...(node.index ? { index: true } : { path: node.path }),
+    ...(node.index ? { index: true } : { path: node.path, caseSensitive: true }),
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
     ...(loaded
@@ -59,7 +59,7 @@ export function createRouteObjects(side: RouterSide): RouteObject[] {
       const locale = localeNode.locale!;
       return {
         id: localeNode.id,
-        ...(localeNode.path ? { path: localeNode.path } : {}),
+        ...(localeNode.path ? { path: localeNode.path, caseSensitive: true } : {}),
         handle: { locale } satisfies LocaleHandle,
         ...(side.loadLocale ? { lazy: async () => (await side.loadLocale!(locale), {}) } : {}),
         Component: Layout,

@@ -413,6 +413,8 @@ function guardScript(): string {
     });
     return `${JSON.stringify(name)}: function (module, exports, require) {${outputText}\n}`;
   });
+  // The app's router (react-router) stays out: refused targets never reach it.
+  modules.push(`"./app-router.ts": function (module, exports) { exports.appRouter = () => null; }`);
   return `(() => {
     const factories = {${modules.join(',\n')}};
     const cache = {};

@@ -4,7 +4,6 @@ import {
   hardNavigate,
   isLeavingPage,
   navigateTo,
-  setNavigationRouter,
   type NavigationEnvironment,
   type RouterNavigator,
 } from '../../client/lib/navigate.ts';
@@ -210,34 +209,32 @@ t.test('bad input is refused as an invalid URL', async (t) => {
   refusal(t, () => browser.go(`/${'a'.repeat(9000)}`), 'invalid-url', /invalid URL/, 'too long');
 });
 
-t.test('the browser navigateTo: the registered router, and a clear error outside the browser', async (t) => {
-  t.throws(() => navigateTo('/'), /navigateTo runs in the browser/, 'on the server it says where redirects belong');
+t.test(
+  'the browser navigateTo: a full load before the router exists, and a clear error outside the browser',
+  async (t) => {
+    t.throws(() => navigateTo('/'), /navigateTo runs in the browser/, 'on the server it says where redirects belong');
 
-  const calls: string[] = [];
-  const router: RouterNavigator = { navigate: async (to) => void calls.push(to) };
-  const location = {
-    origin,
-    pathname: '/',
-    search: '',
-    hash: '',
-    assign: () => calls.push('assign'),
-    replace: () => undefined,
-    reload: () => undefined,
-  };
-  const globals = globalThis as unknown as { window?: unknown };
-  globals.window = { location, __ASDAS__: { allowedExternalOrigins: ['https://play.example'] } };
-  t.teardown(() => delete globals.window);
+    const calls: string[] = [];
+    const location = {
+      origin,
+      pathname: '/',
+      search: '',
+      hash: '',
+      assign: (href: string) => calls.push(`assign ${href}`),
+      replace: () => undefined,
+      reload: () => undefined,
+    };
+    const globals = globalThis as unknown as { window?: unknown };
+    globals.window = { location, __ASDAS__: { allowedExternalOrigins: ['https://play.example'] } };
+    t.teardown(() => delete globals.window);
 
-  const unregister = setNavigationRouter(router);
-  await navigateTo('/bonus');
-  t.same(calls, ['/bonus'], 'the router from entry-client is used');
-  await navigateTo('https://play.example/x', { external: true }).catch(() => undefined);
-  t.same(calls, ['/bonus', 'assign'], 'the allow-list comes from window.__ASDAS__');
-  unregister();
-  await navigateTo('/th');
-  t.same(calls, ['/bonus', 'assign', 'assign'], 'after unregistering: a full load');
-  setNavigationRouter(null);
-});
+    // client/lib/app-router.ts makes the router at start; test/browser/runtime.test.ts navigates in it.
+    await navigateTo('/th');
+    t.same(calls, ['assign /th'], 'no router yet: a full load');
+    await navigateTo('https://play.example/x', { external: true });
+    t.same(calls, ['assign /th', 'assign https://play.example/x'], 'the allow-list comes from window.__ASDAS__');
+  },
+);
 
 t.test('hardNavigate compares the whole target with the address shown', async (t) => {
   const { env, calls } = fakeBrowser('/asdas?page=2#top');

@@ -1,17 +1,16 @@
-import t from 'tap';
-import { nestToc } from '../../client/components/table-of-contents.tsx';
+import { mock } from 'node:test';
+import { Window } from 'happy-dom';
 import pLimit from 'p-limit';
-import { pageWindow } from '../../client/pages/article-list.tsx';
-import {
-  clearPayloadCache,
-  fetchPayload,
-  payloadFreshMs,
-  payloadUrl,
-  prefetchPayload,
-} from '../../client/router/payload.ts';
-import { pageRouteFor } from '../../client/router/prefetch.ts';
+import t from 'tap';
 
-// The client's payload cache: a prefetched payload is used by the navigation that follows.
+// client/router/payload.ts: page data in the browser's one cache, SWR's. Loaders, prefetch and the
+// live hook ask through it; the requests go through the API client (ofetch) to a fetch the test answers.
+
+const window = new Window({ url: 'http://localhost/' });
+Object.assign(window, { requestAnimationFrame: undefined });
+Object.assign(globalThis, { window, document: window.document, IS_REACT_ACT_ENVIRONMENT: true });
+Object.defineProperty(globalThis, 'navigator', { value: window.navigator, configurable: true });
+
 interface Call {
   url: string;
   resolve: (body: unknown, status?: number) => void;
@@ -19,32 +18,71 @@ interface Call {
 
 const calls: Call[] = [];
 const realFetch = globalThis.fetch;
-const realNow = Date.now;
-let clock = 1_000_000;
-
-t.beforeEach(() => {
-  calls.length = 0;
-  clearPayloadCache();
-  clock = 1_000_000;
-  Date.now = () => clock;
-  globalThis.fetch = ((url: string) =>
-    new Promise<Response>((resolve) => {
-      calls.push({
-        url,
-        resolve: (body, status = 200) =>
-          resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })),
-      });
-    })) as typeof fetch;
-});
+globalThis.fetch = (input: string | URL | Request) =>
+  new Promise<Response>((resolve) => {
+    calls.push({
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      resolve: (body, status = 200) =>
+        resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })),
+    });
+  });
 t.teardown(() => {
   globalThis.fetch = realFetch;
-  Date.now = realNow;
+});
+
+const { act, createElement: h, useState } = await import('react');
+const { createRoot } = await import('react-dom/client');
+const { SWRConfig } = await import('swr');
+const swr = await import('../../client/lib/swr-config.ts');
+const { fetchPayload, forgetPageData, pageData, payloadUrl, prefetchPayload } =
+  await import('../../client/router/payload.ts');
+const { pageRouteFor } = await import('../../client/router/prefetch.ts');
+const { nestToc } = await import('../../client/components/table-of-contents.tsx');
+const { pageWindow } = await import('../../client/pages/article-list.tsx');
+// In place before the first payload, as in the browser once one was asked for.
+await import('../../client/lib/api-client.ts');
+
+/** Resolves once `done()` holds, letting the requests, imports and SWR's writes run in between. */
+async function until(done: () => boolean, what = 'the condition') {
+  for (let round = 0; round < 2_000; round++) {
+    if (done()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const settled = () => until(() => true).then(() => new Promise((resolve) => setImmediate(resolve)));
+const answer = (index: number, data: unknown, status = 200) =>
+  calls[index]!.resolve(status === 200 ? { buildId: 'b', data } : data, status);
+const cached = (path: string) =>
+  (swr.rootCache?.cache.get(payloadUrl(path))?.data as { data?: unknown } | undefined)?.data;
+
+/** The root's SWRConfig, fresh for each test: its cache is the one every call below uses. */
+let unmount: () => Promise<void> = async () => undefined;
+function Bind() {
+  swr.useBindRootCache();
+  return null;
+}
+async function mountRoot(...children: ReturnType<typeof h>[]) {
+  const root = createRoot(window.document.createElement('div') as unknown as Element);
+  await act(async () => root.render(h(SWRConfig, { value: swr.swrConfig }, h(Bind), ...children)));
+  unmount = () => act(async () => root.unmount());
+}
+
+t.beforeEach(async () => {
+  calls.length = 0;
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: 1_000_000 });
+  const mocked = globalThis.setTimeout;
+  globalThis.setTimeout = ((run: () => void, delay?: unknown, ...rest: unknown[]) =>
+    mocked(run, typeof delay === 'number' ? delay : 0, ...rest)) as typeof setTimeout;
+  await mountRoot();
+});
+t.afterEach(async () => {
+  await unmount();
+  mock.timers.reset();
 });
 
 const run = pLimit(5);
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const answer = (index: number, data: unknown, status = 200) =>
-  calls[index]!.resolve(status === 200 ? { buildId: 'b', data } : data, status);
 
 t.test('payload URLs', async (t) => {
   t.equal(payloadUrl('/'), '/_payload.json');
@@ -52,116 +90,103 @@ t.test('payload URLs', async (t) => {
   t.equal(payloadUrl('/asdas/x/'), '/asdas/x/_payload.json');
 });
 
-t.test('a finished prefetch is used by the navigation: one request', async (t) => {
+t.test("a finished prefetch is used by the navigation: one request, the answer in SWR's cache", async (t) => {
   const prefetched = prefetchPayload('/bonus', run);
-  await flush();
-  t.equal(calls.length, 1);
+  await until(() => calls.length === 1, 'the prefetch');
+  t.equal(calls[0]!.url, '/bonus/_payload.json');
   answer(0, { page: 'bonus' });
   await prefetched;
+  t.same(cached('/bonus'), { page: 'bonus' }, "kept under the payload's address");
   t.same(await fetchPayload('/bonus'), { page: 'bonus' });
   t.equal(calls.length, 1, 'no second request');
 });
 
-t.test('a prefetch still in flight is awaited, not repeated', async (t) => {
+t.test('a prefetch still in flight is joined, not repeated', async (t) => {
   void prefetchPayload('/bonus', run);
-  await flush();
+  await until(() => calls.length === 1);
   const navigation = fetchPayload('/bonus/');
-  await flush();
+  await settled();
   t.equal(calls.length, 1);
   answer(0, { page: 'bonus' });
   t.same(await navigation, { page: 'bonus' });
 });
 
-t.test('a prefetched payload is used once, then a later visit asks again', async (t) => {
+t.test('an answer stands in for 5,000 ms; then a visit asks again', async (t) => {
   void prefetchPayload('/bonus', run);
-  await flush();
+  await until(() => calls.length === 1);
   answer(0, 1);
-  await flush();
   t.equal(await fetchPayload('/bonus'), 1);
-  clock += payloadFreshMs + 1;
+  mock.timers.tick(swr.FRESH_MS - 1);
+  t.equal(await fetchPayload('/bonus'), 1, 'still fresh');
+  mock.timers.tick(2);
   const again = fetchPayload('/bonus');
-  await flush();
-  t.equal(calls.length, 2, 'used up: a new request');
+  await until(() => calls.length === 2, 'a new request');
   answer(1, 2);
   t.equal(await again, 2);
 });
 
-t.test('a stale prefetch is not used', async (t) => {
-  void prefetchPayload('/bonus', run);
-  await flush();
-  answer(0, 'old');
-  await flush();
-  clock += payloadFreshMs + 1;
-  const navigation = fetchPayload('/bonus');
-  await flush();
-  t.equal(calls.length, 2);
-  answer(1, 'new');
-  t.equal(await navigation, 'new');
-});
-
-t.test('a query-only change of the page just shown reuses its payload for a few seconds', async (t) => {
+t.test('a query-only change of the page just shown reuses its payload, and is not prefetched again', async (t) => {
   const first = fetchPayload('/asdas');
-  await flush();
+  await until(() => calls.length === 1);
   answer(0, 'list');
   t.equal(await first, 'list');
   t.equal(await fetchPayload('/asdas'), 'list');
+  await prefetchPayload('/asdas', run);
   t.equal(calls.length, 1);
-  const prefetchedAgain = prefetchPayload('/asdas', run);
-  await prefetchedAgain;
-  t.equal(calls.length, 1, 'nor prefetched again');
 });
 
-t.test('a failed prefetch is not kept; an error answer is read as the page error', async (t) => {
+t.test('an error answer is the page error and is not kept; nor is a redirect', async (t) => {
+  const gone = { statusCode: 404, message: 'Page not found: /gone', fatal: false };
   void prefetchPayload('/gone', run);
-  await flush();
-  answer(0, { statusCode: 404, message: 'Page not found: /gone', fatal: false }, 404);
-  await flush();
+  await until(() => calls.length === 1);
+  answer(0, gone, 404);
+  await settled();
   const navigation = fetchPayload('/gone');
-  await flush();
-  t.equal(calls.length, 2, 'the navigation asks itself');
-  answer(1, { statusCode: 404, message: 'Page not found: /gone', fatal: false }, 404);
+  await until(() => calls.length === 2, 'the navigation asking itself');
+  answer(1, gone, 404);
   const error = await navigation.catch((caught: unknown) => caught);
   t.equal((error as { init: { status: number } }).init.status, 404, 'thrown as the page error, with its status');
-  t.same((error as { data: unknown }).data, { statusCode: 404, message: 'Page not found: /gone', fatal: false });
-  const retry = fetchPayload('/gone');
-  await flush();
-  t.equal(calls.length, 3, 'an error is not reused: trying again asks again');
-  answer(2, { statusCode: 404, message: 'Page not found: /gone', fatal: false }, 404);
-  await retry.catch(() => undefined);
+  t.same((error as { data: unknown }).data, gone);
+
+  const account = fetchPayload('/account');
+  await until(() => calls.length === 3);
+  calls[2]!.resolve({ redirect: '/login?redirect=%2Faccount' });
+  const thrown = await account.catch((caught: unknown) => caught);
+  t.equal((thrown as Response).headers.get('location'), '/login?redirect=%2Faccount', "react-router's redirect");
+  void fetchPayload('/account').catch(() => undefined);
+  await until(() => calls.length === 4, 'a redirect asks again');
+  calls[3]!.resolve({ redirect: '/login' });
 });
 
-t.test('a cancelled navigation leaves the prefetched answer for the next one', async (t) => {
+t.test('a cancelled navigation leaves the request it joined for the next one', async (t) => {
   void prefetchPayload('/bonus', run);
-  await flush();
+  await until(() => calls.length === 1);
   const controller = new AbortController();
   const cancelled = fetchPayload('/bonus', controller.signal);
   controller.abort();
   await t.rejects(cancelled);
   answer(0, 'bonus');
-  await flush();
   t.equal(await fetchPayload('/bonus'), 'bonus');
   t.equal(calls.length, 1);
 });
 
 t.test("a click while its prefetch is still queued: one request, the navigation's", async (t) => {
   // Issue 29: the slots are busy, the link's prefetch waits; the click asks itself; the prefetch,
-  // started when a slot frees (or asked again by the focus the click gives), must not ask again.
+  // started when a slot frees (or asked again by the focus the click gives), joins that request.
   const limited = pLimit(1);
   void prefetchPayload('/busy', limited);
   const queuedPrefetch = prefetchPayload('/bonus', limited);
-  await flush();
-  t.equal(calls.length, 1, 'the slot is busy');
+  await until(() => calls.length === 1);
   const navigation = fetchPayload('/bonus');
-  await flush();
+  await until(() => calls.length === 2, 'the navigation, not waiting for the queue');
   t.same(
     calls.map((call) => call.url),
     ['/busy/_payload.json', '/bonus/_payload.json'],
-    'the navigation does not wait for the queue',
   );
   answer(0, 'busy');
   await queuedPrefetch;
-  void prefetchPayload('/bonus', run);
-  await flush();
+  await prefetchPayload('/bonus', run);
+  await settled();
   t.equal(calls.length, 2, 'neither the queued prefetch nor a new one asks again while the navigation does');
   answer(1, 'bonus');
   t.equal(await navigation, 'bonus');
@@ -169,35 +194,15 @@ t.test("a click while its prefetch is still queued: one request, the navigation'
   t.equal(calls.length, 2, 'nor right after it');
 });
 
-t.test('a cancelled navigation request does not stop a later prefetch', async (t) => {
-  const controller = new AbortController();
-  globalThis.fetch = ((url: string, init?: RequestInit) =>
-    new Promise<Response>((resolve, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
-      calls.push({
-        url,
-        resolve: (body, status = 200) => resolve(new Response(JSON.stringify(body), { status })),
-      });
-    })) as typeof fetch;
-  const cancelled = fetchPayload('/bonus', controller.signal);
-  controller.abort();
-  await t.rejects(cancelled);
-  void prefetchPayload('/bonus', run);
-  await flush();
-  t.equal(calls.length, 2, 'the prefetch asks');
-});
-
-t.test('prefetches share the limit and a path is queued once', async (t) => {
+t.test('prefetches share the limit and a path is asked for once', async (t) => {
   const limited = pLimit(2);
-  const paths = ['/a', '/b', '/c', '/d', '/a', '/b', '/c'];
-  const all = paths.map((path) => prefetchPayload(path, limited));
-  await flush();
+  const all = ['/a', '/b', '/c', '/d', '/a', '/b', '/c'].map((path) => prefetchPayload(path, limited));
+  await until(() => calls.length === 2);
+  await settled();
   t.equal(calls.length, 2, 'two at a time');
   answer(0, 'a');
   answer(1, 'b');
-  await flush();
-  await flush();
-  t.equal(calls.length, 4);
+  await until(() => calls.length === 4);
   answer(2, 'c');
   answer(3, 'd');
   await Promise.all(all);
@@ -206,6 +211,48 @@ t.test('prefetches share the limit and a path is queued once', async (t) => {
     ['/a/_payload.json', '/b/_payload.json', '/c/_payload.json', '/d/_payload.json'],
     'each path once',
   );
+});
+
+t.test("a form's success forgets every page's data: the next load asks", async (t) => {
+  const first = fetchPayload('/bonus');
+  await until(() => calls.length === 1);
+  answer(0, 'before');
+  t.equal(await first, 'before');
+  forgetPageData();
+  t.equal(cached('/bonus'), undefined);
+  const after = fetchPayload('/bonus');
+  await until(() => calls.length === 2);
+  answer(1, 'after');
+  t.equal(await after, 'after');
+});
+
+t.test("the live hook (useLivePageData) revalidates through the same entry as the page's loader", async (t) => {
+  await unmount();
+  const key = payloadUrl('/account');
+  const shown: string[] = [];
+  function Live() {
+    const [seed] = useState({ sessions: 'from the server' });
+    const fetcher = pageData as (key: string) => Promise<typeof seed>;
+    shown.push(swr.useSeededSWR(key, fetcher, seed).sessions);
+    return null;
+  }
+  await mountRoot(h(Live));
+  await settled();
+  t.equal(calls.length, 0, 'hydration asks nothing');
+  mock.timers.tick(swr.FRESH_MS + 1);
+  await act(async () => {
+    window.dispatchEvent(new window.Event('focus'));
+  });
+  await act(async () => mock.timers.tick(1));
+  await until(() => calls.length === 1, 'a return to the tab after 5 s');
+  const navigation = fetchPayload('/account');
+  await settled();
+  t.equal(calls.length, 1, 'a navigation to the page meanwhile joins that request');
+  await act(async () => answer(0, { sessions: 'from the payload' }));
+  t.same(await navigation, { sessions: 'from the payload' });
+  await act(settled);
+  t.equal(shown.at(-1), 'from the payload', 'the hook shows the answer');
+  t.same(cached('/account'), { sessions: 'from the payload' });
 });
 
 t.test('the page a path opens, for prefetch', async (t) => {
