@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, logLevels } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
@@ -20,6 +21,8 @@ async function main() {
     const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
     app = await buildApp({ config, logger });
     await app.listen({ host: config.host, port: config.port });
+    if (process.stdout.isTTY)
+      app.log.info(`open http://localhost:${(app.server.address() as AddressInfo).port} in a browser`);
     if (config.metricsPort > 0) await app.metrics.listen(config.metricsHost, config.metricsPort);
     handleShutdown(app, { drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
   } catch (error) {

@@ -1,5 +1,3 @@
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the server build (tsconfig.server.json) compiles this file without client/*.d.ts
-/// <reference path="./locale-parts.d.ts" />
 import i18next from 'i18next';
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { defaultLocale, type Locale } from '../contract/locales.ts';

@@ -1,12 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export interface BuildInfo {
   id: string;
   timestamp: number;
 }
 
-export const projectRoot = resolve(import.meta.dirname, '..').replace(/[\\/]dist[\\/]node$/, '');
+/** The folder holding package.json above this module, from the sources or from the server bundle. */
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+export const projectRoot = findProjectRoot(import.meta.dirname);
 
 /** The id of the build this process serves, written by `npm run build` next to the bundles. */
 export function readBuildInfo(dev: boolean): BuildInfo {

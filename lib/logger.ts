@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import type PinoPretty from 'pino-pretty';
 
 /** Header values that must never reach a log line. */
 const redactedPaths = [
@@ -69,5 +71,15 @@ export function createLogger(
   settings: LoggerSettings = {},
 ): Logger {
   const options = loggerOptions(level, settings);
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return process.stdout.isTTY ? pino(options, readableLines()) : pino(options);
+}
+
+/**
+ * On a terminal (`npm start`, `npm run dev`) lines a person reads; anywhere else (containers, log
+ * collectors, tests) JSON. Written in this thread, so nothing is lost when the process exits.
+ */
+function readableLines(): pino.DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return pretty({ sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' });
 }

@@ -1,13 +1,13 @@
-// Production build: client and SSR bundles (Vite), the server (tsc), and the build manifest
+// Production build: client and SSR bundles (Vite), the server bundle (esbuild), and the build manifest
 // (dist/build.json for the server, builds/latest.json + builds/meta/{id}.json for browsers).
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { createBuilder } from 'vite';
+import { bundleServer } from './bundle-server.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const started = Date.now();
@@ -30,16 +30,7 @@ await builder.buildApp();
 
 await precompressAssets(resolve(root, 'dist/client/assets'));
 
-// tsc never deletes what it wrote before: a source file removed since the last build would
-// linger as a stale .js (imports and all) in the server output.
-rmSync(resolve(root, 'dist/node'), { recursive: true, force: true });
-execFileSync(
-  process.execPath,
-  [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.server.json')],
-  {
-    stdio: 'inherit',
-  },
-);
+await bundleServer(root);
 
 // The shipped content, parsed once here: a start on the same files skips the parse (decision 0033).
 const server = (file) => import(pathToFileURL(resolve(root, 'dist/node/lib/content', file)).href);

@@ -35,20 +35,15 @@ process.env.NODE_ENV ??= 'production';
 // The image's process settings (V8 heap sizing and flags, glibc arenas: lib/runtime-env.ts) are
 // read only when a process starts, so this process starts again with them, under the same pid
 // (signals and the terminal stay as they were). Node before 22.15 has no process.execve: it runs
-// with defaults.
+// with Node's defaults (docs/sizing.md says what that costs).
 const { missingRuntimeEnv, missingRuntimeFlags, withRuntimeEnv } = await import('../dist/node/lib/runtime-env.js');
 const missingFlags = missingRuntimeFlags(process.execArgv);
 const missing = [...missingRuntimeEnv(process.env), ...missingFlags];
-if (missing.length > 0) {
-  if (typeof process.execve === 'function') {
-    process.execve(
-      process.execPath,
-      [process.execPath, ...missingFlags, ...process.execArgv, import.meta.filename],
-      withRuntimeEnv(process.env),
-    );
-  }
-  console.warn(
-    `Node ${process.version} cannot restart itself with the memory settings (${missing.join(', ')}): see lib/runtime-env.ts.`,
+if (missing.length > 0 && typeof process.execve === 'function') {
+  process.execve(
+    process.execPath,
+    [process.execPath, ...missingFlags, ...process.execArgv, import.meta.filename],
+    withRuntimeEnv(process.env),
   );
 }
 await import('../dist/node/server.js');

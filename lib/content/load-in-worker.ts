@@ -1,11 +1,14 @@
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { projectRoot } from '../build-info.ts';
 import type { ContentSnapshot } from './snapshot.ts';
 
 const fromSources = import.meta.url.endsWith('.ts');
 
 function startThread(root: string): Worker {
   const workerData = { root };
-  if (!fromSources) return new Worker(new URL('./load-worker.js', import.meta.url), { workerData });
+  // The server bundle keeps this entry at its source path (scripts/bundle-server.mjs).
+  if (!fromSources) return new Worker(join(projectRoot, 'dist/node/lib/content/load-worker.js'), { workerData });
   // From the sources the thread needs tsx: Node 20 does not hand module hooks on to workers.
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL('./load-worker.ts', import.meta.url).href);

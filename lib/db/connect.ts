@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { lockDataFolder } from './data-folder-lock.ts';
 import type { OpenedSqlite } from './sqlite.ts';
 import type { Database } from './types.ts';
@@ -39,7 +39,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
         )
     : undefined;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    // Loaded only for PostgreSQL: a replica on the embedded database never holds pg's code.
+    const { default: postgres } = await import('pg');
+    const pool = new postgres.Pool({
       connectionString: options.databaseUrl,
       max: 10,
       connectionTimeoutMillis: 10_000,

@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { BackgroundJobs } from '../background-jobs.ts';
 import type { Tracing } from '../tracing.ts';
 import type { ComposedMail } from './messages.ts';
@@ -37,7 +37,8 @@ function maskAddress(address: string): string {
 export class Mailer {
   readonly mode: 'smtp' | 'outbox';
   readonly outboxDir: string;
-  readonly #transport: Transporter;
+  readonly #smtpUrl: string | undefined;
+  #transport: Promise<Transporter> | undefined;
   readonly #from: string;
   readonly #log: FastifyBaseLogger;
   readonly #jobs: BackgroundJobs;
@@ -53,14 +54,22 @@ export class Mailer {
     this.#jobs = options.jobs;
     this.#delays = options.retryDelaysMs ?? defaultRetryDelaysMs;
     this.#tracing = options.tracing;
-    this.#transport = options.smtpUrl
-      ? createTransport({
-          url: options.smtpUrl,
-          connectionTimeout: 10_000,
-          greetingTimeout: 10_000,
-          socketTimeout: 30_000,
-        })
-      : createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    this.#smtpUrl = options.smtpUrl;
+  }
+
+  /** nodemailer is loaded with the first email, not at start (decision 0041). */
+  #transporter(): Promise<Transporter> {
+    this.#transport ??= import('nodemailer').then(({ createTransport }) =>
+      this.#smtpUrl
+        ? createTransport({
+            url: this.#smtpUrl,
+            connectionTimeout: 10_000,
+            greetingTimeout: 10_000,
+            socketTimeout: 30_000,
+          })
+        : createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
+    );
+    return this.#transport;
   }
 
   /** Returns at once; delivery runs in the background. */
@@ -115,11 +124,11 @@ export class Mailer {
       headers: { 'Content-Language': mail.locale },
     };
     if (this.mode === 'smtp') {
-      const info = (await this.#transport.sendMail(message)) as { messageId?: string };
+      const info = (await (await this.#transporter()).sendMail(message)) as { messageId?: string };
       this.#log.info({ ...context, messageId: info.messageId }, 'email sent');
       return;
     }
-    const info = (await this.#transport.sendMail(message)) as { message: Buffer };
+    const info = (await (await this.#transporter()).sendMail(message)) as { message: Buffer };
     await mkdir(this.outboxDir, { recursive: true });
     // Sortable by time; written under another name first, so a reader never sees half a file.
     this.#written += 1;
@@ -132,6 +141,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.#transport.close();
+    void this.#transport?.then((transport) => transport.close());
   }
 }

@@ -22,7 +22,8 @@ function filesUnder(dir: string): string[] {
 /** Bare specifiers of import/export statements and dynamic imports, by package name. */
 function importedPackages(source: string): string[] {
   const specifiers = [
-    ...source.matchAll(/^\s*(?:import|export)\s[^'"\n;]*?\bfrom\s*["']([^"'./][^"']*)["']/gm),
+    // esbuild writes a long import list over several lines.
+    ...source.matchAll(/^\s*(?:import|export)\s[^'";]*?\bfrom\s*["']([^"'./][^"']*)["']/gm),
     ...source.matchAll(/^\s*import\s*["']([^"'./][^"']*)["']/gm),
     ...source.matchAll(/\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g),
   ].map((match) => match[1]!);
@@ -41,7 +42,10 @@ t.test('every package the built server imports is a dependency, not a devDepende
   t.ok(files.length > 20, `${files.length} built files`);
   const imported = new Map<string, string>();
   for (const file of files) for (const name of importedPackages(readFileSync(file, 'utf8'))) imported.set(name, file);
-  t.ok(imported.has('fastify') && imported.has('react'), 'the scan finds the server and the SSR bundle imports');
+  t.ok(
+    imported.has('@node-rs/argon2') && imported.has('libsql'),
+    'the scan finds what the server bundle leaves to node_modules',
+  );
   for (const [name, file] of [...imported].sort(([a], [b]) => a.localeCompare(b))) {
     const where = file.slice(root.length + 1);
     t.ok(

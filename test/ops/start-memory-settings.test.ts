@@ -80,14 +80,12 @@ t.test(
   },
 );
 
-t.test("on a Node without process.execve it says so and runs the server with Node's defaults", async (t) => {
+t.test("on a Node without process.execve it runs the server with Node's defaults, saying nothing", async (t) => {
   const dir = t.testdir();
   const stub = join(dir, 'no-execve.mjs');
   writeFileSync(stub, `delete process.env.NODE_OPTIONS; delete process.execve;`);
   const { code, output } = await runStart(stub, {});
-  t.match(
-    output,
-    `cannot restart itself with the memory settings (${[...Object.keys(runtimeEnv), ...runtimeFlags].join(', ')})`,
-  );
+  t.notMatch(output, /memory settings|runtime-env/, 'no line a newcomer cannot act on');
   t.equal(code, 1, 'the server itself ran, and stopped at PORT=no-port');
+  t.match(output, /error caught during app initialization/);
 });

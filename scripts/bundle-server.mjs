@@ -1,0 +1,54 @@
+// The production server as a few files (decision 0041): esbuild bundles server.ts and what it
+// imports, packages included, into dist/node; what a start does not run (tracing, Redis, pg,
+// nodemailer, the Markdown pipeline, the bench) is a chunk loaded on first use. Native addons
+// and what only development loads stay in node_modules.
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+/** Entries keep their source paths: scripts/start.mjs and scripts/build.mjs import two of them. */
+const entryPoints = [
+  'server.ts',
+  'lib/runtime-env.ts',
+  'lib/content/load-worker.ts',
+  'lib/content/loader.ts',
+  'lib/content/snapshot-cache.ts',
+];
+
+const external = [
+  'libsql',
+  '@libsql/*',
+  '@node-rs/*',
+  'fs-native-extensions',
+  'require-addon',
+  'pg-native',
+  'vite',
+  '@fastify/vite',
+  '@vitejs/*',
+  'tsx',
+  'pino-pretty',
+];
+
+export async function bundleServer(root) {
+  const outdir = resolve(root, 'dist/node');
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints,
+    outbase: '.',
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    external,
+    // CommonJS packages call require(): ESM output gives them Node's own.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
