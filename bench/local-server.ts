@@ -50,11 +50,14 @@ export async function startLocalServer(
     env = {},
     cpuProfileDir,
     dataDir: keptDataDir,
+    waitFor = '/readyz',
   }: {
     env?: Record<string, string>;
     cpuProfileDir?: string | undefined;
     /** A data folder the caller owns (kept at stop); otherwise a new one, removed at stop. */
     dataDir?: string;
+    /** The address whose first 200 ends the start (`/` for the first page). */
+    waitFor?: string;
   } = {},
 ): Promise<LocalServer> {
   const port = await freePort();
@@ -120,7 +123,7 @@ export async function startLocalServer(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(`${base}/readyz`)).ok) {
+      if ((await fetch(`${base}${waitFor}`, { headers: { 'accept-language': 'en' } })).ok) {
         const readyMs = performance.now() - spawnedAt;
         return { child, base, output, stop, readyMs, memory: () => processMemory(child.pid) };
       }

@@ -184,7 +184,7 @@ async function main() {
 
   if (options.scenario === 'start-up') {
     if (options.url) throw new Error('--scenario start-up starts the local build; it takes no --url');
-    const startUp = await runStartUp(root, 3, {});
+    const startUp = await runStartUp(root, 5, {});
     writeResults({ date: startedAt.toISOString(), commit: gitCommit(), buildId: build?.id, machine, startUp });
     return;
   }
