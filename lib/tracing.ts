@@ -277,11 +277,14 @@ export class Tracing {
 
 /** The provider: a batch of spans sent every few seconds (OTEL_BSP_*) to the OTLP/HTTP endpoint. */
 export async function startTracing(options: TracingOptions): Promise<Tracing> {
-  // Only the exporter of the protocol in use is loaded.
-  const { OTLPTraceExporter } =
+  // Only the exporter of the protocol in use is loaded. The server bundle loads its CommonJS build,
+  // whose exports are only `default` (module.exports); Node, from the sources, its named ones.
+  const loaded =
     options.protocol === 'http/json'
       ? await import('@opentelemetry/exporter-trace-otlp-http')
       : await import('@opentelemetry/exporter-trace-otlp-proto');
+  const { OTLPTraceExporter } =
+    'OTLPTraceExporter' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over our defaults.
   const resource = defaultResource()
     .merge(

@@ -1,6 +1,7 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Redis as RedisClient } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
 import { HttpError } from '../contract/http-error.ts';
@@ -92,7 +93,8 @@ export default fp<RateLimitsPluginOptions>(
 
     async function connectRedis(url: string): Promise<SharedCounters> {
       // Loaded only here: a replica without Redis does not carry the client (decision 0022).
-      const { Redis } = await import('ioredis');
+      // Its module.exports, the client class (CommonJS on demand: lib/tracing.ts says why).
+      const Redis = (await import('ioredis')).default as unknown as typeof RedisClient;
       const redis = new Redis(url, {
         lazyConnect: true,
         // Fail fast when Redis is away: the store then counts in memory and no request waits.

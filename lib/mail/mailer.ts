@@ -59,7 +59,7 @@ export class Mailer {
 
   /** nodemailer is loaded with the first email, not at start (decision 0041). */
   #transporter(): Promise<Transporter> {
-    this.#transport ??= import('nodemailer').then(({ createTransport }) =>
+    this.#transport ??= import('nodemailer').then(({ default: { createTransport } }) =>
       this.#smtpUrl
         ? createTransport({
             url: this.#smtpUrl,
