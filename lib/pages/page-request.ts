@@ -2,29 +2,31 @@ import type { FastifyRequest } from 'fastify';
 import { localePath, type Locale } from '../../contract/locales.ts';
 import type { PageRoute } from '../../contract/routes.ts';
 
-/** A page's answers: the HTML document, its `_payload.json`, or (catch-all) either, by the suffix. */
+/** A page's answers: the HTML document, or its `_payload.json`. */
 export type PageAnswer = 'document' | 'payload';
-
-/** What routes/pages/index.ts declares in each page route's `config.page`, from contract/routes.ts. */
-export interface PageRouteConfig {
-  route: PageRoute;
-  locale: Locale;
-  answer: PageAnswer | 'by-suffix';
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    page?: PageRouteConfig;
-  }
-}
 
 /** The page a request was routed to, and which of its answers it asks for. */
 export interface PageRequest {
   route: PageRoute;
   locale: Locale;
   answer: PageAnswer;
-  /** The route pattern that answered (`/th/asdas/:slug`, `/*\/_payload.json`): traces and logs name pages by it. */
+  /** The route pattern that answered (`/th/asdas/:slug`, `/*\/_payload.json`): traces name pages by it. */
   pattern: string;
+}
+
+/**
+ * What routes/pages/index.ts declares in a page route's config, made once at registration: the
+ * page, and for the catch-all, which answers both on one pattern, the page its payload path asks for.
+ */
+export interface PageRouteConfig {
+  page: PageRequest;
+  payloadPage?: PageRequest;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    page?: PageRouteConfig;
+  }
 }
 
 export const payloadSuffix = '/_payload.json';
@@ -40,13 +42,9 @@ export function pagePatterns(locale: Locale, route: PageRoute): { document: stri
  * page's. Every plugin with a page concern asks here, never the raw URL.
  */
 export function pageOf(request: FastifyRequest): PageRequest | undefined {
-  const { config, url = '' } = request.routeOptions;
-  const page = config.page;
-  if (!page) return undefined;
-  if (page.answer !== 'by-suffix') return { route: page.route, locale: page.locale, answer: page.answer, pattern: url };
+  const declared = request.routeOptions.config.page;
+  if (!declared?.payloadPage) return declared?.page;
   const query = request.url.indexOf('?');
   const pathname = query === -1 ? request.url : request.url.slice(0, query);
-  return pathname.endsWith(payloadSuffix)
-    ? { route: page.route, locale: page.locale, answer: 'payload', pattern: `${url}${payloadSuffix}` }
-    : { route: page.route, locale: page.locale, answer: 'document', pattern: url };
+  return pathname.endsWith(payloadSuffix) ? declared.payloadPage : declared.page;
 }

@@ -123,20 +123,22 @@ export default async function pageRoutes(app: FastifyInstance) {
   for (const locale of locales) {
     for (const route of routeTable) {
       const patterns = pagePatterns(locale, route);
-      const config = (answer: PageRouteConfig['answer']) => ({
-        auth: 'header-or-cookie' as const,
-        page: { route, locale, answer },
-      });
-      app.get(
-        patterns.document,
-        { config: config(route.path === '*' ? 'by-suffix' : 'document') },
-        (request, reply) => {
+      const document: PageRequest = { route, locale, answer: 'document', pattern: patterns.document };
+      const payload: PageRequest = { route, locale, answer: 'payload', pattern: patterns.payload };
+      const config = (page: PageRouteConfig) => ({ auth: 'header-or-cookie' as const, page });
+      if (route.path === '*') {
+        const either = config({ page: document, payloadPage: payload });
+        app.get(patterns.document, { config: either }, (request, reply) => {
           const page = pageOf(request)!;
           return page.answer === 'payload' ? getPayload(request, reply) : getDocument(request, reply, page);
-        },
-      );
-      if (route.path !== '*') app.get(patterns.payload, { config: config('payload') }, getPayload);
-      app.post(patterns.document, { config: config('document') }, postForm);
+        });
+      } else {
+        app.get(patterns.document, { config: config({ page: document }) }, (request, reply) =>
+          getDocument(request, reply, document),
+        );
+        app.get(patterns.payload, { config: config({ page: payload }) }, getPayload);
+      }
+      app.post(patterns.document, { config: config({ page: document }) }, postForm);
     }
   }
 
