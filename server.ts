@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, logLevels } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 import { noNewConnections } from './lib/quiet-listener.ts';
+import { loadCompiledSchemas, missedSchemas } from './lib/schemas/compiled.ts';
 
 export const initializationErrorLog = 'error caught during app initialization';
 
@@ -14,6 +15,8 @@ async function main() {
   const requestedLevel = process.env.LOG_LEVEL;
   const bootLogger = createLogger(logLevels.find((level) => level === requestedLevel) ?? 'info');
   try {
+    // Before the configuration: its validator is among the build's compiled schemas.
+    if (!dev) loadCompiledSchemas();
     const config = loadConfig(process.env, { dev });
     // React picks its build from NODE_ENV when it loads: the app is imported once it is set.
     if (!dev) process.env.NODE_ENV ??= config.env;
@@ -21,6 +24,7 @@ async function main() {
     const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
     app = await buildApp({ config, logger });
     await app.listen({ host: config.host, port: config.port });
+    app.log.debug({ missed: missedSchemas() }, 'schemas the build had not compiled, compiled at start');
     if (process.stdout.isTTY)
       app.log.info(`open http://localhost:${(app.server.address() as AddressInfo).port} in a browser`);
     if (config.metricsPort > 0) await app.metrics.listen(config.metricsHost, config.metricsPort);

@@ -87,9 +87,10 @@ function expectation(name: string): string {
 }
 
 /** One sentence per bad variable, never a raw pattern, never the value of a secret. */
-export function describeErrors(errors: ErrorObject[], env: Env, fallback: Error): string {
+export function describeErrors(errors: ErrorObject[], env: Env): string {
   const names = [...new Set(errors.map((issue) => issue.instancePath.replace(/^\//, '')).filter(Boolean))];
-  if (names.length === 0) return fallback.message.replace(/env\//g, '');
+  // The schema requires no variable, so every error names one; this is for a schema that would.
+  if (names.length === 0) return errors.map((issue) => issue.message ?? issue.keyword).join('; ');
   return names
     .map((name) => {
       const value = env[name];

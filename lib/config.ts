@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import type { ErrorObject } from 'ajv';
-import { envSchema } from 'env-schema';
+import { ajvValidator } from './schemas/compilers.ts';
 import { configWarnings, type ConfigWarning, describeErrors } from './config-messages.ts';
 import { type Env, schema, type TrustProxy } from './config-schema.ts';
 import type { TracesProtocol } from './tracing.ts';
@@ -66,23 +65,25 @@ export interface Config {
   tracing: { protocol: TracesProtocol } | undefined;
 }
 
+/** Strings coerced to the schema's types, defaults filled in, unknown variables dropped. */
+const envOptions = {
+  allErrors: true,
+  removeAdditional: true,
+  useDefaults: true,
+  coerceTypes: true,
+  allowUnionTypes: true,
+  addUsedSchema: false,
+} as const;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
 export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } = {}): Config {
-  let raw: Record<string, unknown>;
-  try {
-    raw = envSchema<Record<string, unknown>>({
-      schema: structuredClone(schema) as never,
-      data: { ...env },
-      env: false,
-    });
-  } catch (error) {
-    throw new ConfigError(
-      `Invalid configuration: ${describeErrors((error as { errors?: ErrorObject[] }).errors ?? [], env, error as Error)}`,
-    );
-  }
+  // Coerced and completed in place: a copy, so process.env keeps what the operator set.
+  const raw: Record<string, unknown> = { ...env };
+  const validate = ajvValidator('config', envOptions, schema);
+  if (!validate(raw)) throw new ConfigError(`Invalid configuration: ${describeErrors(validate.errors ?? [], env)}`);
   const port = raw.PORT as number;
   const nodeEnv = raw.NODE_ENV as Config['env'];
   const playUrl = raw.PLAY_URL as string | undefined;

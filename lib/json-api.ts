@@ -1,27 +1,27 @@
 import { isUtf8 } from 'node:buffer';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../contract/http-error.ts';
+import { ajvValidator } from './schemas/compilers.ts';
 import { malformedJsonFields, malformedTextCode, replaceInvalidUtf8 } from './text.ts';
 
 // Fastify's shared Ajv strips unknown properties and coerces "true" into true; the API must
-// refuse both, so its routes validate with this strict instance instead.
-const strictAjv = new Ajv({
+// refuse both, so its routes validate with a strict instance instead.
+const strictOptions = {
   allErrors: true,
   coerceTypes: false,
   removeAdditional: false,
   useDefaults: false,
   strict: true,
   allowUnionTypes: true,
-});
+} as const;
 
 /**
  * JSON bodies only (an empty one counts as none), strictly validated; answers never cached. Returns
  * the scope typed by its schemas: a route's `request.body` (and params) is what its schema allows.
  */
 export function jsonApiScope(app: FastifyInstance) {
-  app.setValidatorCompiler(({ schema }) => strictAjv.compile(schema));
+  app.setValidatorCompiler(({ schema }) => ajvValidator('api', strictOptions, schema));
 
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');

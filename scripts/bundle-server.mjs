@@ -6,13 +6,14 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** Entries keep their source paths: scripts/start.mjs and scripts/build.mjs import two of them. */
+/** Entries keep their source paths: scripts/start.mjs and scripts/build.mjs import them. */
 const entryPoints = [
   'server.ts',
   'lib/runtime-env.ts',
   'lib/content/load-worker.ts',
   'lib/content/loader.ts',
   'lib/content/snapshot-cache.ts',
+  'scripts/compile-schemas.ts',
 ];
 
 const external = [
@@ -23,7 +24,6 @@ const external = [
   'require-addon',
   'pg-native',
   'vite',
-  '@fastify/vite',
   '@vitejs/*',
   'tsx',
   'pino-pretty',

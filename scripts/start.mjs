@@ -1,6 +1,7 @@
 // `npm start`: build when the sources are newer than the last build, then serve in production mode.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -46,4 +47,6 @@ if (missing.length > 0 && typeof process.execve === 'function') {
     withRuntimeEnv(process.env),
   );
 }
+// Node 22 and later keep the server's compiled code here for the next start (decision 0042).
+module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE ?? resolve(root, 'dist/compile-cache'));
 await import('../dist/node/server.js');

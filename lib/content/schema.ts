@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 
 /** Article slugs, author slugs, path segments. */
@@ -70,11 +70,19 @@ type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
 const addFormats = (ajvFormats as unknown as { default: AddFormats | { default: AddFormats } }).default;
 const applyFormats: AddFormats = typeof addFormats === 'function' ? addFormats : addFormats.default;
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
-applyFormats(ajv, ['date']);
-
-const validatePage = ajv.compile(pageFrontmatterSchema);
-const validateAuthor = ajv.compile(authorFrontmatterSchema);
+// Compiled when content is first parsed: a start that reads the build's snapshot never is.
+let validators: { page: ValidateFunction<PageFrontmatter>; author: ValidateFunction<AuthorFrontmatter> } | undefined;
+function frontmatterValidators() {
+  if (!validators) {
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
+    applyFormats(ajv, ['date']);
+    validators = {
+      page: ajv.compile<PageFrontmatter>(pageFrontmatterSchema),
+      author: ajv.compile<AuthorFrontmatter>(authorFrontmatterSchema),
+    };
+  }
+  return validators;
+}
 
 /** Worded for the person who edits the file. */
 export interface FieldProblem {
@@ -155,8 +163,9 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problems: FieldPr
 /** Fills the defaults too. */
 export function checkPageFrontmatter(data: unknown): Checked<PageFrontmatter> {
   const copy = structuredClone(data ?? {});
+  const validatePage = frontmatterValidators().page;
   if (!validatePage(copy)) return { ok: false, problems: problemsOf(validatePage.errors, pageFrontmatterSchema, copy) };
-  const value = copy as PageFrontmatter;
+  const value = copy;
   if (value.updated !== undefined && value.updated < value.published) {
     return {
       ok: false,
@@ -173,6 +182,7 @@ export function checkPageFrontmatter(data: unknown): Checked<PageFrontmatter> {
 
 export function checkAuthorFrontmatter(data: unknown): Checked<AuthorFrontmatter> {
   const copy = structuredClone(data ?? {});
+  const validateAuthor = frontmatterValidators().author;
   if (!validateAuthor(copy)) {
     return { ok: false, problems: problemsOf(validateAuthor.errors, authorFrontmatterSchema, copy) };
   }
