@@ -45,7 +45,9 @@ export const compilersFactory = {
   buildSerializer: withCompiled(
     'fast-json-stringify',
     (storeFunction) =>
-      storeFunction ? SerializerSelector.StandaloneSerializer({ readMode: false, storeFunction }) : SerializerSelector(),
+      storeFunction
+        ? SerializerSelector.StandaloneSerializer({ readMode: false, storeFunction })
+        : SerializerSelector(),
     lazyCompiledFor,
   ) as unknown as SerializerSelector.SerializerFactory,
 };
