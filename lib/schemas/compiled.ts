@@ -17,7 +17,9 @@ const missed = new Set<string>();
 
 /** The same schema compiles differently under another compiler or other options. */
 export function schemaKey(compiler: string, options: unknown, schema: unknown): string {
-  const hash = createHash('sha256').update(JSON.stringify([options, schema])).digest('base64url');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([options, schema]))
+    .digest('base64url');
   return `${compiler}:${hash}`;
 }
 
