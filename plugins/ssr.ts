@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Renderer, RendererSite } from '../client/entry.server.tsx';
 import { appIcons } from '../contract/app-icons.ts';
+import { builtAppIcons } from '../lib/icons/built-app-icons.ts';
 import { renderErrorLog } from '../contract/page-error.ts';
 import type { RenderState } from '../contract/render-state.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
@@ -71,7 +72,7 @@ async function ssr(app: FastifyInstance) {
   });
   await app.vite.ready();
 
-  const icons = await app.icons.load(appIcons);
+  const icons = (config.dev ? undefined : builtAppIcons()) ?? (await app.icons.load(appIcons));
   const unresolved = appIcons.filter((name) => !icons[name]);
   if (unresolved.length > 0)
     app.log.warn({ icons: unresolved }, 'icons listed in contract/app-icons.ts are not in the installed sets');

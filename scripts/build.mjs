@@ -32,13 +32,18 @@ await precompressAssets(resolve(root, 'dist/client/assets'));
 
 await bundleServer(root);
 
-// The shipped content, parsed once here: a start on the same files skips the parse (decision 0033).
+// The shipped content and the pages' icons, prepared once here: a start on the same files skips
+// the parse (decisions 0033, 0042).
 const server = (file) => import(pathToFileURL(resolve(root, 'dist/node/lib/content', file)).href);
 const [{ loadContent }, { snapshotCacheFile, writeSnapshotCache }] = await Promise.all([
   server('loader.js'),
   server('snapshot-cache.js'),
 ]);
 await writeSnapshotCache(resolve(root, snapshotCacheFile), await loadContent(resolve(root, 'content')));
+const { writeBuiltAppIcons } = await import(
+  pathToFileURL(resolve(root, 'dist/node/lib/icons/built-app-icons.js')).href
+);
+await writeBuiltAppIcons();
 
 const build = { id, timestamp: Date.now() };
 writeFileSync(resolve(root, 'dist/build.json'), JSON.stringify(build));

@@ -14,6 +14,7 @@ const entryPoints = [
   'lib/content/loader.ts',
   'lib/content/snapshot-cache.ts',
   'scripts/compile-schemas.ts',
+  'lib/icons/built-app-icons.ts',
 ];
 
 const external = [
