@@ -100,7 +100,9 @@ async function migrate(
   all: Record<string, Migration>,
   log: MigrationLog | undefined,
 ): Promise<MigrateResult> {
-  await refuseNewerDatabase(conn, schema, all);
+  const executed = await refuseNewerDatabase(conn, schema, all);
+  // Up to date, as on most starts: Kysely's Migrator would read the whole catalogue to find nothing to do.
+  if (Object.keys(all).every((name) => executed.has(name))) return { applied: [] };
   const migrator = new Migrator({
     db: conn,
     provider: { getMigrations: async () => all },
@@ -121,11 +123,12 @@ async function migrate(
   return { applied };
 }
 
+/** The migrations the database has run. */
 async function refuseNewerDatabase(
   conn: Kysely<any>,
   schema: string | undefined,
   all: Record<string, Migration>,
-): Promise<void> {
+): Promise<Set<string>> {
   const exists = schema
     ? await sql<{
         table: string | null;
@@ -133,11 +136,13 @@ async function refuseNewerDatabase(
     : await sql<{
         table: string | null;
       }>`select name as "table" from sqlite_master where type = 'table' and name = ${migrationTable}`.execute(conn);
-  if (!exists.rows[0]?.table) return;
+  if (!exists.rows[0]?.table) return new Set();
   const table = schema ? conn.withSchema(schema) : conn;
   const executed = await table.selectFrom(migrationTable).select('name').execute();
-  const unknown = executed.map((row: { name: string }) => row.name).filter((name) => !Object.hasOwn(all, name));
+  const names = executed.map((row: { name: string }) => row.name);
+  const unknown = names.filter((name) => !Object.hasOwn(all, name));
   if (unknown.length > 0) throw new DatabaseNewerThanCodeError(unknown.sort());
+  return new Set(names);
 }
 
 export async function executedMigrations(db: Kysely<any>): Promise<string[]> {
