@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import t from 'tap';
 import en from '../../locales/en.json' with { type: 'json' };
 import type {
@@ -188,6 +189,36 @@ t.test('Thai payloads carry the Thai text and locale-aware paths', async (t) => 
   t.equal(fallback.article.title, 'How game fairness is tested');
 });
 
+t.test('Thai lists and neighbours name only the articles written in Thai', async (t) => {
+  const thaiSlugs = new Set(
+    readdirSync(new URL('../../content/th/asdas/', import.meta.url)).map((file) => file.replace(/\.md$/, '')),
+  );
+  const english = (await app.inject({ url: '/asdas/_payload.json' })).json<PayloadJson>().data as ArticleListData;
+  const englishOnly = english.articles.filter((article) => !thaiSlugs.has(article.slug));
+  t.ok(englishOnly.length > 0, 'the real content has an English-only article (how-game-fairness-is-tested)');
+  const thaiArticleLinks = (html: string) =>
+    [...html.matchAll(/href="\/th\/asdas\/([a-z0-9-]+)"/g)].map((match) => match[1]!);
+  const pages = ['/th/asdas', '/th/asdas?page=2', '/th', '/th/table-of-content'];
+  for (const author of new Set(english.articles.map((article) => article.author.slug)))
+    pages.push(`/th/author/${author}`);
+  for (const slug of english.articles.map((article) => article.slug)) pages.push(`/th/asdas/${slug}`);
+  for (const path of pages) {
+    const response = await page(path);
+    t.equal(response.statusCode, 200, path);
+    const linked = thaiArticleLinks(response.body).filter((slug) => !thaiSlugs.has(slug));
+    t.same(linked, [], `${path}: links no English-only article`);
+  }
+  const list = (await app.inject({ url: '/th/asdas/_payload.json' })).json<PayloadJson>().data as ArticleListData;
+  t.same(
+    list.articles.map((article) => article.slug).sort(),
+    [...thaiSlugs].sort(),
+    'the Thai list: every Thai article',
+  );
+  const shown = (await page('/th/asdas/how-game-fairness-is-tested')).body;
+  t.match(shown, /data-testid="fallback-note"/, 'the English-only article keeps its page, with the note');
+  t.match(shown, /data-testid="article-(prev|next)"/, 'and neighbours written in Thai');
+});
+
 t.test('drafts are never served in production', async (t) => {
   t.equal((await page('/asdas/upcoming-live-tables')).statusCode, 404);
   t.equal((await app.inject({ url: '/asdas/upcoming-live-tables/_payload.json' })).statusCode, 404);
@@ -208,17 +239,8 @@ t.test('the article list: newest first, paginated with ?page=N', async (t) => {
   for (const locale of ['en', 'th'] as const) {
     const base = locale === 'en' ? '/asdas' : '/th/asdas';
     const list = (await app.inject({ url: `${base}/_payload.json` })).json<PayloadJson>().data as ArticleListData;
-    for (const fallback of [false, true]) {
-      const dates = list.articles
-        .filter((article) => article.fallback === fallback)
-        .map((article) => article.published);
-      t.same(dates, [...dates].sort().reverse(), `${locale}: newest first${fallback ? ' (English-only ones)' : ''}`);
-    }
-    const firstFallback = list.articles.findIndex((article) => article.fallback);
-    t.ok(
-      firstFallback === -1 || list.articles.slice(firstFallback).every((article) => article.fallback),
-      `${locale}: the reader's language first`,
-    );
+    const dates = list.articles.map((article) => article.published);
+    t.same(dates, [...dates].sort().reverse(), `${locale}: newest first`);
     const pageCount = Math.ceil(list.articles.length / list.pageSize);
     t.ok(pageCount >= 2, `${locale}: more than one page`);
 
