@@ -1,12 +1,13 @@
 import { readdirSync } from 'node:fs';
 import t from 'tap';
 import en from '../../locales/en.json' with { type: 'json' };
-import type {
-  ArticleData,
-  ArticleListData,
-  AuthorPageData,
-  HomeData,
-  SiteTocPageData,
+import {
+  responsiblePlayTag,
+  type ArticleData,
+  type ArticleListData,
+  type AuthorPageData,
+  type HomeData,
+  type SiteTocPageData,
 } from '../../contract/content.ts';
 import { matchesIfNoneMatch, strongEtag } from '../../lib/etag.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
@@ -217,6 +218,29 @@ t.test('Thai lists and neighbours name only the articles written in Thai', async
   const shown = (await page('/th/asdas/how-game-fairness-is-tested')).body;
   t.match(shown, /data-testid="fallback-note"/, 'the English-only article keeps its page, with the note');
   t.match(shown, /data-testid="article-(prev|next)"/, 'and neighbours written in Thai');
+});
+
+t.test('responsible-play pages end without a Play prompt; other articles keep theirs', async (t) => {
+  const mainOf = (html: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
+  const playIn = (main: string) =>
+    /data-testid="play-cta"|action="(\/th)?\/play"|href="(\/th)?\/play(\?[^"]*)?"/.test(main);
+  let responsible = 0;
+  for (const locale of ['en', 'th'] as const) {
+    const base = locale === 'en' ? '' : '/th';
+    const list = (await app.inject({ url: `${base}/asdas/_payload.json` })).json<PayloadJson>().data as ArticleListData;
+    for (const article of list.articles) {
+      const main = mainOf((await page(article.path)).body);
+      t.match(main, /<h1/, `${article.path}: its main content`);
+      if (article.tags.includes(responsiblePlayTag)) {
+        responsible += 1;
+        t.notOk(playIn(main), `${article.path} (responsible play): no Play prompt, button or link`);
+      } else t.ok(playIn(main), `${article.path}: ends with the Play prompt`);
+    }
+    const section = mainOf((await page(`${base}/play-responsibility`)).body);
+    t.match(section, /<h1/, `${base}/play-responsibility: a main`);
+    t.notOk(playIn(section), `${base}/play-responsibility: no Play prompt, button or link`);
+  }
+  t.ok(responsible >= 6, `responsible-play articles in both languages (${responsible})`);
 });
 
 t.test('drafts are never served in production', async (t) => {
