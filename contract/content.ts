@@ -3,10 +3,7 @@ import type { SeoData } from './seo.ts';
 
 export type { SeoData } from './seo.ts';
 
-/**
- * The tag that files an article under responsible play (warning signs, breaks ...). Such a page is
- * read by someone who may be struggling: it never ends with a prompt to play.
- */
+/** Files an article under responsible play: read by someone who may be struggling, it never prompts play. */
 export const responsiblePlayTag = 'responsible-play';
 
 export const offersPlay = (tags: readonly string[]): boolean => !tags.includes(responsiblePlayTag);
