@@ -5,7 +5,7 @@ import { AppLink } from './app-link.tsx';
 import { SessionReminder } from './session-reminder.tsx';
 
 /**
- * "Stay in control", beside Play: the session reminder (its form once a session runs, what it will
+ * "Play responsibly", beside Play: the session reminder (its form once a session runs, what it will
  * do before), taking a break, and the responsible-play guide. Only tools the product has.
  */
 export function StayInControl({ session }: { session?: { id: string; startedAt: string } }) {
@@ -14,7 +14,7 @@ export function StayInControl({ session }: { session?: { id: string; startedAt: 
   return (
     <aside className="play-control" aria-labelledby="play-control-title" data-testid="play-control">
       <h2 id="play-control-title" className="section-title">
-        {t('play.control.heading')}
+        {t('play.responsibleHeading')}
       </h2>
       <section className="play-control-part" aria-labelledby="play-reminder-title">
         <h3 id="play-reminder-title">{t('play.reminder.label')}</h3>
@@ -26,7 +26,7 @@ export function StayInControl({ session }: { session?: { id: string; startedAt: 
       </section>
       <section className="play-control-part" aria-labelledby="play-break-title">
         <h3 id="play-break-title">{t('accountPage.breakHeading')}</h3>
-        <p>{t('play.control.breakText')}</p>
+        <p>{t('accountPage.breakIntro')}</p>
         <AppLink
           to={`${localePath(locale, '/account')}#take-a-break`}
           className="button button-quiet"
@@ -35,8 +35,7 @@ export function StayInControl({ session }: { session?: { id: string; startedAt: 
           {t('play.responsible.breakAccountLink')}
         </AppLink>
       </section>
-      <section className="play-control-part" aria-labelledby="responsible-play-title">
-        <h3 id="responsible-play-title">{t('play.responsibleHeading')}</h3>
+      <section className="play-control-part">
         <ul>
           <li>{t('play.responsible.budget')}</li>
           <li>{t('play.responsible.breaks')}</li>

@@ -53,7 +53,7 @@ export function SessionCard({
         </div>
         {session.device ? (
           <div>
-            <dt>{t('play.session.device')}</dt>
+            <dt>{t('accountPage.device')}</dt>
             <dd data-testid="play-device">{session.device}</dd>
           </div>
         ) : null}
@@ -61,14 +61,7 @@ export function SessionCard({
           <dt>{t('play.session.destination')}</dt>
           <dd data-testid="play-destination">{destination ?? t('play.session.ownDestination')}</dd>
         </div>
-        <div>
-          <dt>{t('play.session.reference')}</dt>
-          <dd>
-            <code className="play-reference">{session.id.slice(0, 8).toUpperCase()}</code>
-          </dd>
-        </div>
       </dl>
-      <p className="field-hint play-card-foot">{t('play.session.listed')}</p>
     </section>
   );
 }
@@ -81,7 +74,7 @@ export function RecentSessions({ sessions }: { sessions: readonly LaunchedSessio
   return (
     <section className="play-card play-recent" aria-labelledby="play-recent-title" data-testid="play-recent">
       <h2 id="play-recent-title" className="section-title">
-        {t('play.recent.heading')}
+        {t('accountPage.sessionsHeading')}
       </h2>
       <ul className="play-recent-list">
         {sessions.slice(0, 3).map((session) => (
@@ -91,7 +84,7 @@ export function RecentSessions({ sessions }: { sessions: readonly LaunchedSessio
           </li>
         ))}
       </ul>
-      <AppLink to={`${localePath(locale, '/account')}#play-sessions`}>{t('play.recent.all')}</AppLink>
+      <AppLink to={`${localePath(locale, '/account')}#play-sessions`}>{t('play.next.account')}</AppLink>
     </section>
   );
 }

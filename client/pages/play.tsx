@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from '../i18n.ts';
+import { addPageStrings, useTranslation } from '../i18n.ts';
+import en from '../../locales/en.json?play';
+import th from '../../locales/th.json?play';
 import { useActionData, useLocation, useSearchParams } from 'react-router';
 import type { FormState } from '../../contract/page-data.ts';
 import { StayInControl } from '../components/play-control.tsx';
@@ -12,6 +14,8 @@ import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOut
 import { rememberPlayIntent, takePlayIntent } from '../lib/play-intent.ts';
 import { readReminderChoice, reminderParam, reminderStore } from '../lib/play-reminder.ts';
 import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
+
+addPageStrings({ en, th });
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
 const started = new Map<string, Promise<PlayOutcome>>();
@@ -109,16 +113,17 @@ function StartPlay() {
   );
 }
 
-/** Every state of the page: its heading and lead over the main column, "Stay in control" beside it. */
+/** Every state of the page: its heading and lead over the main column, "Play responsibly" beside it. */
 function PlayLayout({
   heading,
-  lead,
+  withoutIntro = false,
   busy = false,
   session,
   children,
 }: {
   heading: string;
-  lead?: ReactNode;
+  /** The session says what it is by itself: no intro over it. */
+  withoutIntro?: boolean;
   busy?: boolean;
   session?: { id: string; startedAt: string };
   children: ReactNode;
@@ -128,7 +133,7 @@ function PlayLayout({
     <section className="page play-page" aria-busy={busy || undefined}>
       <header className="play-head">
         <h1>{heading}</h1>
-        {lead ?? (
+        {withoutIntro ? null : (
           <p className="lead" data-testid="play-intro">
             {t('play.intro')}
           </p>
@@ -224,15 +229,7 @@ function PlaySession({ id }: { id: string }) {
   }
   const session = { id, startedAt, ...(known ? { device: known.device } : {}) };
   return (
-    <PlayLayout
-      heading={t('play.sessionHeading')}
-      lead={
-        <p className="lead" data-testid="play-session-lead">
-          {t('play.session.lead')}
-        </p>
-      }
-      session={session}
-    >
+    <PlayLayout heading={t('play.sessionHeading')} withoutIntro session={session}>
       <SessionCard session={session} user={user} destination={data?.destination ?? null} />
       <NextSteps />
     </PlayLayout>

@@ -311,6 +311,7 @@ t.test('after the launch: a way on, and a reminder select styled like every fiel
   const select = await look('[data-testid="reminder-choice"]');
   await tab.page.goto(`${base}/account`);
   await tab.page.waitForSelector('html[data-hydrated="true"]');
+  await tab.page.click('[data-testid="profile-disclosure"] > summary');
   const input = await look('input[name="displayName"]');
   t.same(select, input, "the select looks like the account page's inputs (height, edge, padding, type)");
   t.ok(select.height >= 44, `and is at least 44 px tall (${select.height})`);
@@ -576,11 +577,11 @@ t.test('the play page reads as the main action, before and after Play, on a lapt
       const gap = launch.y - (head.y + head.height);
       t.ok(gap >= 8 && gap <= 40, `${where}: the action right under the heading (${gap} px)`);
       if (viewport.width > 1000) {
-        t.ok(control.x >= launch.x + launch.width + 16, `${where}: "Stay in control" beside the action`);
+        t.ok(control.x >= launch.x + launch.width + 16, `${where}: "Play responsibly" beside the action`);
         t.ok(Math.abs(control.y - launch.y) <= 2, `${where}: their tops aligned`);
         t.ok(button.width >= 220, `${where}: a large Play button (${button.width} px)`);
       } else {
-        t.ok(control.y >= launch.y + launch.height, `${where}: "Stay in control" under the action`);
+        t.ok(control.y >= launch.y + launch.height, `${where}: "Play responsibly" under the action`);
         t.ok(button.width >= launch.width - 80, `${where}: Play as wide as its card (${button.width} px)`);
       }
       t.ok(await tab.page.isVisible('[data-testid="reminder-later"]'), `${where}: the reminder, explained`);

@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import t from 'tap';
 import { startBrowserTest, visitors } from '../helpers/browser.ts';
 
@@ -24,6 +24,7 @@ const { newContext, visit } = visitors(browser, base, token);
 
 const laptop = { width: 1366, height: 900 };
 const tablet = { width: 768, height: 1024 };
+const phone = { width: 390, height: 844 };
 
 interface Box {
   x: number;
@@ -68,6 +69,61 @@ t.test('article grids fill row by row on a laptop and a tablet, in both language
         `${where}: every row full (${rows.join('+')})`,
       );
     }
+    await context.close();
+  }
+});
+
+t.test('the account page: its details forms closed rows whose fields line up, short on a phone', async (t) => {
+  const left = (page: Page, selector: string) =>
+    page.locator(selector).evaluateAll((elements) =>
+      elements.map((element) => {
+        const { x, width } = element.getBoundingClientRect();
+        return [Math.round(x), Math.round(width)];
+      }),
+    );
+  for (const [path, javaScript] of [
+    ['/account', true],
+    ['/th/account', false],
+  ] as const) {
+    const context = await newContext(laptop, { user: true, javaScript });
+    const page = await context.newPage();
+    await visit(page, path, javaScript);
+    const disclosures = page.locator('#account-details details.account-disclosure');
+    t.equal(await disclosures.count(), 3, `${path}: name and language, email, password`);
+    t.same(
+      await disclosures.evaluateAll((elements) => elements.map((element) => (element as HTMLDetailsElement).open)),
+      [false, false, false],
+      `${path}: closed until asked for`,
+    );
+    t.equal(await page.locator('[data-testid="delete-disclosure"][open]').count(), 0, `${path}: deletion closed`);
+    t.same(
+      new Set((await left(page, '#account-details summary h3')).map(([x]) => x)).size,
+      1,
+      `${path}: the rows' titles in one column`,
+    );
+    for (const name of ['email', 'password', 'profile'])
+      await page.click(`[data-testid="${name}-disclosure"] > summary`);
+    t.ok(
+      await page.isVisible('input[name="newEmail"]'),
+      `${path}: a row opens by a click${javaScript ? '' : ', without JavaScript'}`,
+    );
+    const fields = await left(page, '#account-details input:not([type="radio"]):not([type="hidden"])');
+    t.equal(fields.length, 5, `${path}: the five text fields`);
+    t.same(
+      fields.filter(([x, width]) => x !== fields[0]![0] || width !== fields[0]![1]),
+      [],
+      `${path}: every field starts at the same x with the same width (${fields[0]!.join(', ')})`,
+    );
+    const buttons = await left(page, '#account-details button[type="submit"]');
+    t.same(new Set(buttons.map(([x]) => x)).size, 1, `${path}: the forms' buttons line up too`);
+    await context.close();
+  }
+  for (const path of ['/account', '/th/account']) {
+    const context = await newContext(phone, { user: true });
+    const page = await context.newPage();
+    await visit(page, path);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    t.ok(height <= 2500, `${path} at 390: ${height} px tall (at most 2500; 3,463 with every form open)`);
     await context.close();
   }
 });
