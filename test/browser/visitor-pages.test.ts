@@ -127,3 +127,27 @@ t.test('the account page: its details forms closed rows whose fields line up, sh
     await context.close();
   }
 });
+
+t.test('client navigations ask for no icon: it is in the page (Chromium asks per address)', async (t) => {
+  const context = await newContext(laptop);
+  const page = await context.newPage();
+  const icons: string[] = [];
+  const documents: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (/favicon|apple-touch-icon|\.ico$/.test(url.pathname)) icons.push(url.pathname);
+    if (request.resourceType() === 'document') documents.push(url.pathname);
+  });
+  await visit(page, '/');
+  const route = ['/asdas', '/bonus', '/terms-apply', '/', '/table-of-content', '/author', '/play-responsibility'];
+  for (const path of route) {
+    const before = await page.locator('h1').textContent();
+    await page.locator(`header a[href="${path}"], main a[href="${path}"]`).first().click();
+    await page.waitForURL(`${base}${path}`);
+    await page.waitForFunction((previous) => document.querySelector('h1')?.textContent !== previous, before);
+  }
+  t.same(documents, ['/'], `${route.length} client navigations after the first page`);
+  t.same(icons, [], 'no icon request, on the first page or after');
+  t.match(await page.locator('link[rel="icon"]').getAttribute('href'), /^data:image\/svg\+xml,/, 'the icon is inline');
+  await context.close();
+});
