@@ -151,3 +151,54 @@ t.test('client navigations ask for no icon: it is in the page (Chromium asks per
   t.match(await page.locator('link[rel="icon"]').getAttribute('href'), /^data:image\/svg\+xml,/, 'the icon is inline');
   await context.close();
 });
+
+t.test('Thai tables at 320 px: words whole, the page no wider than the screen', async (t) => {
+  // Words Chromium's dictionary splits (compounds, loanwords, a misreading) when a column is squeezed.
+  const words = ['รูเล็ต', 'เครื่องมือ', 'หรือ', 'ระยะเวลา', 'ยกเลิก'];
+  const context = await newContext({ width: 320, height: 568 });
+  const page = await context.newPage();
+  const list = (await app.inject({ url: '/th/asdas/_payload.json' })).json<{
+    data: { articles: { path: string }[] };
+  }>().data;
+  let tables = 0;
+  const found = new Set<string>();
+  for (const path of ['/th/play-responsibility', '/th/bonus', ...list.articles.map((article) => article.path)]) {
+    await visit(page, path);
+    const count = await page.locator('.prose table').count();
+    if (count === 0) continue;
+    tables += count;
+    t.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `${path}: no sideways scrolling`,
+    );
+    const split = await page.locator('.prose :is(td, th)').evaluateAll((cells, list) => {
+      const broken: string[] = [];
+      const seen: string[] = [];
+      const first = document.createRange();
+      const last = document.createRange();
+      for (const cell of cells) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+          for (const word of list) {
+            for (let at = node.data.indexOf(word); at !== -1; at = node.data.indexOf(word, at + 1)) {
+              seen.push(word);
+              // No function of our own in here: the test runner's transform would name it (__name).
+              first.setStart(node, at);
+              first.setEnd(node, at + 1);
+              last.setStart(node, at + word.length - 1);
+              last.setEnd(node, at + word.length);
+              const lines = Math.abs(first.getClientRects()[0]!.top - last.getClientRects()[0]!.top);
+              if (lines > 4) broken.push(`${word} in "${node.data}"`);
+            }
+          }
+        }
+      }
+      return { broken, seen };
+    }, words);
+    for (const word of split.seen) found.add(word);
+    t.same(split.broken, [], `${path}: no word split across lines in a table`);
+  }
+  t.ok(tables >= 5, `Thai tables checked (${tables})`);
+  t.ok(found.size >= 4, `the words were there to split (${[...found].join(', ')})`);
+  await context.close();
+});
