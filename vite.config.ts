@@ -12,7 +12,7 @@ const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-externa
 
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
-  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-form|delete-account|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|local-time)|lib[\\/](intent-state|build-check|play|play-reminder))\.tsx?$/;
+  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-disclosure|account-form|delete-account|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|play-control|play-launch|play-session|local-time)|lib[\\/](intent-state|build-check|play|play-reminder))\.tsx?$/;
 // What only a client navigation or a prefetch runs: one chunk, loaded after hydration (decision 0030).
 const navigationCode =
   /[\\/]client[\\/](router[\\/](navigation|page-loader|form-post|payload|prefetch)|lib[\\/]navigate)\.ts$|[\\/]node_modules[\\/](p-limit|yocto-queue)[\\/]|[\\/]contract[\\/](navigation-guard|url-views|page-steps|route-middleware|form-state)\.ts$/;
@@ -34,7 +34,40 @@ const accountStrings: Record<string, readonly string[]> = {
   play: ['ctaHeading', 'ctaText', 'ctaResponsible'], // the Play call to action on home and articles
 };
 
+// Keys only the play page shows: bundled with it (`?play`), in neither part above.
+const playPageStrings: Record<string, readonly string[]> = {
+  play: [
+    'launch',
+    'control',
+    'session',
+    'reminder',
+    'next',
+    'starting',
+    'verifying',
+    'sessionHeading',
+    'playingAs',
+    'since',
+    'sessionUnknown',
+    'launchErrors',
+    'responsibleHeading',
+  ],
+};
+
 type Strings = Record<string, unknown>;
+
+/** Takes the play page's keys out of `strings` and returns them. */
+function takePlayPageStrings(strings: Strings): Strings {
+  const taken: Strings = {};
+  for (const [section, keys] of Object.entries(playPageStrings)) {
+    const all = strings[section] as Strings | undefined;
+    if (!all) continue;
+    const rest = { ...all };
+    taken[section] = Object.fromEntries(keys.map((key) => [key, all[key]]));
+    for (const key of keys) delete rest[key];
+    strings[section] = rest;
+  }
+  return taken;
+}
 
 /** A language's browser strings split in two: what every page shows, and the account pages' rest. */
 function splitStrings(strings: Strings): { reader: Strings; account: Strings } {
@@ -71,10 +104,13 @@ export default defineConfig(({ mode }) => ({
       enforce: 'pre' as const,
       // locales/<locale>.json is the reader part in the browser, `?account` the rest on both sides.
       transform(this: { environment: { name: string } }, code: string, id: string) {
-        const match = /[\\/]locales[\\/]\w+\.json(\?account)?$/.exec(id);
+        const match = /[\\/]locales[\\/]\w+\.json(\?account|\?play)?$/.exec(id);
         if (!match || (!match[1] && this.environment.name !== 'client')) return null;
         const strings = JSON.parse(code) as Strings;
         for (const section of serverOnlyStrings) delete strings[section];
+        const playPage = takePlayPageStrings(strings);
+        if (match[1] === '?play')
+          return { code: `export default ${JSON.stringify(playPage)};`, map: null, moduleType: 'js' };
         const { reader, account } = splitStrings(strings);
         if (!match[1]) return { code: JSON.stringify(reader), map: null };
         return { code: `export default ${JSON.stringify(account)};`, map: null, moduleType: 'js' };

@@ -54,6 +54,11 @@ export async function loadAccountStrings(locale: Locale): Promise<void> {
   translations.add(locale, account);
 }
 
+/** Strings one page bundles with itself (the play page's, vite.config.ts), added for every language. */
+export function addPageStrings(byLocale: Record<Locale, Resources>): void {
+  for (const [locale, resources] of Object.entries(byLocale)) translations.add(locale as Locale, resources);
+}
+
 /** A language's `t` outside React (document head, early error screens); not loaded yet: English. */
 export function translatorFor(locale: Locale): Translator {
   return translations.translator(loaded.has(locale) ? locale : defaultLocale);

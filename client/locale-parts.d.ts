@@ -6,3 +6,10 @@ declare module '*.json?account' {
   const strings: import('../contract/translations.ts').Resources;
   export default strings;
 }
+
+// The keys only the play page shows (`?play`), bundled with that page.
+declare module '*.json?play' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-imports
+  const strings: import('../contract/translations.ts').Resources;
+  export default strings;
+}

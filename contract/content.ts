@@ -3,6 +3,11 @@ import type { SeoData } from './seo.ts';
 
 export type { SeoData } from './seo.ts';
 
+/** Files an article under responsible play: read by someone who may be struggling, it never prompts play. */
+export const responsiblePlayTag = 'responsible-play';
+
+export const offersPlay = (tags: readonly string[]): boolean => !tags.includes(responsiblePlayTag);
+
 export interface TocEntry {
   id: string;
   text: string;

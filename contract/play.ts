@@ -38,7 +38,9 @@ export interface VerifiedLaunch {
 }
 
 export interface PlayPageData {
-  playSessions: { id: string; startedAt: string }[];
+  playSessions: { id: string; startedAt: string; device: string }[];
+  /** Where Play leads: the operator's destination by its host name, or null for this site's own page. */
+  destination: string | null;
 }
 
 /** `/play?problem=<reason>`, with the code `POST /api/play/verify` answers for it. */

@@ -43,6 +43,9 @@ export type HeadEntry =
 
 const ogLocales: Record<Locale, string> = { en: 'en_US', th: 'th_TH' };
 
+/** A page without an image of its own is shared with the site's (scripts/make-icons.ts). */
+export const siteShareImage = { path: '/og-image.png', width: 1200, height: 630 } as const;
+
 function absolute(publicUrl: string, pathOrUrl: string): string {
   if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
   return `${publicUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
@@ -64,6 +67,7 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
   const canonical = absolute(publicUrl, localePath(canonicalLocale, seo.path));
   const url = absolute(publicUrl, localePath(locale, seo.path));
   const image = seo.image ? absolute(publicUrl, seo.image) : undefined;
+  const shared = image ?? absolute(publicUrl, siteShareImage.path);
   const entries: HeadEntry[] = [
     { tag: 'title', text: title },
     { tag: 'meta', attrs: { name: 'description', content: seo.description } },
@@ -95,7 +99,11 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
   og('og:site_name', name);
   og('og:locale', ogLocales[locale]);
   for (const code of alternates) if (code !== locale) og('og:locale:alternate', ogLocales[code]);
-  if (image) og('og:image', image);
+  og('og:image', shared);
+  if (!image) {
+    og('og:image:width', String(siteShareImage.width));
+    og('og:image:height', String(siteShareImage.height));
+  }
   if (seo.type === 'article') {
     if (seo.publishedTime) og('article:published_time', seo.publishedTime);
     if (seo.modifiedTime) og('article:modified_time', seo.modifiedTime);
@@ -104,10 +112,10 @@ export function headEntries(seo: SeoData, context: HeadContext): HeadEntry[] {
   }
 
   const twitter = (key: string, content: string) => entries.push({ tag: 'meta', attrs: { name: key, content } });
-  twitter('twitter:card', image ? 'summary_large_image' : 'summary');
+  twitter('twitter:card', 'summary_large_image');
   twitter('twitter:title', title);
   twitter('twitter:description', seo.description);
-  if (image) twitter('twitter:image', image);
+  twitter('twitter:image', shared);
 
   const home = absolute(publicUrl, localePath(locale, '/'));
   const ld = (json: unknown) =>

@@ -112,7 +112,15 @@ export default fp<PlayPluginOptions>(
       },
       async playPage({ user, locale }) {
         const sessions = user ? await service.recentSessions(user.id) : [];
-        return { playSessions: sessions.map(({ id, startedAt }) => ({ id, startedAt })), seo: playSeo[locale] };
+        return {
+          playSessions: sessions.map(({ id, startedAt, userAgent }) => ({
+            id,
+            startedAt,
+            device: deviceName(userAgent, locale),
+          })),
+          destination: playUrl?.host ?? null,
+          seo: playSeo[locale],
+        };
       },
       async start(user, locale, userAgent) {
         if (config.requireVerifiedEmailForPlay && !user.emailVerified) return { ok: false, code: 'EMAIL_NOT_VERIFIED' };

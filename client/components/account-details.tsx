@@ -4,6 +4,7 @@ import { locales } from '../../contract/locales.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
 import { useTranslation } from '../i18n.ts';
 import { formStateFor } from '../lib/intent-state.ts';
+import { AccountDisclosure } from './account-disclosure.tsx';
 import { AccountForm } from './account-form.tsx';
 import { FormField, FormMessage, useClearedAfterSubmit } from './form-field.tsx';
 import { LocalDateTime } from './local-time.tsx';
@@ -55,38 +56,44 @@ function ProfileForm({ user }: { user: PublicUser }) {
   const labels = { displayName: t('form.displayName'), locale: t('accountSettings.language') };
   const chosen = state?.values.locale ?? user.locale;
   return (
-    <AccountForm
-      scope="profile"
-      busy={busy}
-      message={state?.message}
-      errors={state?.errors}
-      labels={labels}
-      submitLabel={t('accountSettings.saveProfile')}
-      testId="profile-form"
+    <AccountDisclosure
+      title={t('accountSettings.profileHeading')}
+      value={`${user.displayName} · ${t(`accountPage.languages.${user.locale}`)}`}
+      open={Boolean(state)}
+      testId="profile-disclosure"
     >
-      <h3>{t('accountSettings.profileHeading')}</h3>
-      <FormField
+      <AccountForm
         scope="profile"
-        name="displayName"
-        label={labels.displayName}
-        autoComplete="nickname"
-        maxLength={50}
-        defaultValue={state?.values.displayName ?? user.displayName}
-        error={state?.errors.displayName}
-      />
-      <fieldset className="field" aria-describedby="profile-locale-hint">
-        <legend>{labels.locale}</legend>
-        {locales.map((value) => (
-          <label key={value} className="period-choice">
-            <input type="radio" name="locale" value={value} defaultChecked={chosen === value} />{' '}
-            {t(`accountPage.languages.${value}`)}
-          </label>
-        ))}
-        <p className="field-hint" id="profile-locale-hint">
-          {t('accountSettings.languageHint')}
-        </p>
-      </fieldset>
-    </AccountForm>
+        busy={busy}
+        message={state?.message}
+        errors={state?.errors}
+        labels={labels}
+        submitLabel={t('accountSettings.saveProfile')}
+        testId="profile-form"
+      >
+        <FormField
+          scope="profile"
+          name="displayName"
+          label={labels.displayName}
+          autoComplete="nickname"
+          maxLength={50}
+          defaultValue={state?.values.displayName ?? user.displayName}
+          error={state?.errors.displayName}
+        />
+        <fieldset className="field" aria-describedby="profile-locale-hint">
+          <legend>{labels.locale}</legend>
+          {locales.map((value) => (
+            <label key={value} className="period-choice">
+              <input type="radio" name="locale" value={value} defaultChecked={chosen === value} />{' '}
+              {t(`accountPage.languages.${value}`)}
+            </label>
+          ))}
+          <p className="field-hint" id="profile-locale-hint">
+            {t('accountSettings.languageHint')}
+          </p>
+        </fieldset>
+      </AccountForm>
+    </AccountDisclosure>
   );
 }
 
@@ -97,37 +104,42 @@ function PasswordForm() {
   const newRef = useClearedAfterSubmit(state);
   const labels = { currentPassword: t('accountSettings.currentPassword'), newPassword: t('form.newPassword') };
   return (
-    <AccountForm
-      scope="password"
-      busy={busy}
-      message={state?.message}
-      errors={state?.errors}
-      labels={labels}
-      submitLabel={t('accountSettings.changePassword')}
-      testId="password-form"
+    <AccountDisclosure
+      title={t('accountSettings.passwordHeading')}
+      value={t('accountSettings.passwordLead')}
+      open={Boolean(state)}
+      testId="password-disclosure"
     >
-      <h3>{t('accountSettings.passwordHeading')}</h3>
-      <p className="field-hint">{t('accountSettings.passwordLead')}</p>
-      <FormField
+      <AccountForm
         scope="password"
-        name="currentPassword"
-        type="password"
-        ref={currentRef}
-        label={labels.currentPassword}
-        autoComplete="current-password"
-        error={state?.errors.currentPassword}
-      />
-      <FormField
-        scope="password"
-        name="newPassword"
-        type="password"
-        ref={newRef}
-        label={labels.newPassword}
-        hint={t('form.passwordHint')}
-        autoComplete="new-password"
-        error={state?.errors.newPassword}
-      />
-    </AccountForm>
+        busy={busy}
+        message={state?.message}
+        errors={state?.errors}
+        labels={labels}
+        submitLabel={t('accountSettings.changePassword')}
+        testId="password-form"
+      >
+        <FormField
+          scope="password"
+          name="currentPassword"
+          type="password"
+          ref={currentRef}
+          label={labels.currentPassword}
+          autoComplete="current-password"
+          error={state?.errors.currentPassword}
+        />
+        <FormField
+          scope="password"
+          name="newPassword"
+          type="password"
+          ref={newRef}
+          label={labels.newPassword}
+          hint={t('form.passwordHint')}
+          autoComplete="new-password"
+          error={state?.errors.newPassword}
+        />
+      </AccountForm>
+    </AccountDisclosure>
   );
 }
 
@@ -137,36 +149,37 @@ function EmailForm() {
   const passwordRef = useClearedAfterSubmit(state);
   const labels = { newEmail: t('accountSettings.newEmail'), currentPassword: t('accountSettings.currentPassword') };
   return (
-    <AccountForm
-      scope="email"
-      busy={busy}
-      message={state?.message}
-      errors={state?.errors}
-      labels={labels}
-      submitLabel={t('accountSettings.changeEmail')}
-      testId="email-form"
-    >
-      <h3>{t('accountSettings.emailHeading')}</h3>
-      <p className="field-hint">{t('accountSettings.emailLead')}</p>
-      <FormField
+    <AccountDisclosure title={t('accountSettings.emailHeading')} open={Boolean(state)} testId="email-disclosure">
+      <AccountForm
         scope="email"
-        name="newEmail"
-        type="email"
-        label={labels.newEmail}
-        autoComplete="email"
-        defaultValue={state?.values.newEmail ?? ''}
-        error={state?.errors.newEmail}
-      />
-      <FormField
-        scope="email"
-        name="currentPassword"
-        type="password"
-        ref={passwordRef}
-        label={labels.currentPassword}
-        autoComplete="current-password"
-        error={state?.errors.currentPassword}
-      />
-    </AccountForm>
+        busy={busy}
+        message={state?.message}
+        errors={state?.errors}
+        labels={labels}
+        submitLabel={t('accountSettings.changeEmail')}
+        testId="email-form"
+      >
+        <p className="field-hint">{t('accountSettings.emailLead')}</p>
+        <FormField
+          scope="email"
+          name="newEmail"
+          type="email"
+          label={labels.newEmail}
+          autoComplete="email"
+          defaultValue={state?.values.newEmail ?? ''}
+          error={state?.errors.newEmail}
+        />
+        <FormField
+          scope="email"
+          name="currentPassword"
+          type="password"
+          ref={passwordRef}
+          label={labels.currentPassword}
+          autoComplete="current-password"
+          error={state?.errors.currentPassword}
+        />
+      </AccountForm>
+    </AccountDisclosure>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useTranslation } from '../i18n.ts';
 import { useIntentForm } from './account-details.tsx';
+import { AccountDisclosure } from './account-disclosure.tsx';
 import { AccountForm } from './account-form.tsx';
 import { FormField, useClearedAfterSubmit } from './form-field.tsx';
 
@@ -15,26 +16,28 @@ export function DeleteAccount() {
         {t('accountSettings.deleteHeading')}
       </h2>
       <p>{t('accountSettings.deleteText')}</p>
-      <AccountForm
-        scope="deleteAccount"
-        busy={busy}
-        message={state?.message}
-        errors={state?.errors}
-        labels={labels}
-        submitLabel={t('accountSettings.deleteSubmit')}
-        buttonClass="button-danger"
-        testId="delete-account-form"
-      >
-        <FormField
+      <AccountDisclosure title={t('accountSettings.deleteOpen')} open={Boolean(state)} testId="delete-disclosure">
+        <AccountForm
           scope="deleteAccount"
-          name="password"
-          type="password"
-          ref={passwordRef}
-          label={labels.password}
-          autoComplete="current-password"
-          error={state?.errors.password}
-        />
-      </AccountForm>
+          busy={busy}
+          message={state?.message}
+          errors={state?.errors}
+          labels={labels}
+          submitLabel={t('accountSettings.deleteSubmit')}
+          buttonClass="button-danger"
+          testId="delete-account-form"
+        >
+          <FormField
+            scope="deleteAccount"
+            name="password"
+            type="password"
+            ref={passwordRef}
+            label={labels.password}
+            autoComplete="current-password"
+            error={state?.errors.password}
+          />
+        </AccountForm>
+      </AccountDisclosure>
     </section>
   );
 }

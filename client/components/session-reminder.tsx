@@ -65,7 +65,7 @@ export function SessionReminder({
         }}
       >
         <input type="hidden" name="session" value={sessionId} />
-        <label htmlFor={id}>{t('play.reminder.label')}</label>
+        <label htmlFor={id}>{t('play.reminder.choose')}</label>
         <div className="reminder-controls">
           {/* Keyed by the choice: a remembered one read after hydration replaces the server's default. */}
           <select

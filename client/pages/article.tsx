@@ -1,5 +1,5 @@
 import { useTranslation } from '../i18n.ts';
-import type { ArticleLink } from '../../contract/content.ts';
+import { offersPlay, type ArticleLink } from '../../contract/content.ts';
 import { AppLink } from '../components/app-link.tsx';
 import {
   DateTime,
@@ -77,7 +77,7 @@ export default function ArticlePage() {
           ) : null}
         </div>
       </div>
-      <PlayCallToAction />
+      {offersPlay(article.tags) ? <PlayCallToAction /> : null}
       {previous || next ? (
         <nav className="neighbours" aria-label={t('article.moreArticles')}>
           <Neighbour link={previous} rel="prev" />

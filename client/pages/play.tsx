@@ -1,19 +1,21 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from '../i18n.ts';
+import { addPageStrings, useTranslation } from '../i18n.ts';
+import en from '../../locales/en.json?play';
+import th from '../../locales/th.json?play';
 import { useActionData, useLocation, useSearchParams } from 'react-router';
 import type { FormState } from '../../contract/page-data.ts';
-import { localePath } from '../../contract/locales.ts';
-import { AppLink } from '../components/app-link.tsx';
-import { LocalDateTime } from '../components/local-time.tsx';
-import { PlayButton } from '../components/play-button.tsx';
+import { StayInControl } from '../components/play-control.tsx';
+import { LaunchCard } from '../components/play-launch.tsx';
 import { PlayOutcomeMessage } from '../components/play-outcome.tsx';
-import { SessionReminder } from '../components/session-reminder.tsx';
+import { NextSteps, RecentSessions, SessionCard } from '../components/play-session.tsx';
 import { useLocale, usePageData, useUser } from '../hooks.ts';
 import { navigateTo } from '../lib/navigate.ts';
 import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOutcome } from '../lib/play.ts';
 import { rememberPlayIntent, takePlayIntent } from '../lib/play-intent.ts';
 import { readReminderChoice, reminderParam, reminderStore } from '../lib/play-reminder.ts';
 import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
+
+addPageStrings({ en, th });
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
 const started = new Map<string, Promise<PlayOutcome>>();
@@ -56,6 +58,7 @@ function StartPlay() {
   const user = useUser();
   const { key } = useLocation();
   const refusal = useRefusal();
+  const data = usePageData('play');
   // A visit shows the page and its Play button (rendered by the server, it works without JavaScript);
   // only the arrival from "Play, then log in" presses it for the player (play-intent.ts).
   const [outcome, setOutcome] = useState<PlayOutcome | 'starting' | 'idle'>(refusal ?? 'idle');
@@ -91,24 +94,53 @@ function StartPlay() {
 
   const busy = outcome === 'starting' && user !== null;
   return (
+    <PlayLayout heading={t('nav.play')} busy={busy}>
+      <LaunchCard
+        destination={data?.destination ?? null}
+        playerName={user?.displayName}
+        status={
+          busy ? (
+            <p className="play-status" data-testid="play-status">
+              {t('play.starting')}
+            </p>
+          ) : undefined
+        }
+      >
+        {typeof outcome === 'object' ? <PlayOutcomeMessage outcome={outcome} /> : null}
+      </LaunchCard>
+      <RecentSessions sessions={data?.playSessions ?? []} />
+    </PlayLayout>
+  );
+}
+
+/** Every state of the page: its heading and lead over the main column, "Play responsibly" beside it. */
+function PlayLayout({
+  heading,
+  withoutIntro = false,
+  busy = false,
+  session,
+  children,
+}: {
+  heading: string;
+  /** The session says what it is by itself: no intro over it. */
+  withoutIntro?: boolean;
+  busy?: boolean;
+  session?: { id: string; startedAt: string };
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
     <section className="page play-page" aria-busy={busy || undefined}>
-      <h1>{t('nav.play')}</h1>
-      {busy ? (
-        <p className="lead" data-testid="play-status">
-          {t('play.starting')}
-        </p>
-      ) : (
-        <>
+      <header className="play-head">
+        <h1>{heading}</h1>
+        {withoutIntro ? null : (
           <p className="lead" data-testid="play-intro">
             {t('play.intro')}
           </p>
-          {typeof outcome === 'object' ? <PlayOutcomeMessage outcome={outcome} /> : null}
-          <div className="play-again">
-            <PlayButton testId="play-again" />
-          </div>
-        </>
-      )}
-      <ResponsiblePlay />
+        )}
+      </header>
+      <div className="play-main">{children}</div>
+      <StayInControl session={session} />
     </section>
   );
 }
@@ -139,13 +171,11 @@ function LaunchedSession({ token }: { token: string }) {
 
   if (failure) return <LaunchFailed code={failure} />;
   return (
-    <section className="page play-page" aria-busy="true">
-      <h1>{t('nav.play')}</h1>
-      <p className="lead" data-testid="play-status">
+    <PlayLayout heading={t('nav.play')} busy>
+      <p className="play-card play-status" data-testid="play-status">
         {t('play.verifying')}
       </p>
-      <ResponsiblePlay />
-    </section>
+    </PlayLayout>
   );
 }
 
@@ -171,15 +201,13 @@ function LaunchFailed({ code }: { code: string }) {
 /** The play page with a message instead of a session (`children`: why), and Play again. */
 function PlayAgainPage({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const user = useUser();
+  const data = usePageData('play');
   return (
-    <section className="page play-page">
-      <h1>{t('nav.play')}</h1>
+    <PlayLayout heading={t('nav.play')}>
       {children}
-      <div className="play-again">
-        <PlayButton testId="play-again" />
-      </div>
-      <ResponsiblePlay />
-    </section>
+      <LaunchCard destination={data?.destination ?? null} playerName={user?.displayName} />
+    </PlayLayout>
   );
 }
 
@@ -188,8 +216,8 @@ function PlaySession({ id }: { id: string }) {
   const { t } = useTranslation();
   const user = useUser();
   const data = usePageData('play');
-  const startedAt =
-    data?.playSessions.find((session) => session.id === id)?.startedAt ?? verifiedSession(id)?.session.startedAt;
+  const known = data?.playSessions.find((session) => session.id === id);
+  const startedAt = known?.startedAt ?? verifiedSession(id)?.session.startedAt;
   if (!startedAt || !user) {
     return (
       <PlayAgainPage>
@@ -199,74 +227,11 @@ function PlaySession({ id }: { id: string }) {
       </PlayAgainPage>
     );
   }
+  const session = { id, startedAt, ...(known ? { device: known.device } : {}) };
   return (
-    <section className="page play-page">
-      <h1>{t('play.sessionHeading')}</h1>
-      <div className="play-session" data-testid="play-session" data-session-id={id}>
-        <p className="lead">
-          {t('play.playingAs')} <strong data-testid="play-user">{user.displayName}</strong>
-        </p>
-        <p>
-          {t('play.since')} <LocalDateTime iso={startedAt} testId="play-since" />
-        </p>
-        <SessionReminder sessionId={id} startedAt={startedAt} />
-      </div>
+    <PlayLayout heading={t('play.sessionHeading')} withoutIntro session={session}>
+      <SessionCard session={session} user={user} destination={data?.destination ?? null} />
       <NextSteps />
-      <ResponsiblePlay />
-    </section>
-  );
-}
-
-/** After the launch: where to go from here. */
-function NextSteps() {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const links = [
-    { to: localePath(locale, '/asdas'), label: t('play.next.articles'), testId: 'next-articles' },
-    { to: localePath(locale, '/account'), label: t('play.next.account'), testId: 'next-account' },
-    { to: localePath(locale, '/'), label: t('play.next.home'), testId: 'next-home' },
-  ];
-  return (
-    <nav className="play-next" aria-labelledby="play-next-title" data-testid="play-next">
-      <h2 id="play-next-title" className="section-title">
-        {t('play.next.heading')}
-      </h2>
-      <ul>
-        {links.map((link) => (
-          <li key={link.testId}>
-            <AppLink to={link.to} className="button button-quiet" data-testid={link.testId}>
-              {link.label}
-            </AppLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
-
-function ResponsiblePlay() {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  return (
-    <aside className="responsible-play" aria-labelledby="responsible-play-title">
-      <h2 id="responsible-play-title" className="section-title">
-        {t('play.responsibleHeading')}
-      </h2>
-      <ul>
-        <li>{t('play.responsible.budget')}</li>
-        <li>{t('play.responsible.breaks')}</li>
-        <li>
-          {t('play.responsible.breakAccount')}{' '}
-          <AppLink to={`${localePath(locale, '/account')}#take-a-break`} data-testid="take-a-break-link">
-            {t('play.responsible.breakAccountLink')}
-          </AppLink>
-        </li>
-        <li>
-          <AppLink to={localePath(locale, '/play-responsibility')} data-testid="responsibility-link">
-            {t('play.responsible.readMore')}
-          </AppLink>
-        </li>
-      </ul>
-    </aside>
+    </PlayLayout>
   );
 }

@@ -5,7 +5,8 @@ import type { AuthorEntry, ContentSnapshot, PageEntry } from './snapshot.ts';
 import { articlesFolder } from './source-files.ts';
 import type { ArticleSummary, AuthorByline, PageContent } from '../../contract/content.ts';
 
-export const articlePageSize = 10;
+// Twelve fills every row of a grid of one, two, three or four columns (client/styles/page.css).
+export const articlePageSize = 12;
 export const latestArticleCount = 6;
 export const siteTocPath = '/table-of-content';
 export const authorsPath = '/author';

@@ -95,6 +95,14 @@ function countH1(tree: Root): number {
   return count;
 }
 
+/** A table may scroll sideways in its own box on a phone (client/styles/thai.css): a key scrolls it too. */
+function rehypeFocusableTables() {
+  return (tree: Root) =>
+    visit(tree, 'element', (node) => {
+      if (node.tagName === 'table') node.properties.tabIndex = 0;
+    });
+}
+
 function createProcessor(locale: Locale) {
   const { label, backLabel } = footnoteLabels[locale];
   return unified()
@@ -104,6 +112,7 @@ function createProcessor(locale: Locale) {
     .use(rehypeSlug)
     .use(rehypeHeadingIdFallback)
     .use(rehypeSanitize, sanitizeSchema)
+    .use(rehypeFocusableTables)
     .use(rehypeStringify);
 }
 

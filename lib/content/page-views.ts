@@ -52,8 +52,8 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
   const keep = (path: string, data: ContentPageData) => contentPages.set(path.slice(1), deepFreeze(data));
 
   // Articles newest first (then by slug, so equal dates keep a stable order): the order of
-  // previous and next. Lists show the reader's language first; an article shown in English in
-  // its place comes after them, badged (a stable sort keeps each group newest first).
+  // previous and next. Lists and neighbours name only the articles written in this language; one
+  // shown in English in its place keeps its page, reached by its address alone.
   const chronological = catalog
     .articleSlugs()
     .map((slug) => catalog.resolve(locale, `${articlesPath}/${slug}`))
@@ -63,9 +63,7 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
       return byDate || a.entry.slug!.localeCompare(b.entry.slug!);
     });
   const summaryOf = new Map(chronological.map((resolved) => [resolved, catalog.summary(locale, resolved)]));
-  const summaries = chronological
-    .toSorted((a, b) => Number(a.fallback) - Number(b.fallback))
-    .map((resolved) => summaryOf.get(resolved)!);
+  const summaries = chronological.filter((resolved) => !resolved.fallback).map((resolved) => summaryOf.get(resolved)!);
   const articlesCrumb: SeoLink = { name: text.articles, path: localePath(locale, articlesPath) };
   const articleList = deepFreeze({
     articles: summaries,
@@ -122,7 +120,7 @@ export function buildLocalePages(catalog: ContentCatalog, locale: Locale): Local
   };
 }
 
-/** `next` is the newer one. */
+/** `next` is the newer one, `previous` the older one, each the nearest in the reader's language. */
 function articlePages(
   catalog: ContentCatalog,
   locale: Locale,
@@ -131,13 +129,20 @@ function articlePages(
   articlesCrumb: SeoLink,
 ): Map<string, ArticleData> {
   const pages = new Map<string, ArticleData>();
-  const link = (summary: ArticleSummary | undefined): ArticleLink | undefined =>
-    summary && { slug: summary.slug, title: summary.title, path: summary.path };
+  const link = (index: number): ArticleLink | undefined => {
+    const summary = summaries[index];
+    return summary && { slug: summary.slug, title: summary.title, path: summary.path };
+  };
+  const nearest = (from: number, step: 1 | -1) => {
+    let index = from + step;
+    while (index >= 0 && index < articles.length && articles[index]!.fallback) index += step;
+    return index;
+  };
   articles.forEach((resolved, index) => {
     const summary = summaries[index]!;
     const { entry } = resolved;
-    const next = link(summaries[index - 1]);
-    const previous = link(summaries[index + 1]);
+    const next = link(nearest(index, -1));
+    const previous = link(nearest(index, 1));
     const data: ArticleData = {
       article: { ...summary, html: entry.html, toc: entry.toc, author: catalog.byline(entry.meta.author, locale) },
       ...(previous ? { previous } : {}),

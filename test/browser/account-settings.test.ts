@@ -48,6 +48,8 @@ t.test('change email with confirmation, end another session, delete the account'
 
   // A wrong password: the error summary names the field, nothing changes.
   const emailForm = page.locator('[data-testid="email-form"]');
+  // The details forms are closed rows until opened (native <details>).
+  await page.click('[data-testid="email-disclosure"] > summary');
   await emailForm.locator('input[name="newEmail"]').fill('keeper.new@example.com');
   await emailForm.locator('input[name="currentPassword"]').fill('not my password');
   await emailForm.locator('button[type="submit"]').click();
@@ -121,6 +123,7 @@ t.test('change email with confirmation, end another session, delete the account'
 
   // Deletion: the password, then the home page, logged out, with a notice.
   const deleteForm = page.locator('[data-testid="delete-account-form"]');
+  await page.click('[data-testid="delete-disclosure"] > summary');
   await deleteForm.locator('input[name="password"]').fill(password);
   await deleteForm.locator('button[type="submit"]').click();
   await page.waitForURL(`${base}/`);

@@ -311,6 +311,7 @@ t.test('after the launch: a way on, and a reminder select styled like every fiel
   const select = await look('[data-testid="reminder-choice"]');
   await tab.page.goto(`${base}/account`);
   await tab.page.waitForSelector('html[data-hydrated="true"]');
+  await tab.page.click('[data-testid="profile-disclosure"] > summary');
   const input = await look('input[name="displayName"]');
   t.same(select, input, "the select looks like the account page's inputs (height, edge, padding, type)");
   t.ok(select.height >= 44, `and is at least 44 px tall (${select.height})`);
@@ -543,4 +544,69 @@ t.test('the account page without JavaScript: the same two steps as form posts', 
     'page, period (POST), confirmation (POST), result (GET after 303)',
   );
   await tab.context.close();
+});
+
+t.test('the play page reads as the main action, before and after Play, on a laptop and a phone', async (t) => {
+  const box = async (page: Page, selector: string) => {
+    const found = await page.locator(selector).first().boundingBox();
+    if (!found) throw new Error(`nothing on the page is ${selector}`);
+    return found;
+  };
+  for (const [path, name] of [
+    ['/play', 'Layout Player'],
+    ['/th/play', 'ผู้เล่นทดสอบ'],
+  ] as const) {
+    const player = await registerPlayer(name, path === '/play' ? 'en' : 'th');
+    for (const viewport of [
+      { width: 1366, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const where = `${path} at ${viewport.width}`;
+      const tab = await open(path, { token: player.token });
+      await tab.page.setViewportSize(viewport);
+      t.equal(await tab.page.locator('.play-steps li').count(), 3, `${where}: what pressing Play does, in 3 steps`);
+      t.match(
+        await tab.page.textContent('[data-testid="play-launch"]'),
+        path === '/play' ? /this site's play page/ : /หน้าเล่นของเว็บไซต์นี้/,
+        `${where}: where Play leads`,
+      );
+      const head = await box(tab.page, '.play-head');
+      const launch = await box(tab.page, '[data-testid="play-launch"]');
+      const control = await box(tab.page, '[data-testid="play-control"]');
+      const button = await box(tab.page, '[data-testid="play-again"]');
+      const gap = launch.y - (head.y + head.height);
+      t.ok(gap >= 8 && gap <= 40, `${where}: the action right under the heading (${gap} px)`);
+      if (viewport.width > 1000) {
+        t.ok(control.x >= launch.x + launch.width + 16, `${where}: "Play responsibly" beside the action`);
+        t.ok(Math.abs(control.y - launch.y) <= 2, `${where}: their tops aligned`);
+        t.ok(button.width >= 220, `${where}: a large Play button (${button.width} px)`);
+      } else {
+        t.ok(control.y >= launch.y + launch.height, `${where}: "Play responsibly" under the action`);
+        t.ok(button.width >= launch.width - 80, `${where}: Play as wide as its card (${button.width} px)`);
+      }
+      t.ok(await tab.page.isVisible('[data-testid="reminder-later"]'), `${where}: the reminder, explained`);
+
+      await tab.page.click('[data-testid="play-again"]');
+      await sessionShown(tab.page);
+      const sessionHead = await box(tab.page, '.play-head');
+      const session = await box(tab.page, '[data-testid="play-session"]');
+      const sessionGap = session.y - (sessionHead.y + sessionHead.height);
+      t.ok(sessionGap >= 8 && sessionGap <= 40, `${where}: the session right under the heading (${sessionGap} px)`);
+      t.match(
+        await tab.page.textContent('[data-testid="play-destination"]'),
+        path === '/play' ? 'This page, on this site' : 'หน้านี้ บนเว็บไซต์นี้',
+        `${where}: where the session leads`,
+      );
+      t.match(await tab.page.textContent('[data-testid="play-device"]'), /Linux/, `${where}: on which device`);
+      const reminder = await box(tab.page, '[data-testid="reminder-form"]');
+      if (viewport.width > 1000) t.ok(reminder.x > session.x + session.width, `${where}: the reminder beside it`);
+      else t.ok(reminder.y > session.y + session.height, `${where}: the reminder right under it`);
+      const nextTitle = await box(tab.page, '#play-next-title');
+      const nextButton = await box(tab.page, '[data-testid="play-next"] a');
+      const nextGap = nextButton.y - (nextTitle.y + nextTitle.height);
+      t.ok(nextGap >= 8, `${where}: "What next?" apart from its buttons (${nextGap} px)`);
+      t.same(tab.consoleLog.problems(), [], `${where}: no errors`);
+      await tab.context.close();
+    }
+  }
 });

@@ -83,7 +83,7 @@ t.test('GFM works: tables, strikethrough, task lists, autolinks', async (t) => {
     '| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n\nhttps://example.com\n',
     'en',
   );
-  t.match(html, '<table>');
+  t.match(html, '<table tabindex="0">', 'a table, reachable by keyboard when it scrolls');
   t.match(html, '<del>old</del>');
   t.match(html, 'type="checkbox"');
   t.match(html, '<a href="https://example.com">https://example.com</a>');

@@ -133,7 +133,15 @@ t.test('Open Graph and Twitter', async (t) => {
   }
   t.match(html, '<meta name="twitter:card" content="summary_large_image" data-seo>');
   t.match(html, '<meta name="twitter:image" content="https://asdas.example/images/share.png" data-seo>');
-  t.match(renderHeadTags(article, context), '<meta name="twitter:card" content="summary" data-seo>');
+  const plain = renderHeadTags(article, context);
+  t.match(
+    plain,
+    '<meta property="og:image" content="https://asdas.example/og-image.png" data-seo>',
+    "the site's image",
+  );
+  t.match(plain, '<meta property="og:image:width" content="1200" data-seo>');
+  t.match(plain, '<meta name="twitter:card" content="summary_large_image" data-seo>', 'shared large either way');
+  t.notMatch(html, 'og:image:width', "a page's own image: its size is not known");
   const hidden = renderHeadTags({ ...article, noindex: true }, context);
   t.match(hidden, '<meta name="robots" content="noindex" data-seo>');
   t.notMatch(hidden, /rel="canonical"|hreflang=/, 'a noindex page (error, draft) names no canonical or translations');

@@ -1,11 +1,13 @@
+import { readdirSync } from 'node:fs';
 import t from 'tap';
 import en from '../../locales/en.json' with { type: 'json' };
-import type {
-  ArticleData,
-  ArticleListData,
-  AuthorPageData,
-  HomeData,
-  SiteTocPageData,
+import {
+  responsiblePlayTag,
+  type ArticleData,
+  type ArticleListData,
+  type AuthorPageData,
+  type HomeData,
+  type SiteTocPageData,
 } from '../../contract/content.ts';
 import { matchesIfNoneMatch, strongEtag } from '../../lib/etag.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
@@ -188,6 +190,59 @@ t.test('Thai payloads carry the Thai text and locale-aware paths', async (t) => 
   t.equal(fallback.article.title, 'How game fairness is tested');
 });
 
+t.test('Thai lists and neighbours name only the articles written in Thai', async (t) => {
+  const thaiSlugs = new Set(
+    readdirSync(new URL('../../content/th/asdas/', import.meta.url)).map((file) => file.replace(/\.md$/, '')),
+  );
+  const english = (await app.inject({ url: '/asdas/_payload.json' })).json<PayloadJson>().data as ArticleListData;
+  const englishOnly = english.articles.filter((article) => !thaiSlugs.has(article.slug));
+  t.ok(englishOnly.length > 0, 'the real content has an English-only article (how-game-fairness-is-tested)');
+  const thaiArticleLinks = (html: string) =>
+    [...html.matchAll(/href="\/th\/asdas\/([a-z0-9-]+)"/g)].map((match) => match[1]!);
+  const pages = ['/th/asdas', '/th/asdas?page=2', '/th', '/th/table-of-content'];
+  for (const author of new Set(english.articles.map((article) => article.author.slug)))
+    pages.push(`/th/author/${author}`);
+  for (const slug of english.articles.map((article) => article.slug)) pages.push(`/th/asdas/${slug}`);
+  for (const path of pages) {
+    const response = await page(path);
+    t.equal(response.statusCode, 200, path);
+    const linked = thaiArticleLinks(response.body).filter((slug) => !thaiSlugs.has(slug));
+    t.same(linked, [], `${path}: links no English-only article`);
+  }
+  const list = (await app.inject({ url: '/th/asdas/_payload.json' })).json<PayloadJson>().data as ArticleListData;
+  t.same(
+    list.articles.map((article) => article.slug).sort(),
+    [...thaiSlugs].sort(),
+    'the Thai list: every Thai article',
+  );
+  const shown = (await page('/th/asdas/how-game-fairness-is-tested')).body;
+  t.match(shown, /data-testid="fallback-note"/, 'the English-only article keeps its page, with the note');
+  t.match(shown, /data-testid="article-(prev|next)"/, 'and neighbours written in Thai');
+});
+
+t.test('responsible-play pages end without a Play prompt; other articles keep theirs', async (t) => {
+  const mainOf = (html: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
+  const playIn = (main: string) =>
+    /data-testid="play-cta"|action="(\/th)?\/play"|href="(\/th)?\/play(\?[^"]*)?"/.test(main);
+  let responsible = 0;
+  for (const locale of ['en', 'th'] as const) {
+    const base = locale === 'en' ? '' : '/th';
+    const list = (await app.inject({ url: `${base}/asdas/_payload.json` })).json<PayloadJson>().data as ArticleListData;
+    for (const article of list.articles) {
+      const main = mainOf((await page(article.path)).body);
+      t.match(main, /<h1/, `${article.path}: its main content`);
+      if (article.tags.includes(responsiblePlayTag)) {
+        responsible += 1;
+        t.notOk(playIn(main), `${article.path} (responsible play): no Play prompt, button or link`);
+      } else t.ok(playIn(main), `${article.path}: ends with the Play prompt`);
+    }
+    const section = mainOf((await page(`${base}/play-responsibility`)).body);
+    t.match(section, /<h1/, `${base}/play-responsibility: a main`);
+    t.notOk(playIn(section), `${base}/play-responsibility: no Play prompt, button or link`);
+  }
+  t.ok(responsible >= 6, `responsible-play articles in both languages (${responsible})`);
+});
+
 t.test('drafts are never served in production', async (t) => {
   t.equal((await page('/asdas/upcoming-live-tables')).statusCode, 404);
   t.equal((await app.inject({ url: '/asdas/upcoming-live-tables/_payload.json' })).statusCode, 404);
@@ -208,17 +263,8 @@ t.test('the article list: newest first, paginated with ?page=N', async (t) => {
   for (const locale of ['en', 'th'] as const) {
     const base = locale === 'en' ? '/asdas' : '/th/asdas';
     const list = (await app.inject({ url: `${base}/_payload.json` })).json<PayloadJson>().data as ArticleListData;
-    for (const fallback of [false, true]) {
-      const dates = list.articles
-        .filter((article) => article.fallback === fallback)
-        .map((article) => article.published);
-      t.same(dates, [...dates].sort().reverse(), `${locale}: newest first${fallback ? ' (English-only ones)' : ''}`);
-    }
-    const firstFallback = list.articles.findIndex((article) => article.fallback);
-    t.ok(
-      firstFallback === -1 || list.articles.slice(firstFallback).every((article) => article.fallback),
-      `${locale}: the reader's language first`,
-    );
+    const dates = list.articles.map((article) => article.published);
+    t.same(dates, [...dates].sort().reverse(), `${locale}: newest first`);
     const pageCount = Math.ceil(list.articles.length / list.pageSize);
     t.ok(pageCount >= 2, `${locale}: more than one page`);
 

@@ -44,8 +44,8 @@ async function registerPlayer(target: typeof app, displayName: string, locale: '
 
 const pressPlay = (target: typeof app, path: string, cookie?: string) =>
   target.inject({ method: 'POST', url: path, headers: { ...form, ...(cookie ? { cookie } : {}) }, payload: '' });
-const open = (path: string, cookie?: string) =>
-  app.inject({ url: path, headers: { 'user-agent': browserUserAgent, ...(cookie ? { cookie } : {}) } });
+const open = (path: string, cookie?: string, target = app) =>
+  target.inject({ url: path, headers: { 'user-agent': browserUserAgent, ...(cookie ? { cookie } : {}) } });
 
 t.test('logged out: Play goes to login with the way back to Play, in each language', async (t) => {
   const cases: [string, string][] = [
@@ -95,6 +95,7 @@ t.test('logged in: 303 to the launch URL; the own destination spends the token a
   t.equal(page.statusCode, 200);
   t.match(page.body, /data-testid="play-session"/);
   t.match(page.body, /data-testid="play-user">Nok Player</, 'who is playing, in the server HTML');
+  t.match(page.body, /data-testid="play-destination">This page, on this site</, 'where it leads, without a script');
   t.match(page.body, /<title>Play · Asdas<\/title>/);
   t.match(page.body, /<meta name="robots" content="noindex/, 'never indexed');
   t.equal(page.headers['cache-control'], 'private, no-cache');
@@ -122,6 +123,7 @@ t.test('/play is a page, not an action: a visit starts nothing and offers the Pl
     const page = await open(path, player.cookie);
     t.equal(page.statusCode, 200, path);
     t.match(page.body, /data-testid="play-intro"/, `${path}: says what Play does`);
+    t.match(page.body, /data-testid="play-launch"/, `${path}: step by step, with where it leads`);
     t.match(page.body, /<form class="play-action" action="(\/th)?\/play" method="post">/, `${path}: the Play form`);
   }
   const { playSessions } = (
@@ -240,6 +242,8 @@ t.test(
 
     const player = await registerPlayer(target, 'Verified');
     await target.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', player.id).execute();
+    const offered = await open('/play', player.cookie, target);
+    t.match(offered.body, /You go on to play\.example, where the games are\./, 'the page names where Play leads');
     const pressed = await pressPlay(target, '/play', player.cookie);
     t.equal(pressed.statusCode, 303);
     const location = new URL(String(pressed.headers.location));
