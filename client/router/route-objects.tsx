@@ -5,6 +5,7 @@ import { routeTree, type RouteNode } from '../../contract/route-tree.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
+import type { PageHandle } from '../hooks.ts';
 import { pageModules, type PageModule } from '../pages.ts';
 
 /** What one side adds to the route tree: the browser loads and acts, the server only renders. */
@@ -33,6 +34,7 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
   return {
     id: node.id,
     ...(node.index ? { index: true } : { path: node.path, caseSensitive: true }),
+    handle: { page: route } satisfies PageHandle,
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
     ...(loaded
