@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, ScrollRestoration } from 'react-router';
 import { SWRConfig } from 'swr';
 import { onServer, useMatchedLocale, useUser } from '../hooks.ts';
 import { session } from '../lib/session.ts';
@@ -10,7 +10,9 @@ import { RouteAnnouncer } from './route-announcer.tsx';
 
 /**
  * The top of the page tree: the language every string is read in, SWR's one configuration
- * (client/lib/swr-config.ts), the route announcer, scroll.
+ * (client/lib/swr-config.ts), the route announcer, and react-router's scroll restoration: Back and
+ * Forward return to where the page was left, once its data has drawn it; a new page starts at its
+ * top or its #section.
  */
 export function Root() {
   const locale = useMatchedLocale();
@@ -20,7 +22,7 @@ export function Root() {
         {/* Effects only: nothing to do in the server render. */}
         {onServer ? null : <CurrentUserSync />}
         <RouteAnnouncer />
-        <ScrollToTop />
+        <ScrollRestoration />
         <HydratedMarker />
         <NoticeProvider>
           <Outlet />
@@ -28,15 +30,6 @@ export function Root() {
       </SWRConfig>
     </TranslationProvider>
   );
-}
-
-/** A new page starts at its top, unless the address points at a section of it. */
-function ScrollToTop() {
-  const { pathname, hash } = useLocation();
-  useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
-  return null;
 }
 
 /** `<html data-hydrated>` once React owns the page: tests and styles can tell the app is live. */
