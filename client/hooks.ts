@@ -3,6 +3,7 @@ import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { defaultLocale, isLocale, localePath, splitLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
+import type { PageHandle } from '../contract/route-tree.ts';
 import type { PageRoute } from '../contract/routes.ts';
 import { useSeededSWR } from './lib/swr-config.ts';
 import { fetchCurrentUser, userKey, type UserData } from './lib/user-cache.ts';
@@ -21,11 +22,6 @@ export function useMatchedLocale(): Locale {
     if (isLocale(locale)) return locale;
   }
   return defaultLocale;
-}
-
-/** A page route's `handle` (client/router/route-objects.tsx): its entry of the route table. */
-export interface PageHandle {
-  page: PageRoute;
 }
 
 /** The route table's entry of the page shown, for the frame around it (the header's way back). */

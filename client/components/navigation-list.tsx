@@ -13,9 +13,8 @@ export const mainItems = navigationItems.filter((item) => item.area === 'main');
 const accountItems = navigationItems.filter((item) => item.area === 'account');
 
 /**
- * Where Log in and Register come back to (`?redirect=`): this page with the query it reads (not an
- * emailed link's token, nor anything else it ignores); on those two pages, where the visitor was
- * already going. The login flow checks the target (redirectParam, contract/page-steps.ts).
+ * Where Log in and Register come back to: this page with the query it reads (no emailed link's
+ * token); on those two pages, where the visitor was going. Login checks it (contract/page-steps.ts).
  */
 function useWayBack(): string {
   const { pathname, search } = useLocation();

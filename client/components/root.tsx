@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration } from 'react-router';
 import { SWRConfig } from 'swr';
 import { onServer, useMatchedLocale, useUser } from '../hooks.ts';
 import { session } from '../lib/session.ts';
+import { loadNavigation } from '../router/navigation-code.ts';
 import { swrConfig, useBindRootCache } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
 import { NoticeProvider } from './notices.tsx';
@@ -42,13 +43,18 @@ function HydratedMarker() {
 
 /**
  * Loaders, prefetch and form actions use SWR's cache through its bound `mutate`; what SWR learns on
- * its own (a logout in another tab, seen on return) reaches the session store route middleware reads.
+ * its own (a logout in another tab) reaches the session that route middleware reads, and a page
+ * for signed-in visitors leaves (router/signed-out.ts). This tab's logout empties it first.
  */
 function CurrentUserSync() {
   useBindRootCache();
   const user = useUser();
   useEffect(() => {
+    const before = session.user();
     session.set(user);
+    if (before && !user) loadNavigation().then((code) => code.leaveIfSignedOut(), noop);
   }, [user]);
   return null;
 }
+
+const noop = () => undefined;

@@ -43,10 +43,7 @@ export function toPageErrorInfo(error: unknown, { exposeDetails }: { exposeDetai
   return unexpectedError(error, exposeDetails);
 }
 
-/**
- * Not found, whatever the cause (no page, no such article, a slug the route refuses): one page in
- * the site's frame that explains and leads on; the spec's message stays in JSON answers and logs.
- */
+/** Not found, whatever the cause (no page, no such article, a refused slug): one framed 404 page. */
 export const isNotFound = (info: PageErrorInfo): boolean => info.statusCode === 404;
 
 /** The translated words for an error of this status: a missing page, another refusal, or our failure. */

@@ -1,11 +1,10 @@
 import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
 import type { Locale } from '../../contract/locales.ts';
 import type { PageRoute } from '../../contract/routes.ts';
-import { routeTree, type RouteNode } from '../../contract/route-tree.ts';
+import { routeTree, type PageHandle, type RouteNode } from '../../contract/route-tree.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
-import type { PageHandle } from '../hooks.ts';
 import { pageModules, type PageModule } from '../pages.ts';
 
 /** What one side adds to the route tree: the browser loads and acts, the server only renders. */
