@@ -3,6 +3,8 @@ import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { defaultLocale, isLocale, localePath, splitLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
+import type { PageHandle } from '../contract/route-tree.ts';
+import type { PageRoute } from '../contract/routes.ts';
 import { useSeededSWR } from './lib/swr-config.ts';
 import { fetchCurrentUser, userKey, type UserData } from './lib/user-cache.ts';
 import { useTranslationLocale } from './i18n.ts';
@@ -20,6 +22,11 @@ export function useMatchedLocale(): Locale {
     if (isLocale(locale)) return locale;
   }
   return defaultLocale;
+}
+
+/** The route table's entry of the page shown, for the frame around it (the header's way back). */
+export function useMatchedPage(): PageRoute | undefined {
+  return (useMatches().at(-1)?.handle as PageHandle | undefined)?.page;
 }
 
 /** The locale of the page being shown, as the root provides it (no walk over the matches per call). */

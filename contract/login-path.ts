@@ -1,4 +1,4 @@
-import { localePath, type Locale } from './locales.ts';
+import { localePath, splitLocale, type Locale } from './locales.ts';
 
 /** The login page, without locale prefix (`/th/login` in Thai). */
 export const loginPath = '/login';
@@ -11,4 +11,9 @@ export function loginThenBackTo(locale: Locale, returnTo: string): string {
 /** The login page, coming back to Play afterwards: `/login?redirect=%2Fplay` (`/th/...` in Thai). */
 export function loginForPlay(locale: Locale): string {
   return loginThenBackTo(locale, localePath(locale, '/play'));
+}
+
+/** Whether an address of this site is the login page, in either language, whatever its query. */
+export function isLoginAddress(address: string): boolean {
+  return splitLocale(address.split(/[?#]/, 1)[0]!).path === loginPath;
 }

@@ -15,6 +15,11 @@ export interface RouteNode {
   children?: RouteNode[];
 }
 
+/** A page's react-router `handle` (client/router/route-objects.tsx): its entry of the route table. */
+export interface PageHandle {
+  page: PageRoute;
+}
+
 export interface RouteMatch {
   id: string;
   params: Record<string, string | undefined>;

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useMatchedLocale } from '../hooks.ts';
 import { TranslationProvider } from '../i18n.ts';
-import { toPageErrorInfo } from '../router/page-error.ts';
+import { isNotFound, toPageErrorInfo } from '../router/page-error.ts';
 import { useRuntime } from '../runtime.tsx';
 import { DocumentHead } from './document-head.tsx';
 import { clearErrors, ErrorScreen, InlineError } from './error-screen.tsx';
@@ -30,10 +30,10 @@ function useBoundaryError() {
   return { error, info, isBot: runtime.isBot };
 }
 
-/** Errors of a page: fatal ones take the whole screen, others render inside the layout. */
+/** Errors of a page: fatal ones take the whole screen, others (and every not-found) render inside the layout. */
 export function LocaleErrorBoundary() {
   const { error, info, isBot } = useBoundaryError();
-  if (info.fatal && !isBot)
+  if (info.fatal && !isNotFound(info) && !isBot)
     return (
       <>
         <DocumentHead error={error} />

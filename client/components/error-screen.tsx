@@ -3,13 +3,13 @@ import { localePath } from '../../contract/locales.ts';
 import { navigationIcons } from '../../contract/app-icons.ts';
 import { navigationItems } from '../../contract/navigation.ts';
 import { useTranslation, useTranslationLocale } from '../i18n.ts';
-import { errorTextKeys, type PageErrorInfo } from '../router/page-error.ts';
+import { errorTextKeys, isNotFound, type PageErrorInfo } from '../router/page-error.ts';
 import { hardNavigate } from '../lib/navigation-state.ts';
 import { loadNavigation } from '../router/navigation-code.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
 
-/** Status code, heading and explanation in the reader's language, then the spec's exact message. */
+/** Status code, heading and explanation in the reader's language, then the spec's message (never for a not-found). */
 export function ErrorDetails({ info }: { info: PageErrorInfo }) {
   const { t } = useTranslation();
   const locale = useTranslationLocale();
@@ -19,12 +19,14 @@ export function ErrorDetails({ info }: { info: PageErrorInfo }) {
       <p className="error-status">{t('error.statusLabel', { statusCode: info.statusCode })}</p>
       <h1>{t(keys.heading)}</h1>
       <p className="error-explanation">{t(keys.explanation)}</p>
-      <p className="error-detail">
-        <span>{t('error.detailLabel')} </span>
-        <code className="error-message" data-testid="error-message" lang={locale === 'en' ? undefined : 'en'}>
-          {info.message}
-        </code>
-      </p>
+      {isNotFound(info) ? null : (
+        <p className="error-detail">
+          <span>{t('error.detailLabel')} </span>
+          <code className="error-message" data-testid="error-message" lang={locale === 'en' ? undefined : 'en'}>
+            {info.message}
+          </code>
+        </p>
+      )}
       {info.stack ? <pre className="error-stack">{info.stack}</pre> : null}
     </>
   );

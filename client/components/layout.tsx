@@ -121,12 +121,14 @@ export function LayoutFrame({ children }: { children: ReactNode }) {
             <MenuToggle />
           </div>
         </div>
+        {/* In the order it is seen, so Tab follows the eye: on wide screens the account links end
+            the brand's row and the sections make the next; on phones both are the menu, in turn. */}
         <div className="site-menu" id="site-menu" data-testid="site-menu">
-          <nav aria-label={t('site.mainNavigation')} className="main-nav">
-            <NavigationList items={mainItems} />
-          </nav>
           <nav aria-label={t('site.accountNavigation')} className="account-nav">
             <VisitorPart name="account-navigation" part={AccountNavigation} />
+          </nav>
+          <nav aria-label={t('site.mainNavigation')} className="main-nav">
+            <NavigationList items={mainItems} />
           </nav>
         </div>
       </header>

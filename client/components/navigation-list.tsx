@@ -1,8 +1,8 @@
-import { Form } from 'react-router';
+import { Form, useLocation } from 'react-router';
 import { navigationIcons } from '../../contract/app-icons.ts';
 import { localePath } from '../../contract/locales.ts';
 import { navigationItems } from '../../contract/navigation.ts';
-import { useLocale, useUser } from '../hooks.ts';
+import { useLocale, useMatchedPage, useUser } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
 import { AppNavLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
@@ -12,15 +12,39 @@ type PageNavigationItem = Extract<(typeof navigationItems)[number], { path: stri
 export const mainItems = navigationItems.filter((item) => item.area === 'main');
 const accountItems = navigationItems.filter((item) => item.area === 'account');
 
+/**
+ * Where Log in and Register come back to: this page with the query it reads (no emailed link's
+ * token); on those two pages, where the visitor was going. Login checks it (contract/page-steps.ts).
+ */
+function useWayBack(): string {
+  const { pathname, search } = useLocation();
+  const page = useMatchedPage();
+  const params = new URLSearchParams(search);
+  let back: string | null = pathname;
+  if (page?.middleware?.includes('guest')) back = params.get('redirect');
+  else {
+    const kept = new URLSearchParams();
+    for (const name of page?.query ?? []) if (params.has(name)) kept.set(name, params.get(name)!);
+    const query = kept.toString();
+    if (query) back += `?${query}`;
+  }
+  return back ? `?redirect=${encodeURIComponent(back)}` : '';
+}
+
 /** Navigation items as a list of links, each with its icon and its label (the home link active on the home page only). */
 export function NavigationList({ items }: { items: readonly PageNavigationItem[] }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const wayBack = useWayBack();
   return (
     <ul>
       {items.map((item) => (
         <li key={item.key}>
-          <AppNavLink to={localePath(locale, item.path)} data-nav={item.key} end={item.path === '/'}>
+          <AppNavLink
+            to={localePath(locale, item.path) + (item.area === 'account' ? wayBack : '')}
+            data-nav={item.key}
+            end={item.path === '/'}
+          >
             <Icon name={navigationIcons[item.key]} />
             <span>{t(`nav.${item.key}`)}</span>
           </AppNavLink>

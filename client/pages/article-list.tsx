@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { useTranslation } from '../i18n.ts';
 import { useLocation, useSearchParams } from 'react-router';
 import { AppLink } from '../components/app-link.tsx';
@@ -73,16 +72,6 @@ export default function ArticleListPage() {
   const requested = Number(search.get('page') ?? '1');
   const page = Number.isInteger(requested) && requested >= 1 && requested <= count ? requested : 1;
   const shown = data.articles.slice((page - 1) * data.pageSize, page * data.pageSize);
-
-  // Another page of the list starts at its top (the address keeps its path, so the layout does not scroll).
-  const firstRender = useRef(true);
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    window.scrollTo(0, 0);
-  }, [page]);
 
   return (
     <div className="page article-list">

@@ -8,15 +8,17 @@ import { errorTextKeys, type PageErrorInfo } from './page-error.ts';
 export function fallbackSeo(pathname: string, locale: Locale, error?: PageErrorInfo): SeoData {
   const { path } = splitLocale(pathname);
   const { t } = translatorFor(locale);
+  const keys = error && errorTextKeys(error.statusCode);
   const isFormPage = pageRoutes.some((route) => !route.data && `/${route.path}` === path);
   return {
     // Navigation pages are titled by their label; others (password reset ...) under `pageTitles`.
-    title: error
-      ? `${t(errorTextKeys(error.statusCode).title)} (${error.statusCode})`
+    title: keys
+      ? `${t(keys.title)} (${error.statusCode})`
       : isFormPage
         ? t(`pageTitles.${path.slice(1)}`, { defaultValue: t(`nav.${path.slice(1)}`) })
         : '',
-    description: error ? error.message : t('site.tagline'),
+    // What the page says, never the error's message (a path, a query, developer words).
+    description: keys ? t(keys.explanation) : t('site.tagline'),
     path,
     alternates: ['en', 'th'],
     type: 'website',

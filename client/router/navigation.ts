@@ -3,6 +3,7 @@
 export { loadPage } from './page-loader.ts';
 export { fetchPayload, pageData } from './payload.ts';
 export { postForm } from './form-post.ts';
+export { leaveIfSignedOut } from './signed-out.ts';
 export { prefetchPage, prefetchWhenVisible } from './prefetch.ts';
 export { navigateTo } from '../lib/navigate.ts';
 export { safeRedirectPath } from '../../contract/navigation-guard.ts';

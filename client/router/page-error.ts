@@ -43,6 +43,9 @@ export function toPageErrorInfo(error: unknown, { exposeDetails }: { exposeDetai
   return unexpectedError(error, exposeDetails);
 }
 
+/** Not found, whatever the cause (no page, no such article, a refused slug): one framed 404 page. */
+export const isNotFound = (info: PageErrorInfo): boolean => info.statusCode === 404;
+
 /** The translated words for an error of this status: a missing page, another refusal, or our failure. */
 export function errorTextKeys(statusCode: number): { title: string; heading: string; explanation: string } {
   if (statusCode === 404)

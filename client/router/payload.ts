@@ -4,6 +4,7 @@ import { loadApiClient } from '../lib/api.ts';
 import { FRESH_MS, rootCache, type Dated } from '../lib/swr-config.ts';
 import { pageError } from './page-error.ts';
 import { payloadUrl } from './payload-url.ts';
+import { followPageRedirect, redirectedWhileSignedIn } from './signed-out.ts';
 
 export { payloadUrl } from './payload-url.ts';
 
@@ -83,14 +84,18 @@ export async function fetchPayload(pathname: string, signal?: AbortSignal): Prom
       fatal: body?.fatal ?? status >= 500,
     });
   }
-  if (body.redirect) throw redirect(body.redirect);
+  if (body.redirect) {
+    redirectedWhileSignedIn(body.redirect);
+    throw redirect(body.redirect);
+  }
   return body.data;
 }
 
-/** SWR's fetcher for a page's live data: a redirect (logged out meanwhile) is a 4xx, never retried. */
+/** SWR's fetcher for a page's live data: a redirect (signed out) takes the page there, a 4xx to SWR. */
 export async function pageData(key: string): Promise<unknown> {
   const { ok, status, body } = await pageAnswer(key);
   if (ok && body?.data !== undefined) return body.data;
+  if (ok && body?.redirect) followPageRedirect(key, body.redirect);
   throw Object.assign(new Error(`No page data at ${key}`), { statusCode: ok ? 401 : status });
 }
 

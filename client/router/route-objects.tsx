@@ -1,7 +1,7 @@
 import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
 import type { Locale } from '../../contract/locales.ts';
 import type { PageRoute } from '../../contract/routes.ts';
-import { routeTree, type RouteNode } from '../../contract/route-tree.ts';
+import { routeTree, type PageHandle, type RouteNode } from '../../contract/route-tree.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
@@ -33,6 +33,7 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
   return {
     id: node.id,
     ...(node.index ? { index: true } : { path: node.path, caseSensitive: true }),
+    handle: { page: route } satisfies PageHandle,
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
     ...(loaded

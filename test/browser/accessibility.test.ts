@@ -71,7 +71,7 @@ const checks: Check[] = [
     },
   },
   { name: '404', path: '/no-such-page' },
-  { name: 'fatal error', path: '/asdas/Not_A_Slug' },
+  { name: 'refused slug (the same 404)', path: '/asdas/Not_A_Slug' },
   {
     name: 'menu open',
     path: '/bonus',

@@ -296,7 +296,7 @@ t.test('no page scrolls sideways: 320x568 without JavaScript, 768x1024 and 1366x
 });
 
 t.test(
-  'laptop and tablet: two rows (brand, account, language and Play; then the sections), logged in or out',
+  'laptop and tablet: two rows (brand, language, Play and account; then the sections), logged in or out',
   async (t) => {
     for (const user of [false, true]) {
       for (const width of [1280, 768]) {
@@ -400,8 +400,8 @@ for (const javaScript of [true, false]) {
       );
       t.same(
         await page.locator('#site-menu nav').evaluateAll((navs) => navs.map((nav) => nav.getAttribute('aria-label'))),
-        ['เมนูหลัก', 'บัญชีผู้ใช้'],
-        'named landmarks',
+        ['บัญชีผู้ใช้', 'เมนูหลัก'],
+        'named landmarks, the account links first (the order of the header on wide screens)',
       );
       const afterOpen = (await boxes(page.getByRole('banner'), 'the banner'))[0]!;
       t.ok(afterOpen.height > 120, 'the open menu is part of the banner, under the brand row');

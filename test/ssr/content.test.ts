@@ -291,7 +291,7 @@ t.test('the article list: newest first, paginated with ?page=N', async (t) => {
 
     const tooFar = await page(`${base}?page=${pageCount + 1}`);
     t.equal(tooFar.statusCode, 404, 'past the end is a 404');
-    t.equal(textOf(tooFar.body, 'error-message'), `Page not found: ${base}?page=${pageCount + 1}`);
+    t.match(tooFar.body, /<title>(Page not found|ไม่พบหน้านี้) \(404\)/, 'the 404 page');
     t.match(tooFar.body, /data-testid="inline-error"/, 'shown inside the layout');
 
     for (const bad of ['0', 'abc', '-1', '1.5', '']) {

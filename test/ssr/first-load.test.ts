@@ -116,10 +116,13 @@ t.test('every route names the module its page imports (the server preloads that 
 // that explain and lead on, tag names, mostly as Thai and English strings) and 400 more to the account
 // pages (the panel beside login and registration). A content page now loads 115,391 (/) to 116,319
 // (/th/bonus) bytes, account pages 119,871 (/login) to 121,427 (/th/registration). Issue 27 asked for
-// 110,000 on content pages: not met (0030 says why). These budgets hold today's figures with at most
-// about 400 bytes to spare, so any growth shows.
-const contentPageBudgetBytes = 116_700;
-const accountPageBudgetBytes = 121_800;
+// 110,000 on content pages: not met (0030 says why). Issue 40 added about 970 bytes to every page:
+// react-router's ScrollRestoration (about 500, Back returns to where the visitor was), the header's
+// way back after login (about 280), leaving a page when signed out elsewhere and its notice (about
+// 110), the 404 page in the frame (about 90). These budgets hold today's figures with at most about
+// 400 bytes to spare, so any growth shows.
+const contentPageBudgetBytes = 117_900;
+const accountPageBudgetBytes = 123_000;
 
 const contentPages = [
   '/',
