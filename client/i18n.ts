@@ -7,7 +7,8 @@ export type { TFunction, TranslateOptions, Translator } from '../contract/transl
 
 // One i18next instance per language (contract/translations.ts). The browser loads the page's
 // language, and its account strings only with the pages that need them (decision 0019).
-const translations = createTranslations(i18next);
+/** Exported for strings a page bundles with itself (the play page's, vite.config.ts `?play`). */
+export const translations = createTranslations(i18next);
 /** Languages whose strings are in place (their reader part, in the browser). */
 const loaded = new Set<Locale>();
 /** Languages whose account strings are in place (on the server: every language, whole). */
@@ -52,11 +53,6 @@ export async function loadAccountStrings(locale: Locale): Promise<void> {
   if (complete.has(locale)) return;
   complete.add(locale);
   translations.add(locale, account);
-}
-
-/** Strings one page bundles with itself (the play page's, vite.config.ts), added for every language. */
-export function addPageStrings(byLocale: Record<Locale, Resources>): void {
-  for (const [locale, resources] of Object.entries(byLocale)) translations.add(locale as Locale, resources);
 }
 
 /** A language's `t` outside React (document head, early error screens); not loaded yet: English. */

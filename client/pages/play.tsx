@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { addPageStrings, useTranslation } from '../i18n.ts';
+import { translations, useTranslation } from '../i18n.ts';
 import en from '../../locales/en.json?play';
 import th from '../../locales/th.json?play';
 import { useActionData, useLocation, useSearchParams } from 'react-router';
@@ -15,7 +15,9 @@ import { rememberPlayIntent, takePlayIntent } from '../lib/play-intent.ts';
 import { readReminderChoice, reminderParam, reminderStore } from '../lib/play-reminder.ts';
 import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
 
-addPageStrings({ en, th });
+// The strings only this page shows come with its code, in every language (vite.config.ts).
+translations.add('en', en);
+translations.add('th', th);
 
 /** Play started from this page, by history entry: StrictMode's second effect and a remount reuse it. */
 const started = new Map<string, Promise<PlayOutcome>>();
