@@ -14,28 +14,29 @@ const accountItems = navigationItems.filter((item) => item.area === 'account');
 
 /**
  * Where Log in and Register come back to: this page with the query it reads (no emailed link's
- * token); on those two pages, where the visitor was going. Login checks it (contract/page-steps.ts).
+ * token), not an account form nor home, login's default; on those two, where the visitor was going.
  */
-function useWayBack(): string {
+function useWayBack(home: string): string {
   const { pathname, search } = useLocation();
   const page = useMatchedPage();
   const params = new URLSearchParams(search);
   let back: string | null = pathname;
   if (page?.middleware?.includes('guest')) back = params.get('redirect');
+  else if (page?.action) back = null;
   else {
     const kept = new URLSearchParams();
     for (const name of page?.query ?? []) if (params.has(name)) kept.set(name, params.get(name)!);
     const query = kept.toString();
     if (query) back += `?${query}`;
   }
-  return back ? `?redirect=${encodeURIComponent(back)}` : '';
+  return back && back !== home ? `?redirect=${encodeURIComponent(back)}` : '';
 }
 
 /** Navigation items as a list of links, each with its icon and its label (the home link active on the home page only). */
 export function NavigationList({ items }: { items: readonly PageNavigationItem[] }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const wayBack = useWayBack();
+  const wayBack = useWayBack(localePath(locale, '/'));
   return (
     <ul>
       {items.map((item) => (

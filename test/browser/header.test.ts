@@ -111,6 +111,11 @@ t.test('the header links to login and registration come back to the page shown',
     await visit(page, '/login', javaScript);
     t.equal(await loginHref(page), '/login', `${mode}: on login, no redirect to login`);
     t.equal(await registrationHref(page), '/registration', `${mode}: nor to registration`);
+    // The other account forms have flows of their own: logging in does not return to them.
+    await visit(page, '/th', javaScript);
+    t.equal(await loginHref(page), '/th/login', `${mode}: none from home, where login goes anyway`);
+    await visit(page, '/th/forgot-password', javaScript);
+    t.equal(await loginHref(page), '/th/login', `${mode}: none from the forgotten-password form`);
     await context.close();
   }
 });
