@@ -9,7 +9,7 @@ import { loadNavigation } from '../router/navigation-code.ts';
 import { AppLink } from './app-link.tsx';
 import { Icon } from './icon.tsx';
 
-/** Status code, heading and explanation in the reader's language, then the spec's message (never for a not-found). */
+/** Status code, heading and explanation in the reader's language, then the spec's message. */
 export function ErrorDetails({ info }: { info: PageErrorInfo }) {
   const { t } = useTranslation();
   const locale = useTranslationLocale();
@@ -19,7 +19,12 @@ export function ErrorDetails({ info }: { info: PageErrorInfo }) {
       <p className="error-status">{t('error.statusLabel', { statusCode: info.statusCode })}</p>
       <h1>{t(keys.heading)}</h1>
       <p className="error-explanation">{t(keys.explanation)}</p>
-      {isNotFound(info) ? null : (
+      {isNotFound(info) ? (
+        // The spec's message ('Page not found: {path}'), as the spec's error screen shows it.
+        <p className="error-detail" lang={locale === 'en' ? undefined : 'en'} data-testid="error-message">
+          {info.message}
+        </p>
+      ) : (
         <p className="error-detail">
           <span>{t('error.detailLabel')} </span>
           <code className="error-message" data-testid="error-message" lang={locale === 'en' ? undefined : 'en'}>
@@ -78,7 +83,18 @@ export function InlineError({ info }: { info: PageErrorInfo }) {
       <section className="inline-error" role="alert" data-testid="inline-error">
         <ErrorDetails info={info} />
         <p className="error-actions">
-          <AppLink to={localePath(locale, '/')} className="button button-primary" data-testid="error-home">
+          <a
+            href="/"
+            className="button button-primary"
+            data-testid="clear-errors"
+            onClick={(event) => {
+              event.preventDefault();
+              clearErrors();
+            }}
+          >
+            {t('error.clear')}
+          </a>
+          <AppLink to={localePath(locale, '/')} className="button" data-testid="error-home">
             {t('error.toHome')}
           </AppLink>
         </p>

@@ -13,16 +13,18 @@ const page = (url: string, headers: Record<string, string> = {}) =>
 /** The text a visitor sees: no tags or attributes, no page state. */
 const shownText = (body: string) => body.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]*>/g, ' ');
 
-/** Every not-found page: the same framed 404, with no address, query or developer text in it. */
+/** Every not-found page: the same framed 404 with the spec's message and Clear errors. */
 function framedNotFound(t: Test, body: string, url: string) {
   t.match(body, /class="site-header"/, `${url}: in the site's frame`);
   t.match(body, /data-testid="language-switch"/, `${url}: with the language switch`);
   t.match(body, /data-testid="inline-error"/, `${url}: the 404 page`);
   t.notMatch(body, /data-testid="error-screen"/, `${url}: not the bare error screen`);
-  t.notMatch(body, /data-testid="error-message"|Details:|รายละเอียด/, `${url}: no developer text`);
+  t.notMatch(body, /Details:|รายละเอียด/, `${url}: no developer label`);
+  t.match(body, /data-testid="clear-errors"/, `${url}: the spec's Clear errors`);
   const shown = shownText(body);
   const path = url.split('?')[0]!;
-  t.notOk(shown.includes(path) || shown.includes('secret'), `${url}: neither the path nor the query is shown`);
+  t.match(shown, /Page (not found|Not Found): \//, `${url}: the spec's message`);
+  t.ok(shown.includes(path), `${url}: with the path`);
   const description = /<meta name="description" content="([^"]*)"/.exec(body)?.[1] ?? '';
   t.notOk(description.includes(path) || description.includes('secret'), `${url}: nor in the description`);
   t.match(description, /There is no page at this address|ไม่มีหน้าใดอยู่ที่ที่อยู่นี้/, `${url}: which explains`);
@@ -79,7 +81,7 @@ t.test('a bad query value is a 400 page, a page past the end a 404', async (t) =
   const past = await page('/asdas?page=99');
   t.equal(past.statusCode, 404);
   t.match(past.body, /data-testid="inline-error"/);
-  t.notMatch(shownText(past.body), /page=99/, 'the 404 page does not echo the query');
+  t.match(shownText(past.body), /Page not found: \/asdas\?page=99/, "the spec's message (the full path)");
 });
 
 t.test('a request asking for JSON gets {statusCode, message}, not HTML', async (t) => {
