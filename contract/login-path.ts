@@ -13,7 +13,6 @@ export function loginForPlay(locale: Locale): string {
   return loginThenBackTo(locale, localePath(locale, '/play'));
 }
 
-/** Whether an address of this site is the login page, in either language, whatever its query. */
 export function isLoginAddress(address: string): boolean {
   return splitLocale(address.split(/[?#]/, 1)[0]!).path === loginPath;
 }
