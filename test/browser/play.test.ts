@@ -347,7 +347,11 @@ t.test(
 
     // The next Play in this browser lands with the same reminder.
     await tab.page.click('header [data-nav="play"]');
-    await tab.page.waitForURL((next) => next.searchParams.get('session') !== url.searchParams.get('session'));
+    // A new session's address, not the launch address before it (which has no session yet).
+    await tab.page.waitForURL(
+      (next) =>
+        next.searchParams.has('session') && next.searchParams.get('session') !== url.searchParams.get('session'),
+    );
     await sessionShown(tab.page);
     t.equal(new URL(tab.page.url()).searchParams.get('remind'), '60', 'remembered for the next session');
     t.equal(await tab.page.inputValue('[data-testid="reminder-choice"]'), '60');
