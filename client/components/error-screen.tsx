@@ -83,17 +83,7 @@ export function InlineError({ info }: { info: PageErrorInfo }) {
       <section className="inline-error" role="alert" data-testid="inline-error">
         <ErrorDetails info={info} />
         <p className="error-actions">
-          <a
-            href="/"
-            className="button button-primary"
-            data-testid="clear-errors"
-            onClick={(event) => {
-              event.preventDefault();
-              clearErrors();
-            }}
-          >
-            {t('error.clear')}
-          </a>
+          <ClearErrorsButton onClear={clearErrors} />
           <AppLink to={localePath(locale, '/')} className="button" data-testid="error-home">
             {t('error.toHome')}
           </AppLink>
@@ -109,6 +99,24 @@ export function clearErrors(): void {
   void loadNavigation().then(
     ({ navigateTo }) => navigateTo('/'),
     () => hardNavigate('/'),
+  );
+}
+
+/** The spec's Clear errors: a link to `/`, so it works without JavaScript. */
+function ClearErrorsButton({ onClear }: { onClear: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <a
+      href="/"
+      className="button button-primary"
+      data-testid="clear-errors"
+      onClick={(event) => {
+        event.preventDefault();
+        onClear();
+      }}
+    >
+      {t('error.clear')}
+    </a>
   );
 }
 
@@ -136,17 +144,7 @@ export function ErrorScreen({
           <ErrorDetails info={info} />
         </div>
         <p className="error-actions">
-          <a
-            href="/"
-            className="button button-primary"
-            data-testid="clear-errors"
-            onClick={(event) => {
-              event.preventDefault();
-              onClear();
-            }}
-          >
-            {t('error.clear')}
-          </a>
+          <ClearErrorsButton onClear={onClear} />
         </p>
         {info.statusCode < 500 ? <ErrorSections inRouter={inRouter} /> : null}
       </main>
