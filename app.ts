@@ -9,6 +9,7 @@ import accountLinks from './plugins/account-links.ts';
 import accountSettings from './plugins/account-settings.ts';
 import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
+import cacheHeaders from './plugins/cache-headers.ts';
 import canonicalPath from './plugins/canonical-path.ts';
 import type { BuildsRoutesOptions } from './routes/builds.ts';
 import compression from './plugins/compression.ts';
@@ -120,6 +121,7 @@ async function assemble(
   await app.register(connectionLimit);
   await app.register(requestId);
   await app.register(securityHeaders);
+  await app.register(cacheHeaders);
   // Every later hook and route sees a path's one spelling.
   await app.register(canonicalPath);
   await app.register(compression);

@@ -9,6 +9,7 @@ import { clearErrors, ErrorScreen } from './components/error-screen.tsx';
 import { IconProvider } from './components/icon.tsx';
 import { loadAccountStrings, loadTranslations, TranslationProvider } from './i18n.ts';
 import { lazyIconLoader } from './lib/lazy-icon-loader.ts';
+import { botVisitor, detectBot } from './lib/bot-visitor.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
 import { appRouter, createAppRouter } from './lib/app-router.ts';
 import { hardNavigate, isLeavingPage } from './lib/navigation-state.ts';
@@ -124,7 +125,10 @@ async function start() {
   const runtime: AppRuntime = {
     buildId: snapshot.buildId,
     dev: snapshot.dev,
-    isBot: snapshot.isBot,
+    // An error page says what the server drew; otherwise isbot's answer, a crawler's until it comes.
+    get isBot() {
+      return snapshot.isBot ?? botVisitor() ?? true;
+    },
     isServerError: (error) => serverErrors.has(error),
     buildCheckIntervalMs: snapshot.buildCheckIntervalMs,
     allowedExternalOrigins: snapshot.allowedExternalOrigins,
@@ -149,6 +153,7 @@ async function start() {
   });
 
   loadNavigation().catch(() => undefined);
+  void detectBot();
   if (!snapshot.dev) {
     // Loaded after hydration, not with the page: its first look at the build is an interval away
     // (an hour by default). A chunk that fails to load leaves this page without the check.
@@ -168,10 +173,10 @@ async function start() {
 }
 
 /** The page's code did not load: a person gets the error screen (a bot keeps the server HTML). */
-function showStartupError(error: unknown) {
+async function showStartupError(error: unknown) {
   const snapshot = window.__ASDAS__;
   const container = document.getElementById('root');
-  if (!snapshot || !container || snapshot.isBot) return;
+  if (!snapshot || !container || (snapshot.isBot ?? (await detectBot()))) return;
   const info = toPageErrorInfo(error, { exposeDetails: snapshot.dev });
   const show = () => {
     container.replaceChildren();
@@ -188,6 +193,6 @@ function showStartupError(error: unknown) {
 start().catch((error: unknown) => {
   console.error(initializationErrorLog, error);
   if (isChunkLoadError(error) || (typeof error === 'object' && error !== null && chunkErrors.has(error))) {
-    showStartupError(error);
+    void showStartupError(error);
   }
 });

@@ -30,20 +30,20 @@ registerTranslations('th', th);
 
 /** The renderer for one server configuration; plugins/ssr.ts makes it once per loaded bundle. */
 export function createRenderer(site: RendererSite): Renderer {
-  /** The runtime snapshot as JSON, by language and bot-ness: most pages send one of these four. */
+  /** The runtime snapshot as JSON, by language (and bot-ness on error pages): most pages send one of two. */
   const snapshots = new Map<string, string>();
   const runtimes = new Map<boolean, AppRuntime>();
   const heads = new WeakMap<SeoData, string>();
 
   function snapshotFor(
-    request: Pick<RenderState, 'isBot' | 'flash'>,
+    request: Pick<RenderState, 'isBot' | 'flash' | 'status'>,
     locale: Locale,
     renderError?: PageErrorInfo,
   ): RuntimeSnapshot {
     return {
       buildId: site.buildId,
       dev: site.dev,
-      isBot: request.isBot,
+      ...(request.status !== 200 || renderError ? { isBot: request.isBot } : {}),
       locale,
       buildCheckIntervalMs: site.buildCheckIntervalMs,
       allowedExternalOrigins: site.allowedExternalOrigins,
@@ -56,12 +56,12 @@ export function createRenderer(site: RendererSite): Renderer {
   }
 
   function snapshotJson(
-    request: Pick<RenderState, 'isBot' | 'flash'>,
+    request: Pick<RenderState, 'isBot' | 'flash' | 'status'>,
     locale: Locale,
     renderError?: PageErrorInfo,
   ): string {
     if (request.flash || renderError) return jsonForScript(snapshotFor(request, locale, renderError));
-    const key = `${locale} ${request.isBot}`;
+    const key = request.status === 200 ? locale : `${locale} ${request.isBot}`;
     let json = snapshots.get(key);
     if (json === undefined) {
       json = jsonForScript(snapshotFor(request, locale));

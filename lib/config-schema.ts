@@ -81,6 +81,9 @@ export const schema = {
     },
     PAGE_CACHE_TTL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 300000 },
     PAGE_CACHE_MAX_BYTES: { type: 'integer', minimum: 0, maximum: 4294967296, default: 33554432 },
+    // Anonymous pages' `s-maxage` and `stale-while-revalidate` for a CDN or the proxy (decision 0044).
+    SHARED_CACHE_SECONDS: { type: 'integer', minimum: 0, maximum: 3600, default: 5 },
+    SHARED_CACHE_STALE_SECONDS: { type: 'integer', minimum: 0, maximum: 86400, default: 30 },
     // OpenTelemetry's own variables, read by its SDK (lib/tracing.ts) and checked here first. An
     // endpoint turns tracing on; without one nothing of it is loaded (decision 0034).
     OTEL_EXPORTER_OTLP_ENDPOINT: {

@@ -59,6 +59,8 @@ export interface Config {
   requireVerifiedEmailForPlay: boolean;
   pageCacheTtlMs: number;
   pageCacheMaxBytes: number;
+  sharedCacheSeconds: number;
+  sharedCacheStaleSeconds: number;
   /** The bench's constant baseline page and process figures; never in a real deployment. */
   benchBaseline: boolean;
   /** On with an OTLP endpoint unless OTEL_SDK_DISABLED; the SDK reads the rest itself. */
@@ -179,6 +181,8 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     requireVerifiedEmailForPlay: raw.REQUIRE_VERIFIED_EMAIL_FOR_PLAY === 'true',
     pageCacheTtlMs: raw.PAGE_CACHE_TTL_MS as number,
     pageCacheMaxBytes: raw.PAGE_CACHE_MAX_BYTES as number,
+    sharedCacheSeconds: raw.SHARED_CACHE_SECONDS as number,
+    sharedCacheStaleSeconds: raw.SHARED_CACHE_STALE_SECONDS as number,
     benchBaseline: raw.BENCH_BASELINE === '1' || raw.BENCH_BASELINE === 'true',
     tracing: tracingOf(raw),
   };

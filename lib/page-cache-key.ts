@@ -47,7 +47,10 @@ export function pageCacheKey(
  * the page's steps, and any other parameter is rendered for its visitor, so neither can fill the
  * cache nor evict its entries.
  */
-function cacheableQuery(readQuery: readonly string[] | undefined, search: string | undefined): string | undefined {
+export function cacheableQuery(
+  readQuery: readonly string[] | undefined,
+  search: string | undefined,
+): string | undefined {
   if (!search) return '';
   const normal = normalQuery(readQuery, new URLSearchParams(search));
   return normal === search ? normal : undefined;

@@ -6,8 +6,8 @@ import { cookieNames } from '../contract/cookies.ts';
 import { negotiateEncoding } from '../lib/encoding.ts';
 import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
 import { describeEntry, hitAnswer, storedBody } from '../lib/page-cache-answer.ts';
-import { pageCacheKey } from '../lib/page-cache-key.ts';
-import { pageHeaders } from '../lib/pages/page-headers.ts';
+import { pageCacheKey, type KeyRequest } from '../lib/page-cache-key.ts';
+import { anonymousAudience, type PageHeaders, pageHeadersFor, payloadBuildQuery } from '../lib/pages/page-headers.ts';
 import { pageOf, type PageRequest } from '../lib/pages/page-request.ts';
 
 /** What the two plugins below share. */
@@ -15,6 +15,7 @@ interface PageCacheState {
   cache: PageCache;
   /** The build and content a page is rendered from: an entry of another generation is stale. */
   generation: () => string;
+  buildId: string;
 }
 
 declare module 'fastify' {
@@ -65,7 +66,7 @@ export const pageCacheHits = fp(
       }
       return current;
     };
-    app.decorate('pageCache', { cache, generation });
+    app.decorate('pageCache', { cache, generation, buildId });
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
 
     // Synchronous, and nothing made per hit but the header list (the request id in it).
@@ -79,7 +80,7 @@ export const pageCacheHits = fp(
       if (!cookies) return done();
       // Only a path's one spelling is ever stored (plugins/canonical-path.ts redirects the others
       // before this cache sees them), so another spelling finds nothing here.
-      const key = pageCacheKey({ url: request.url, headers: request.headers, cookies }, readQuery(page), personal);
+      const key = keyOf({ url: request.url, headers: request.headers, cookies }, page, buildId);
       const entry = key === undefined ? undefined : cache.get(key, generation());
       const answer = entry && hitAnswer(entry, negotiateEncoding(request.headers['accept-encoding']));
       if (!answer) return done();
@@ -108,7 +109,8 @@ export const pageCacheHits = fp(
 export default fp(
   async (app) => {
     if (!app.hasDecorator('pageCache')) return;
-    const { cache, generation } = app.pageCache;
+    const { cache, generation, buildId } = app.pageCache;
+    const pageHeaders = pageHeadersFor(app.config);
     const content = app.hasDecorator('content') ? app.content : undefined;
     content?.onReload(() => cache.clear());
     const securityHeadersOf = app.hasDecorator('securityHeadersOf')
@@ -141,7 +143,7 @@ export default fp(
       // The overload shedding's 503 lets the hooks go on and may not be `sent` yet.
       if (reply.sent || reply.statusCode !== 200) return;
       reply.header('x-cache', 'MISS');
-      const key = pageCacheKey(request, readQuery(page), personal);
+      const key = keyOf(request, page, buildId);
       if (key === undefined) return;
       const current = generation();
       let entry = cache.get(key, current);
@@ -171,7 +173,7 @@ export default fp(
       const fill = fills.get(request);
       if (!fill) return done(null, payload);
       fills.delete(request);
-      const headers = storableHeaders(request, reply, payload);
+      const headers = storableHeaders(request, reply, payload, pageHeaders, buildId);
       if (!headers) {
         fill.done();
         return done(null, payload);
@@ -203,15 +205,32 @@ export default fp(
   { name: 'page-cache', dependencies: ['config', 'page-cache-hits'] },
 );
 
-/** The query parameters the answer reads: a payload's data depends on its path only. */
-const readQuery = (page: PageRequest) => (page.answer === 'payload' ? undefined : page.route.query);
+const payloadQuery = ['build'];
+
+/**
+ * The page-cache key of the request, or undefined when its answer is not kept. A payload's data
+ * depends on its path only; it is kept when asked as this build's pages ask (`?build=<id>`) or
+ * with no query, so no other value can fill the cache.
+ */
+function keyOf(request: KeyRequest, page: PageRequest, buildId: string): string | undefined {
+  if (page.answer === 'document') return pageCacheKey(request, page.route.query, personal);
+  const search = request.url.split(/\?(.*)/s)[1];
+  if (search && search !== payloadBuildQuery(buildId)) return undefined;
+  return pageCacheKey(request, payloadQuery, personal);
+}
 
 /**
  * The page's headers (lib/pages/page-headers.ts), when the answer may be stored with them: a 200
  * rendered for no user, without a cookie or its own encoding, sent with exactly those headers (a
  * page that adds `no-store`, as emailed links' pages do, is never stored).
  */
-function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredHeaders | null {
+function storableHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  pageHeaders: PageHeaders,
+  buildId: string,
+): StoredHeaders | null {
   // A user resolved some way the key does not see must not make a personal render everybody's.
   // (`user` is undefined in an app built without accounts.)
   if (request.user != null) return null;
@@ -219,7 +238,7 @@ function storableHeaders(request: FastifyRequest, reply: FastifyReply, payload: 
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
   const page = pageOf(request);
   if (!page) return null;
-  const headers = pageHeaders(page, false);
+  const headers = pageHeaders(page, anonymousAudience(page, request, buildId));
   const sent = (name: string) => reply.getHeader(name)?.toString();
   const same = (Object.keys(headers) as Array<keyof StoredHeaders>).every((name) => sent(name) === headers[name]);
   return same && (headers.vary !== undefined || !reply.hasHeader('vary')) ? headers : null;

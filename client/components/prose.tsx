@@ -1,7 +1,7 @@
 import type { FocusEvent, MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { prefetchOnIntent } from '../router/use-prefetch.ts';
-import { useRuntime } from '../runtime.tsx';
+import { botVisitor } from '../lib/bot-visitor.ts';
 
 /** An anchor of the rendered Markdown pointing at another page of this site, or null. */
 function siteLink(target: EventTarget | null): { anchor: HTMLAnchorElement; url: URL } | null {
@@ -28,7 +28,6 @@ export function Prose({
   className?: string;
 }) {
   const navigate = useNavigate();
-  const { isBot } = useRuntime();
 
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     if (
@@ -49,7 +48,7 @@ export function Prose({
   };
 
   const onIntent = (event: MouseEvent<HTMLDivElement> | FocusEvent<HTMLDivElement>) => {
-    if (isBot) return;
+    if (botVisitor() !== false) return;
     const link = siteLink(event.target);
     if (link && link.url.pathname !== window.location.pathname) prefetchOnIntent(link.url.pathname);
   };

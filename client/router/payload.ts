@@ -3,7 +3,7 @@ import { redirect } from 'react-router';
 import { loadApiClient } from '../lib/api.ts';
 import { FRESH_MS, rootCache, type Dated } from '../lib/swr-config.ts';
 import { pageError } from './page-error.ts';
-import { payloadUrl } from './payload-url.ts';
+import { payloadFetchUrl, payloadUrl } from './payload-url.ts';
 import { followPageRedirect, redirectedWhileSignedIn } from './signed-out.ts';
 
 export { payloadUrl } from './payload-url.ts';
@@ -39,8 +39,8 @@ function write(key: string, entry: PageEntry | undefined): void {
   void rootCache?.mutate(key, entry, { revalidate: false });
 }
 
-async function request(url: string): Promise<PayloadAnswer> {
-  const response = await (await loadApiClient()).getPayload(url);
+async function request(key: string): Promise<PayloadAnswer> {
+  const response = await (await loadApiClient()).getPayload(payloadFetchUrl(key));
   const body = response._data;
   return { ok: response.ok, status: response.status, body: typeof body === 'object' ? body : null };
 }

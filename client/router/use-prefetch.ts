@@ -1,6 +1,6 @@
 import { useEffect, useRef, type FocusEvent, type MouseEvent, type TouchEvent } from 'react';
 import { createPath, useLocation, type To } from 'react-router';
-import { useRuntime } from '../runtime.tsx';
+import { botVisitor, detectBot } from '../lib/bot-visitor.ts';
 import { loadNavigation, navigationLoaded } from './navigation-code.ts';
 
 /**
@@ -49,9 +49,8 @@ export const usePrefetchOnView: (link: LinkLike) => ReturnType<typeof useBrowser
 
 function useBrowserPrefetch(link: LinkLike) {
   const ref = useRef<HTMLAnchorElement>(null);
-  const { isBot } = useRuntime();
   const { pathname } = useLocation();
-  const enabled = !isBot && !link.reloadDocument && (!link.target || link.target === '_self');
+  const enabled = !link.reloadDocument && (!link.target || link.target === '_self');
   const toKey = typeof link.to === 'string' ? link.to : createPath(link.to);
 
   useEffect(() => {
@@ -62,9 +61,10 @@ function useBrowserPrefetch(link: LinkLike) {
     let stop: (() => void) | undefined;
     let live = true;
     // A chunk that fails to load leaves the link without prefetch; a navigation asks for it again.
-    loadNavigation().then(
-      ({ prefetchWhenVisible }) => {
-        if (live) stop = prefetchWhenVisible(anchor, path);
+    // Nothing for crawlers (client/lib/bot-visitor.ts).
+    Promise.all([loadNavigation(), detectBot()]).then(
+      ([{ prefetchWhenVisible }, isBot]) => {
+        if (live && !isBot) stop = prefetchWhenVisible(anchor, path);
       },
       () => undefined,
     );
@@ -75,7 +75,7 @@ function useBrowserPrefetch(link: LinkLike) {
   }, [enabled, toKey, pathname]);
 
   const onIntent = () => {
-    const path = enabled && ref.current ? pathToPrefetch(ref.current, pathname) : null;
+    const path = enabled && botVisitor() === false && ref.current ? pathToPrefetch(ref.current, pathname) : null;
     if (path !== null) prefetchOnIntent(path);
   };
   return {

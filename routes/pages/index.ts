@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cookieNames } from '../../contract/cookies.ts';
 import { type FlashCode, isFlashCode } from '../../contract/flash.ts';
-import { locales, type Locale } from '../../contract/locales.ts';
+import { locales } from '../../contract/locales.ts';
 import { encodeRedirectLocation } from '../../contract/navigation-guard.ts';
 import { renderErrorLog, unexpectedError } from '../../contract/page-error.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
 import { redirectParam } from '../../contract/page-steps.ts';
 import { pageRoutes as routeTable } from '../../contract/routes.ts';
-import { preferredLocale, wantsJson } from '../../lib/accept.ts';
+import { wantsJson } from '../../lib/accept.ts';
 import { isBotRequest } from '../../lib/bots.ts';
 import { readBuildInfo } from '../../lib/build-info.ts';
 import { isDatabaseFault } from '../../lib/db/unavailable.ts';
@@ -22,7 +22,13 @@ import {
   type PageRequest,
   type PageRouteConfig,
 } from '../../lib/pages/page-request.ts';
-import { offersThai, pageHeaders } from '../../lib/pages/page-headers.ts';
+import {
+  anonymousAudience,
+  homeVaries,
+  offersThai,
+  pageHeadersFor,
+  personalRequest,
+} from '../../lib/pages/page-headers.ts';
 import { loadPage, type PageOutcome, type PipelineParts } from '../../lib/pages/pipeline.ts';
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
@@ -41,6 +47,14 @@ export default async function pageRoutes(app: FastifyInstance) {
   const buildId = readBuildInfo(config.dev).id;
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
   const secureCookies = cookieSecurity(config.publicUrl);
+  const pageHeaders = pageHeadersFor(config);
+
+  /** Set before the answer is made; plugins/cache-headers.ts makes one that sets a cookie or fails `personal`. */
+  function setPageHeaders(request: FastifyRequest, reply: FastifyReply) {
+    const page = pageOf(request)!;
+    const personal = request.user != null || personalRequest(request) || reply.hasHeader('set-cookie');
+    reply.headers(pageHeaders(page, personal ? 'personal' : anonymousAudience(page, request, buildId)));
+  }
 
   const pipelineFor = (request: FastifyRequest): PipelineParts => ({
     user: request.user ?? null,
@@ -68,7 +82,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     if (outcome.type === 'redirect') {
       return reply.redirect(encodeRedirectLocation(outcome.location), outcome.permanent ? 301 : 302);
     }
-    reply.headers(pageHeaders(pageOf(request)!, request.user != null));
+    setPageHeaders(request, reply);
     if (outcome.type === 'error' && wantsJson(request.headers.accept)) {
       return reply
         .code(outcome.status)
@@ -94,7 +108,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     observe(request, 'payload', started, outcome);
     const payload = payloadOf(outcome, buildId);
     const { json, etag } = serialisePayload(payload);
-    reply.headers(pageHeaders(pageOf(request)!, request.user != null));
+    setPageHeaders(request, reply);
     if (payload.status === 200) {
       reply.header('etag', etag);
       if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -104,9 +118,12 @@ export default async function pageRoutes(app: FastifyInstance) {
 
   async function getDocument(request: FastifyRequest, reply: FastifyReply, page: PageRequest) {
     const started = performance.now();
-    if (page.route.id === 'home' && page.locale === 'en' && shouldOfferThai(request)) {
+    if (offersThai(page, request) && !isBotRequest(request)) {
       const search = request.url.split(/\?(.*)/s)[1];
-      return reply.header('vary', offersThai).redirect(search ? `/th?${search}` : '/th', 302);
+      return reply
+        .header('vary', homeVaries)
+        .header('cache-control', 'no-cache')
+        .redirect(search ? `/th?${search}` : '/th', 302);
     }
     // A one-shot notice after a form posted without JavaScript ("You are signed in"): read once.
     const flash = request.cookies[cookieNames.flash];
@@ -243,10 +260,4 @@ function setFlash(reply: FastifyReply, code: FlashCode, secure: boolean): void {
     secure,
     maxAge: 60,
   });
-}
-
-/** First visit to `/` from a browser preferring Thai, with no language chosen yet. */
-function shouldOfferThai(request: FastifyRequest): boolean {
-  if (isBotRequest(request) || request.cookies[cookieNames.language] !== undefined) return false;
-  return preferredLocale(request.headers['accept-language']) === ('th' satisfies Locale);
 }

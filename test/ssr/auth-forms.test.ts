@@ -53,7 +53,7 @@ t.test('the header shows the display name and Log out from the first server rend
   t.notMatch(response.body, /<script>alert\(1\)<\/script>/);
   t.match(response.body, /data-testid="logout"/);
   t.notMatch(response.body, /data-nav="login"/, 'no Login link once logged in');
-  t.equal(response.headers['cache-control'], 'private, no-cache');
+  t.equal(response.headers['cache-control'], 'private, no-store');
 });
 
 t.test('a logged-in user opening login or registration is sent on', async (t) => {

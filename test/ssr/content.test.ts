@@ -75,10 +75,15 @@ t.test('a payload is exactly the data the page renders with, plus the build id',
     const html = await page(path);
     t.equal(html.statusCode, 200, `${path} renders`);
     const { id, data } = hydrationLeafData(html.body);
-    const response = await app.inject({ url: `${path === '/' ? '' : path}/_payload.json` });
+    const build = /data-build-id="([^"]+)"/.exec(html.body)?.[1];
+    const response = await app.inject({ url: `${path === '/' ? '' : path}/_payload.json?build=${build}` });
     t.equal(response.statusCode, 200, `${path} has a payload`);
     t.match(response.headers['content-type'], /^application\/json; charset=utf-8/);
-    t.equal(response.headers['cache-control'], 'private, no-cache');
+    t.equal(
+      response.headers['cache-control'],
+      'public, max-age=0, s-maxage=5, stale-while-revalidate=30',
+      'shared caches may keep it briefly',
+    );
     const payload = response.json<PayloadJson>();
     t.same(Object.keys(payload).sort(), ['buildId', 'data'], 'build id and data, nothing else');
     t.equal(payload.buildId, /data-build-id="([^"]+)"/.exec(html.body)?.[1], 'the build id of the HTML');
@@ -102,7 +107,7 @@ t.test('ETag: strong, a hash of the body, 304 when it matches', async (t) => {
   t.equal(notModified.statusCode, 304);
   t.equal(notModified.body, '', 'no body');
   t.equal(notModified.headers.etag, etag);
-  t.equal(notModified.headers['cache-control'], 'private, no-cache');
+  t.equal(notModified.headers['cache-control'], 'no-cache', 'asked without the build: browsers only');
 
   for (const header of [`W/${etag}`, `"other", ${etag}`, '*']) {
     const response = await app.inject({

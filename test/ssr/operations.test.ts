@@ -92,7 +92,7 @@ t.test('hashed assets are immutable, pages revalidate', async (t) => {
   t.equal(asset.statusCode, 200);
   t.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
   const page = await app.inject({ url: '/' });
-  t.equal(page.headers['cache-control'], 'no-cache');
+  t.equal(page.headers['cache-control'], 'public, max-age=0, s-maxage=5, stale-while-revalidate=30');
   const missing = await app.inject({ url: '/assets/nope-123.js' });
   t.equal(missing.statusCode, 404);
 });

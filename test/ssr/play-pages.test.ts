@@ -98,7 +98,7 @@ t.test('logged in: 303 to the launch URL; the own destination spends the token a
   t.match(page.body, /data-testid="play-destination">This page, on this site</, 'where it leads, without a script');
   t.match(page.body, /<title>Play · Asdas<\/title>/);
   t.match(page.body, /<meta name="robots" content="noindex/, 'never indexed');
-  t.equal(page.headers['cache-control'], 'private, no-cache');
+  t.equal(page.headers['cache-control'], 'private, no-store');
   const reloaded = await open(`${session.pathname}${session.search}`, player.cookie);
   t.match(reloaded.body, /data-testid="play-user">Nok Player</, 'a reload shows the same session');
 

@@ -36,7 +36,7 @@ for (const locale of ['en', 'th'] as const) {
       const response = await app.inject({ url, headers: { 'user-agent': browserUserAgent, cookie: `lang=${locale}` } });
       t.equal(response.statusCode, 200);
       t.match(response.headers['content-type'], /text\/html/);
-      t.equal(response.headers['cache-control'], 'no-cache');
+      t.equal(response.headers['cache-control'], 'public, max-age=0, s-maxage=5, stale-while-revalidate=30');
       const html = decode(response.body);
       t.match(html, new RegExp(`<html lang="${locale}"`), 'html lang is the page language');
       for (const [key, label] of Object.entries(labels[locale])) {
