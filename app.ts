@@ -121,7 +121,6 @@ async function assemble(
   await app.register(connectionLimit);
   await app.register(requestId);
   await app.register(securityHeaders);
-  await app.register(cacheHeaders);
   // Every later hook and route sees a path's one spelling.
   await app.register(canonicalPath);
   await app.register(compression);
@@ -129,6 +128,8 @@ async function assemble(
   await app.register(overload, options.overload ?? {});
   await app.register(errors);
   await app.register(cookie);
+  // After @fastify/cookie, whose onSend hook writes the Set-Cookie headers this one reads.
+  await app.register(cacheHeaders);
   await app.register(backgroundJobs);
   await app.register(rateLimits, options.rateLimits ?? {});
   if (included('accounts')) {

@@ -54,8 +54,9 @@ export function jsonApiScope(app: FastifyInstance) {
     });
   });
 
+  // An API answer is for whoever asked: no cache keeps it.
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
+    reply.header('cache-control', 'private, no-store');
   });
   return app.withTypeProvider<JsonSchemaToTsProvider>();
 }

@@ -42,7 +42,7 @@ for (const backend of testBackends()) {
       const body = validRegistration({ email: '  Narong.K@Example.COM ', displayName: '  นรงค์ กิตติ  ' });
       const response = await register(body, { 'user-agent': 'tap' });
       t.equal(response.statusCode, 201);
-      t.equal(response.headers['cache-control'], 'no-store');
+      t.equal(response.headers['cache-control'], 'private, no-store');
       const { user } = response.json();
       t.same(Object.keys(user).sort(), ['createdAt', 'displayName', 'email', 'emailVerified', 'id', 'locale']);
       t.equal(user.emailVerified, false, 'not verified until the link in the email is used');

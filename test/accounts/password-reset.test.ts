@@ -60,7 +60,7 @@ for (const backend of testBackends()) {
       t.same(shape(known), shape(unknown), 'status, body and headers are identical');
       t.equal(known.statusCode, 202);
       t.match(known.json().message, /If an account uses this address/);
-      t.equal(known.headers['cache-control'], 'no-store');
+      t.equal(known.headers['cache-control'], 'private, no-store');
 
       await app.jobs.settled();
       const sent = (await readOutbox(outbox)).slice(before);

@@ -54,7 +54,7 @@ for (const backend of testBackends()) {
       const { token, user } = await registerPlayer(app, { locale: 'th', displayName: 'Somchai' });
       const response = await play(token);
       t.equal(response.statusCode, 200, 'no body at all is fine');
-      t.equal(response.headers['cache-control'], 'no-store');
+      t.equal(response.headers['cache-control'], 'private, no-store');
       const { url } = response.json<{ url: string }>();
       t.match(
         url,
@@ -110,7 +110,7 @@ for (const backend of testBackends()) {
       const launch = launchOf(await play(token));
       const first = await verify(launch);
       t.equal(first.statusCode, 200);
-      t.equal(first.headers['cache-control'], 'no-store');
+      t.equal(first.headers['cache-control'], 'private, no-store');
       const body = first.json();
       t.same(body, {
         valid: true,
@@ -332,7 +332,7 @@ for (const backend of testBackends()) {
       }
       const response = await app.inject({ method: 'GET', url: '/api/account', headers: bearer(token) });
       t.equal(response.statusCode, 200);
-      t.equal(response.headers['cache-control'], 'no-store');
+      t.equal(response.headers['cache-control'], 'private, no-store');
       const body = response.json();
       t.equal(body.user.id, user.id);
       t.equal(body.playSessions.length, 20);
