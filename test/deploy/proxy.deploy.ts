@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import {
   account,
+  type HttpResponse,
   addressOf,
   deployEnv,
   exitCodeOf,
@@ -73,9 +74,46 @@ async function servingThroughNginx(index: number, since: Date) {
   }, `nginx sending requests to ${replicas[index]!.name} again`);
 }
 
+const playSecret = randomBytes(32).toString('base64url');
+/** nginx runs on the host: the replicas see it at the network's gateway address. */
+let proxyAddress = '';
+
+/** Starts a replica in the pod; `extra` podman options (a volume) come before the image. */
+async function runReplica(replica: (typeof replicas)[number], extra: string[] = []) {
+  await podman([
+    'run',
+    '--detach',
+    '--pod',
+    pod,
+    '--name',
+    replica.name,
+    // One network namespace (the pod) for both: each its own ports.
+    '--env',
+    `PORT=${replica.port}`,
+    '--env',
+    `METRICS_PORT=${replica.metricsPort}`,
+    '--env',
+    `DATABASE_URL=postgres://asdas:${postgresPassword}@127.0.0.1:5432/asdas`,
+    '--env',
+    `REDIS_URL=redis://:${redisPassword}@127.0.0.1:6379`,
+    '--env',
+    `PLAY_SECRET=${playSecret}`,
+    // Only nginx's address is believed; PUBLIC_URL is another origin, so form posts are
+    // accepted here because of the forwarded host and its port.
+    '--env',
+    `TRUST_PROXY=${proxyAddress}`,
+    '--env',
+    'PUBLIC_URL=https://asdas.example.com',
+    // The load registers from one address.
+    '--env',
+    'REGISTER_RATE_LIMIT_PER_MINUTE=1000000',
+    ...extra,
+    env.image,
+  ]);
+}
+
 t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default port', async (t) => {
-  // nginx runs on the host: the replicas see it at the network's gateway address.
-  const proxyAddress = await gatewayOf(env.network);
+  proxyAddress = await gatewayOf(env.network);
   await podman(['pod', 'create', '--name', pod, '--network', env.network]);
   await podman([
     'run',
@@ -103,38 +141,7 @@ t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default po
   ]);
   await until(async () => (await psql(postgres, 'select 1'))[0] === '1', 'PostgreSQL');
 
-  const playSecret = randomBytes(32).toString('base64url');
-  for (const replica of replicas) {
-    await podman([
-      'run',
-      '--detach',
-      '--pod',
-      pod,
-      '--name',
-      replica.name,
-      // One network namespace (the pod) for both: each its own ports.
-      '--env',
-      `PORT=${replica.port}`,
-      '--env',
-      `METRICS_PORT=${replica.metricsPort}`,
-      '--env',
-      `DATABASE_URL=postgres://asdas:${postgresPassword}@127.0.0.1:5432/asdas`,
-      '--env',
-      `REDIS_URL=redis://:${redisPassword}@127.0.0.1:6379`,
-      '--env',
-      `PLAY_SECRET=${playSecret}`,
-      // Only nginx's address is believed; PUBLIC_URL is another origin, so form posts are
-      // accepted here because of the forwarded host and its port.
-      '--env',
-      `TRUST_PROXY=${proxyAddress}`,
-      '--env',
-      'PUBLIC_URL=https://asdas.example.com',
-      // The load registers from one address.
-      '--env',
-      'REGISTER_RATE_LIMIT_PER_MINUTE=1000000',
-      env.image,
-    ]);
-  }
+  for (const replica of replicas) await runReplica(replica);
   const infra = (await podman(['pod', 'inspect', pod, '--format', '{{.InfraContainerID}}'])).stdout.trim();
   podAddress = await addressOf(infra, env.network);
   await Promise.all(replicas.map((replica, index) => readyAt(replicaBase(index), replica.name)));
@@ -274,6 +281,87 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
     { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' },
     "in the app's JSON shape",
   );
+});
+
+/** How nginx's micro-cache answered: HIT, MISS, BYPASS, EXPIRED, STALE, UPDATING. */
+const cacheStatus = (response: HttpResponse) => String(response.headers['x-cache-status']);
+const signedIn = /data-testid="signed-in"/;
+const buildOf = (html: string) => /data-build-id="([^"]+)"/.exec(html)?.[1];
+const cookieFrom = (response: HttpResponse, name: string) =>
+  (response.headers['set-cookie'] ?? []).map((line) => new RegExp(`^${name}=([^;]*)`).exec(line)?.[1]).find(Boolean);
+
+t.test('the micro-cache: anonymous pages from nginx, one request per page to the replicas', async (t) => {
+  if (!needsSetup(t)) return;
+  const first = await http(`${base}/th/terms-apply`);
+  t.equal(first.status, 200);
+  t.match(first.headers['cache-control'], /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/);
+  const again = await http(`${base}/th/terms-apply`);
+  t.equal(cacheStatus(again), 'HIT', `the second visit is nginx's copy (the first: ${cacheStatus(first)})`);
+  t.equal(again.body, first.body, 'the same page');
+
+  // 40 visitors at once on a payload nobody asked for yet: the replicas answer it once.
+  const since = new Date();
+  const path = `/th/author/_payload.json?build=${buildOf(first.body)}`;
+  const answers = await Promise.all(Array.from({ length: 40 }, () => http(`${base}${path}`)));
+  t.same([...new Set(answers.map((answer) => answer.status))], [200], 'all 40 answered');
+  const logs = await Promise.all(replicas.map((replica) => logsSince(replica.name, since)));
+  const reached = logs
+    .join('\n')
+    .split('\n')
+    .filter((line) => proxiedRequest(line) && line.includes(`"url":"${path}"`));
+  t.equal(reached.length, 1, `one request of 40 reached a replica (${reached.length})`);
+  figure('proxy: 40 requests at once for one uncached payload, requests the replicas saw', reached.length);
+});
+
+t.test('a session never meets the micro-cache: signed in at once, signed out at once', async (t) => {
+  if (!needsSetup(t)) return;
+  const visitor = account(`cache-${Date.now().toString(36)}`);
+  t.equal((await http(`${base}/api/auth/register`, { method: 'POST', ...json(visitor) })).status, 201);
+  await http(`${base}/bonus`);
+  const cached = await http(`${base}/bonus`);
+  t.equal(cacheStatus(cached), 'HIT', 'the anonymous page is in the micro-cache');
+  t.notMatch(cached.body, signedIn);
+
+  const form = { origin: base, 'content-type': 'application/x-www-form-urlencoded' };
+  const login = await http(`${base}/login?redirect=%2Fbonus`, {
+    method: 'POST',
+    headers: form,
+    body: new URLSearchParams({ email: visitor.email, password: visitor.password }).toString(),
+  });
+  t.equal(login.status, 303, 'logged in without JavaScript');
+  t.equal(login.headers['cache-control'], 'private, no-store');
+  const token = tokenFrom(login);
+  const flash = cookieFrom(login, 'flash');
+  const landed = await http(`${base}${login.headers.location}`, {
+    headers: { cookie: `token=${token}${flash ? `; flash=${flash}` : ''}` },
+  });
+  t.match(landed.body, signedIn, 'the next page shows the visitor signed in');
+  t.equal(cacheStatus(landed), 'BYPASS');
+  t.equal(landed.headers['cache-control'], 'private, no-store');
+
+  let crossed = 0;
+  for (let n = 0; n < 20; n++) {
+    const [mine, anonymous, payload] = await Promise.all([
+      http(`${base}/bonus`, { headers: { cookie: `lang=en; token=${token}` } }),
+      http(`${base}/bonus`),
+      http(`${base}/account/_payload.json?build=${buildOf(cached.body)}`, { headers: { cookie: `token=${token}` } }),
+    ]);
+    const personalPayload =
+      cacheStatus(payload) === 'BYPASS' && payload.headers['cache-control'] === 'private, no-store';
+    if (!signedIn.test(mine.body) || signedIn.test(anonymous.body) || !personalPayload) crossed++;
+  }
+  t.equal(crossed, 0, 'in 20 rounds side by side, the signed-in and the anonymous page never crossed');
+
+  const logout = await http(`${base}/logout`, { method: 'POST', headers: { ...form, cookie: `token=${token}` } });
+  t.equal(logout.status, 303, 'logged out');
+  const notice = cookieFrom(logout, 'flash');
+  const after = await http(`${base}${logout.headers.location}`, {
+    headers: notice ? { cookie: `flash=${notice}` } : {},
+  });
+  t.notMatch(after.body, signedIn, 'the next page shows the visitor signed out');
+  const old = await http(`${base}/bonus`, { headers: { cookie: `token=${token}` } });
+  t.notMatch(old.body, signedIn, 'the revoked token signs nobody in, through the proxy either');
+  t.equal(cacheStatus(old), 'BYPASS', 'nor is it answered from the micro-cache');
 });
 
 /**
@@ -485,5 +573,81 @@ t.test(
     t.same(missing, [], 'every registration answered 201 is in the database');
     t.same(twice, [], 'each exactly once');
     t.ok(stored.size >= counts.created.length, 'the database holds no fewer accounts than were confirmed');
+  },
+);
+
+t.test("a new build: its pages replace the old ones in nginx's micro-cache within seconds", async (t) => {
+  if (!needsSetup(t)) return;
+  await http(`${base}/asdas`);
+  const before = await http(`${base}/asdas`);
+  t.equal(cacheStatus(before), 'HIT', 'the old build page is in the micro-cache');
+  const oldBuild = buildOf(before.body);
+  const newBuild = `${oldBuild}-next`;
+  // The same image under another build id: every page names its build (data-build-id).
+  const buildFile = join(env.workDir, 'next-build.json');
+  writeFileSync(buildFile, JSON.stringify({ id: newBuild, timestamp: Date.now() }), { mode: 0o644 });
+  for (const [index, replica] of replicas.entries()) {
+    await podman(['stop', '--time', '10', replica.name]);
+    await podman(['rm', replica.name]);
+    await runReplica(replica, ['--volume', `${buildFile}:/app/dist/build.json:ro`]);
+    await readyAt(replicaBase(index), replica.name);
+  }
+  const replaced = Date.now();
+  const answers: string[] = [];
+  await until(async () => {
+    const page = await http(`${base}/asdas`);
+    answers.push(`${cacheStatus(page)} ${buildOf(page.body) === newBuild ? 'new' : 'old'}`);
+    return buildOf(page.body) === newBuild || undefined;
+  }, 'the new build through nginx');
+  const seconds = (Date.now() - replaced) / 1000;
+  figure('proxy: new build first seen through the micro-cache, after the replicas were ready', seconds.toFixed(1), 's');
+  t.ok(
+    seconds <= 5 + 30,
+    `within s-maxage and stale-while-revalidate (${seconds.toFixed(1)} s: ${answers.join(', ')})`,
+  );
+  const later = await Promise.all(Array.from({ length: 10 }, () => http(`${base}/asdas`)));
+  t.same(
+    later.map((page) => buildOf(page.body)),
+    later.map(() => newBuild),
+    'from then on only the new build',
+  );
+});
+
+// The replicas through nginx with its micro-cache and without (ASDAS_DEPLOY_BENCH=1): figures for
+// docs/sizing.md, not limits.
+t.test(
+  'npm run bench through nginx, micro-cache on and off',
+  { skip: process.env.ASDAS_DEPLOY_BENCH !== '1' },
+  async (t) => {
+    if (!needsSetup(t)) return;
+    const bench = async (label: string) => {
+      const routes = ['/', '/th', 'article', '/login', 'GET /api/auth/me'].join(',');
+      const { stdout, code } = await run(
+        'npm',
+        ['run', 'bench', '--', '--url', base, '--duration', '10', '--warmup', '2', '--routes', routes],
+        { allowFailure: true },
+      );
+      t.equal(code, 0, `bench ${label} ran`);
+      const lines = stdout.split('\n');
+      const header = lines.findIndex((line) => /^route\s+req\/s/.test(line));
+      const end = lines.findIndex((line, index) => index > header && line.trim() === '');
+      const rows = header === -1 ? [] : lines.slice(header, end === -1 ? undefined : end);
+      t.ok(rows.length > 2, 'the bench printed its table');
+      t.comment(`micro-cache ${label}:\n${rows.join('\n')}`);
+      figure(`proxy: bench through nginx, micro-cache ${label}`, `\n${rows.join('\n')}`);
+    };
+    await bench('on');
+    const shipped = readFileSync(join(repoRoot, 'deploy/nginx/site.conf'), 'utf8');
+    const off = shipped.replace('proxy_cache asdas_pages;', 'proxy_cache off;');
+    t.not(off, shipped, 'the shipped config names its page cache');
+    writeFileSync(join(nginxDir, 'site-no-micro-cache.conf'), off);
+    const main = readFileSync(join(nginxDir, 'nginx.conf'), 'utf8');
+    writeFileSync(
+      join(nginxDir, 'nginx.conf'),
+      main.replace(join(repoRoot, 'deploy/nginx/site.conf'), join(nginxDir, 'site-no-micro-cache.conf')),
+    );
+    await run('nginx', ['-s', 'reload', '-p', `${nginxDir}/`, '-c', join(nginxDir, 'nginx.conf')]);
+    await until(async () => (await http(`${base}/bonus`)).headers['x-cache-status'] === undefined, 'nginx without it');
+    await bench('off');
   },
 );
