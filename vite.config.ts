@@ -12,7 +12,7 @@ const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-externa
 
 const sharedCode = /[\\/]client[\\/](entry-client\.tsx|components[\\/]|lib[\\/])|[\\/]node_modules[\\/]/;
 const onDemandCode =
-  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-disclosure|account-form|delete-account|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|play-control|play-launch|play-session|local-time)|lib[\\/](intent-state|build-check|play|play-reminder))\.tsx?$/;
+  /[\\/]client[\\/]lib[\\/](api-client|icon-draw|icon-loader)\.ts$|[\\/]node_modules[\\/](ofetch|ufo|destr|@iconify[\\/]utils|isbot)[\\/]|[\\/]client[\\/](components[\\/](account-details|account-disclosure|account-form|delete-account|emailed-link-page|form-field|session-reminder|link-problem|play-outcome|play-control|play-launch|play-session|local-time)|lib[\\/](intent-state|build-check|play|play-reminder))\.tsx?$/;
 // What only a client navigation or a prefetch runs: one chunk, loaded after hydration (decision 0030).
 const navigationCode =
   /[\\/]client[\\/](router[\\/](navigation|page-loader|form-post|payload|prefetch)|lib[\\/]navigate)\.ts$|[\\/]node_modules[\\/](p-limit|yocto-queue)[\\/]|[\\/]contract[\\/](navigation-guard|url-views|page-steps|route-middleware|form-state)\.ts$/;

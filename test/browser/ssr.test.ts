@@ -113,6 +113,7 @@ t.test('a client-side error: people get the error screen, a bot keeps the server
 
   // Before the page loads: links prefetch their payloads once in view, and a click uses the prefetched one.
   const person = await open('/', browserUserAgent, failPayload);
+  await person.page.waitForSelector('html[data-visitor="person"]');
   await person.page.click('nav.main-nav a[data-nav="bonus"]');
   await person.page.waitForSelector('[data-testid="error-screen"]');
   t.match(await person.page.textContent('[data-testid="error-message"]'), 'boom');
@@ -125,6 +126,8 @@ t.test('a client-side error: people get the error screen, a bot keeps the server
   await person.context.close();
 
   const bot = await open('/', googlebot);
+  await bot.page.waitForSelector('html[data-visitor="bot"]');
+  t.equal(await bot.page.evaluate(() => window.__ASDAS__?.isBot), undefined, "the HTML is a person's too");
   const homeHeading = await heading(bot.page);
   await failPayload(bot.page);
   // The failed payload's answer arrives when it arrives: wait for the log line it leads to.
