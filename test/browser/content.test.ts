@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Page, Request, Route } from 'playwright-core';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest, withoutBuild, payloadRoutes } from '../helpers/browser.ts';
 
 // Content pages in Chromium: client navigation by payload, the ToC, link prefetch and its limit.
 const { base, browser } = await startBrowserTest(t);
@@ -20,7 +20,7 @@ async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>)
     requests.filter((request) => request.resourceType() === 'document').map((request) => request.url());
   const payloads = (pagePath?: string) =>
     requests
-      .map((request) => request.url())
+      .map((request) => withoutBuild(request.url()))
       .filter(
         (url) =>
           url.endsWith('/_payload.json') && (pagePath === undefined || url === `${base}${pagePath}/_payload.json`),
@@ -28,7 +28,9 @@ async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>)
   /** Waits until the page has requested `pagePath`'s payload and has its answer. */
   const payloadArrived = async (pagePath: string) => {
     const url = `${base}${pagePath}/_payload.json`;
-    const request = requests.find((candidate) => candidate.url() === url) ?? (await page.waitForRequest(url));
+    const request =
+      requests.find((candidate) => withoutBuild(candidate.url()) === url) ??
+      (await page.waitForRequest((candidate) => withoutBuild(candidate.url()) === url));
     await request.response();
   };
   return { page, context, consoleLog, documents, payloads, payloadArrived };
@@ -173,7 +175,7 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
   // with it (the module loader asks for them, not the limiter), so they are slowed but not counted.
   const isPrefetch = (url: string) => url.endsWith('/_payload.json') || routeChunk.test(url);
   const slow = async (route: Route) => {
-    const url = route.request().url();
+    const url = withoutBuild(route.request().url());
     seen.push(url);
     if (url.endsWith('/_payload.json')) firstPrefetch();
     const counted = isPrefetch(url);
@@ -188,7 +190,7 @@ t.test('no more than 5 prefetches in flight on a page with many links', async (t
     }
   };
   const { page, context, consoleLog } = await open('/table-of-content', async (page) => {
-    await page.route('**/_payload.json', slow);
+    await page.route(payloadRoutes, slow);
     await page.route('**/assets/*.js', slow);
   });
   // Links are watched once the browser is idle after hydration: wait for the first prefetch, then
@@ -238,7 +240,7 @@ t.test('a desktop article prefetches what its visible links need, and account co
     let inFlight = 0;
     const { page, context, payloadArrived } = await open(path, async (page) => {
       page.on('request', (request) => {
-        urls.push(request.url().slice(base.length));
+        urls.push(withoutBuild(request.url()).slice(base.length));
         inFlight += 1;
       });
       page.on('requestfinished', () => (inFlight -= 1));
@@ -311,7 +313,7 @@ t.test('a click whose link still waits for a prefetch slot fetches the payload o
   let holding: () => void = () => undefined;
   const fiveHeld = new Promise<void>((done) => (holding = done));
   const { page, context, payloads } = await open('/table-of-content', async (page) => {
-    await page.route('**/_payload.json', async (route) => {
+    await page.route(payloadRoutes, async (route) => {
       if (!hold) return route.continue();
       held.push(route);
       if (held.length >= 5) holding();
@@ -322,15 +324,18 @@ t.test('a click whose link still waits for a prefetch slot fetches the payload o
   const target = (await link.getAttribute('href'))!;
   t.same(payloads(target), [], 'its payload is not asked for yet');
   await link.dispatchEvent('mouseover');
-  const navigationRequest = page.waitForRequest(`${base}${target}/_payload.json`);
+  const navigationRequest = page.waitForRequest(
+    (request) => withoutBuild(request.url()) === `${base}${target}/_payload.json`,
+  );
   await link.click();
   await navigationRequest;
   t.equal(payloads(target).length, 1, 'the click asked for it (the prefetch waits)');
   // Free the slots, keep the navigation's answer back, and let the queued prefetches start.
-  const targetRoutes = () => held.filter((route) => route.request().url() === `${base}${target}/_payload.json`);
+  const targetRoutes = () =>
+    held.filter((route) => withoutBuild(route.request().url()) === `${base}${target}/_payload.json`);
   hold = false;
   for (const route of held.splice(0)) {
-    if (route.request().url() === `${base}${target}/_payload.json`) held.push(route);
+    if (withoutBuild(route.request().url()) === `${base}${target}/_payload.json`) held.push(route);
     else await route.continue();
   }
   hold = true;
@@ -339,7 +344,7 @@ t.test('a click whose link still waits for a prefetch slot fetches the payload o
     last = payloads().length;
     await settled(page);
     for (const route of held.splice(0)) {
-      if (route.request().url() === `${base}${target}/_payload.json`) held.push(route);
+      if (withoutBuild(route.request().url()) === `${base}${target}/_payload.json`) held.push(route);
       else await route.continue();
     }
   }

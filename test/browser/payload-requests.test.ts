@@ -2,7 +2,7 @@ import t from 'tap';
 import type { Page, Route } from 'playwright-core';
 import { FRESH_MS } from '../../client/lib/swr-config.ts';
 import { browserUserAgent } from '../helpers/app.ts';
-import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest, withoutBuild, payloadRoutes } from '../helpers/browser.ts';
 
 // Page data in the browser has one cache, SWR's (client/router/payload.ts): every `_payload.json`
 // request is counted here, per page. The page just loaded asks nothing; each client navigation asks
@@ -16,7 +16,7 @@ async function open(path: string, options: { token?: string; beforeLoad?: (page:
   await options.beforeLoad?.(page);
   const consoleLog = collectConsole(page);
   const requested: string[] = [];
-  page.on('request', (request) => requested.push(request.url()));
+  page.on('request', (request) => requested.push(withoutBuild(request.url())));
   await page.goto(`${base}${path}`);
   await page.waitForSelector('html[data-hydrated="true"]');
   // Hydration, the navigation chunk and the prefetches of the links in view have run by then.
@@ -31,7 +31,7 @@ async function open(path: string, options: { token?: string; beforeLoad?: (page:
 /** Waits for `pagePath`'s payload answer, requested already or still to come. */
 async function payloadAnswered(page: Page, pagePath: string) {
   const url = `${base}${pagePath === '/' ? '' : pagePath}/_payload.json`;
-  await page.waitForResponse(url);
+  await page.waitForResponse((response) => withoutBuild(response.url()) === url);
 }
 
 const heading = (page: Page, text: string) =>
@@ -86,8 +86,8 @@ t.test("a click while the hover's prefetch is in flight joins it: one request", 
   let target = '';
   const { page, context, payloads } = await open('/asdas', {
     beforeLoad: (page) =>
-      page.route('**/_payload.json', async (route) => {
-        if (target && route.request().url() === `${base}${target}/_payload.json`) {
+      page.route(payloadRoutes, async (route) => {
+        if (target && withoutBuild(route.request().url()) === `${base}${target}/_payload.json`) {
           held.push(route);
           heldOne();
         } else await route.continue();

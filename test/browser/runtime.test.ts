@@ -626,8 +626,9 @@ t.test('a start-up failure is logged as "error caught during app initialization"
 
 t.test('a render failure: logged as "Произошла ошибка" with the error, then the error screen', async (t) => {
   const tab = await open('/', { noPrefetch: true });
-  await tab.context.route('**/bonus/_payload.json', (route) =>
-    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ buildId: 'x', data: null }) }),
+  await tab.context.route(
+    (url) => url.pathname === '/bonus/_payload.json',
+    (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ buildId: 'x', data: null }) }),
   );
   await tab.page.click('nav.main-nav a[data-nav="bonus"]');
   await tab.page.waitForSelector('[data-testid="error-screen"]');

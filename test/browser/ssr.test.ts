@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { browserUserAgent, googlebot } from '../helpers/app.ts';
-import { collectConsole, settled, startBrowserTest } from '../helpers/browser.ts';
+import { collectConsole, settled, startBrowserTest, payloadRoutes } from '../helpers/browser.ts';
 
 const { base, browser } = await startBrowserTest(t);
 
@@ -103,7 +103,7 @@ t.test('a page that does not exist renders inside the layout', async (t) => {
 
 t.test('a client-side error: people get the error screen, a bot keeps the server HTML', async (t) => {
   const failPayload = async (page: Page) =>
-    page.route('**/_payload.json', (route) =>
+    page.route(payloadRoutes, (route) =>
       route.fulfill({
         status: 500,
         contentType: 'application/json',
@@ -118,7 +118,7 @@ t.test('a client-side error: people get the error screen, a bot keeps the server
   await person.page.waitForSelector('[data-testid="error-screen"]');
   t.match(await person.page.textContent('[data-testid="error-message"]'), 'boom');
   // The spec's Clear errors: the error goes and the visitor is at /.
-  await person.page.unroute('**/_payload.json');
+  await person.page.unroute(payloadRoutes);
   await person.page.click('text=Clear errors');
   await person.page.waitForURL(`${base}/`);
   await person.page.waitForSelector('.home h1');

@@ -104,3 +104,9 @@ export function visitors(browser: Browser, base: string, token: string) {
   };
   return { newContext, visit };
 }
+
+/** A payload's address without the `?build=` the browser adds (client/router/payload-url.ts); any other URL as it is. */
+export const withoutBuild = (url: string) => url.replace(/(\/_payload\.json)\?build=[^&#]*$/, '$1');
+
+/** Playwright's route matcher for every page payload, whatever its query. */
+export const payloadRoutes = (url: URL) => url.pathname.endsWith('/_payload.json');
