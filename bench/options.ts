@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'routes' | 'render' | 'reader' | 'account' | 'overload' | 'start-up';
+export type Scenario = 'routes' | 'render' | 'reader' | 'account' | 'overload' | 'start-up' | 'backend';
 export type CacheMode = 'on' | 'off' | 'both';
 
 export interface BenchOptions {
@@ -46,6 +46,8 @@ export const usage = `npm run bench -- [options]
                         503s, socket errors
                         start-up: local only; 3 starts on a new data folder and 3 on the folder
                         it made: time to ready and memory (a replica's with DATABASE_URL set)
+                        backend: local only, DATABASE_URL and REDIS_URL set; database queries and
+                        Redis commands per request of each kind, connections held under load
   --soak <s>            mixed load (pages, payloads, me, login) for <s> seconds, RSS every 30 s
                         and (local) the peak
   --cache <on|off|both> local mode: page cache on, off (PAGE_CACHE_TTL_MS=0) or both (default on)
@@ -99,8 +101,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     url = parsed.origin;
   }
   const scenario = (values.scenario ?? 'routes') as Scenario;
-  if (!['routes', 'render', 'reader', 'account', 'overload', 'start-up'].includes(scenario))
-    throw new Error(`--scenario must be routes, render, reader, account, overload or start-up, got '${scenario}'`);
+  if (!['routes', 'render', 'reader', 'account', 'overload', 'start-up', 'backend'].includes(scenario))
+    throw new Error(
+      `--scenario must be routes, render, reader, account, overload, start-up or backend, got '${scenario}'`,
+    );
   if (scenario === 'render' && (url || values.cache !== undefined || values.bare !== undefined))
     throw new Error('--scenario render starts its own servers (cache off and on): no --url, --cache or --bare');
   if (scenario === 'render' && values.encoding)

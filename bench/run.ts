@@ -8,6 +8,7 @@ import os from 'node:os';
 import { join, relative } from 'node:path';
 import { captureHit, startBareServer } from './bare.ts';
 import { buildIfNeeded, startLocalServer } from './local-server.ts';
+import { backendTable, runBackendWork } from './backend-work.ts';
 import { runRenderCost } from './render-cost.ts';
 import { runStartUp } from './start-up.ts';
 import type { OverloadResult } from './overload.ts';
@@ -186,6 +187,16 @@ async function main() {
     if (options.url) throw new Error('--scenario start-up starts the local build; it takes no --url');
     const startUp = await runStartUp(root, 5, {});
     writeResults({ date: startedAt.toISOString(), commit: gitCommit(), buildId: build?.id, machine, startUp });
+    return;
+  }
+
+  if (options.scenario === 'backend') {
+    if (options.url) throw new Error('--scenario backend starts the local build; it takes no --url');
+    const backend = await runBackendWork();
+    console.log(
+      `\n${backendTable(backend.kinds)}\nPostgreSQL connections held after 50 signed-in requests at once: ${backend.connectionsUnderLoad}\n`,
+    );
+    writeResults({ date: startedAt.toISOString(), commit: gitCommit(), buildId: build?.id, machine, backend });
     return;
   }
 
