@@ -7,6 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
+  chmodSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -45,6 +46,8 @@ export interface ShippedNginx {
   /** Where visitors reach it: http://127.0.0.1:<port>. */
   base: string;
   port: number;
+  /** nginx's prefix: the shipped files as run, and the caches' folders. */
+  prefix: string;
   /** What nginx wrote so far: its access log (stdout) and its error log (stderr). */
   output: () => string;
   stop: () => Promise<void>;
@@ -58,6 +61,8 @@ export interface ShippedNginx {
 export async function startShippedNginx(replicas: string[]): Promise<ShippedNginx> {
   const [port, internal] = [await freePort(), await freePort()];
   const prefix = mkdtempSync(join(tmpdir(), 'asdas-nginx-'));
+  // nginx's workers (not root) open the cache folders nginx makes here (site.conf's proxy_cache_path).
+  chmodSync(prefix, 0o755);
   const replacements: Array<[from: string | RegExp, to: string, required: boolean]> = [
     ['listen 8080;', `listen 127.0.0.1:${port};`, true],
     ['127.0.0.1:8081', `127.0.0.1:${internal}`, false],
@@ -108,7 +113,7 @@ export async function startShippedNginx(replicas: string[]): Promise<ShippedNgin
     started = await answers(`${base}/healthz`);
     if (!started) await new Promise((done) => setTimeout(done, 100));
   }
-  return { base, port, output, stop };
+  return { base, port, prefix, output, stop };
 }
 
 /** Whether a GET is answered 200 (from an address no test bounds). */
