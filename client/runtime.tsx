@@ -22,10 +22,7 @@ export interface AppRuntime {
 export interface RuntimeSnapshot {
   buildId: string;
   dev: boolean;
-  /**
-   * Only on an error page, whose markup the server chose by it. A page's own markup is the same for
-   * a crawler and a person, so a shared cache may keep it: the browser tells (client/lib/bot-visitor.ts).
-   */
+  /** Only on an error page, drawn by it; otherwise the browser tells (client/lib/bot-visitor.ts). */
   isBot?: boolean;
   locale: Locale;
   buildCheckIntervalMs: number;

@@ -8,10 +8,7 @@ export function payloadKey(pathname: string): string {
   return pathname.replace(/\/+$/, '') || '/';
 }
 
-/**
- * The address a payload is fetched from: its key with this page's build (`?build=<id>`), so a
- * CDN or proxy never hands one build's data to another build's page (decision 0044).
- */
+/** Its key with this page's build: no shared cache hands one build's data to another (decision 0044). */
 export function payloadFetchUrl(key: string): string {
   const buildId = (window as { __ASDAS__?: { buildId?: string } }).__ASDAS__?.buildId;
   return buildId ? `${key}?build=${encodeURIComponent(buildId)}` : key;

@@ -61,7 +61,6 @@ function useBrowserPrefetch(link: LinkLike) {
     let stop: (() => void) | undefined;
     let live = true;
     // A chunk that fails to load leaves the link without prefetch; a navigation asks for it again.
-    // Nothing for crawlers (client/lib/bot-visitor.ts).
     Promise.all([loadNavigation(), detectBot()]).then(
       ([{ prefetchWhenVisible }, isBot]) => {
         if (live && !isBot) stop = prefetchWhenVisible(anchor, path);

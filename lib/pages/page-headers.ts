@@ -9,17 +9,12 @@ const html = 'text/html; charset=utf-8';
 const json = 'application/json; charset=utf-8';
 
 /**
- * Who a page's answer is for, which decides where it may be kept (decision 0044):
- * - `shared`: anyone without a session; a CDN or the proxy may keep it for everybody.
- * - `anonymous`: no session either, but only the browser may keep it: an address with a query the
- *   page does not read (or not in its one form), a payload asked without this build's id, or the
- *   English home a crawler gets where a person would be sent to /th. So no address made up by a
- *   client can fill a shared cache: what it keeps is what the page cache keeps.
- * - `personal`: a session, a notice or a cookie set: nobody keeps it.
+ * Who an answer is for, which decides who may keep it (decision 0044): `shared` (a CDN or proxy,
+ * for everybody), `anonymous` (the browser only: what the page cache would not keep either) or
+ * `personal` (nobody: a session, a notice or a cookie set).
  */
 export type Audience = 'shared' | 'anonymous' | 'personal';
 
-/** What decides an anonymous page's audience, as a request or the page cache's key sees it. */
 export interface AudienceRequest {
   url: string;
   headers: IncomingHttpHeaders;
@@ -29,7 +24,7 @@ export interface AudienceRequest {
 /** The query a payload is asked with by this build's pages: `?build=<id>` (client/router/payload-url.ts). */
 export const payloadBuildQuery = (buildId: string) => `build=${buildId}`;
 
-/** A session token (cookie or Bearer) or a one-shot notice comes with the request: the answer is `personal`. */
+/** A session token (cookie or Bearer) or a one-shot notice came with the request. */
 export function personalRequest(request: AudienceRequest): boolean {
   const { cookies } = request;
   return (
@@ -62,9 +57,8 @@ export interface SharedCacheSettings {
 }
 
 /**
- * The headers of a page's answer, whoever writes it: the route for a render (routes/pages/), and
- * the page cache for a hit, which stores these with the body (plugins/page-cache.ts). Made once:
- * the answer to every request is one of these objects.
+ * The headers of a page's answer, for a render (routes/pages/) and a page-cache hit alike
+ * (plugins/page-cache.ts stores them with the body); made once, not per request.
  */
 export function pageHeadersFor(settings: SharedCacheSettings) {
   const { sharedCacheSeconds: shared, sharedCacheStaleSeconds: stale } = settings;
@@ -94,10 +88,6 @@ export type PageHeaders = ReturnType<typeof pageHeadersFor>;
 
 const audiences: readonly Audience[] = ['shared', 'anonymous', 'personal'];
 
-/**
- * What a page's answer depends on besides its address: the session (a cookie, or a Bearer token)
- * and the language cookie. The English home also reads Accept-Language (a first visit preferring
- * Thai is sent to /th). A crawler gets the same page as a person (client/lib/bot-visitor.ts).
- */
+/** The session and language cookie, a Bearer token; the English home also reads Accept-Language. */
 const varies = 'Authorization, Cookie';
 export const homeVaries = 'Accept-Language, Authorization, Cookie';
