@@ -304,11 +304,13 @@ t.test('the micro-cache: anonymous pages from nginx, one request per page to the
   const path = `/th/author/_payload.json?build=${buildOf(first.body)}`;
   const answers = await Promise.all(Array.from({ length: 40 }, () => http(`${base}${path}`)));
   t.same([...new Set(answers.map((answer) => answer.status))], [200], 'all 40 answered');
-  const logs = await Promise.all(replicas.map((replica) => logsSince(replica.name, since)));
-  const reached = logs
-    .join('\n')
-    .split('\n')
-    .filter((line) => proxiedRequest(line) && line.includes(`"url":"${path}"`));
+  // Each request a replica answered was logged before its answer; podman's log may lag behind.
+  const reached = await until(async () => {
+    const logs = await Promise.all(replicas.map((replica) => logsSince(replica.name, since)));
+    const lines = logs.join('\n').split('\n');
+    const found = lines.filter((line) => proxiedRequest(line) && line.includes(`"url":"${path}"`));
+    return found.length > 0 ? found : undefined;
+  }, `the payload's request in a replica's log`);
   t.equal(reached.length, 1, `one request of 40 reached a replica (${reached.length})`);
   figure('proxy: 40 requests at once for one uncached payload, requests the replicas saw', reached.length);
 });
