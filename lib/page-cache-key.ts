@@ -18,6 +18,18 @@ export interface KeyRequest {
   cookies: Record<string, string | undefined>;
 }
 
+const siteCookies: PersonalCookies = { session: cookieNames.session, flash: cookieNames.flash };
+
+/** A session token (cookie or Bearer) or a one-shot notice came with the request: its answer is its own. */
+export function personalRequest(request: KeyRequest, cookies: PersonalCookies = siteCookies): boolean {
+  const sent = request.cookies;
+  return (
+    request.headers.authorization !== undefined ||
+    sent[cookies.session] !== undefined ||
+    sent[cookies.flash] !== undefined
+  );
+}
+
 /**
  * The page-cache key of an anonymous page request, or `undefined` when it must not be cached.
  * It holds everything an anonymous render reads: the path, the declared query, bot or person,
@@ -28,9 +40,8 @@ export function pageCacheKey(
   readQuery: readonly string[] | undefined,
   cookies: PersonalCookies,
 ): string | undefined {
+  if (personalRequest(request, cookies)) return undefined;
   const { headers } = request;
-  if (headers.authorization !== undefined) return undefined;
-  if (request.cookies[cookies.session] !== undefined || request.cookies[cookies.flash] !== undefined) return undefined;
   const [pathname = '/', search] = request.url.split(/\?(.*)/s);
   const query = cacheableQuery(readQuery, search);
   if (query === undefined) return undefined;

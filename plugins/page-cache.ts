@@ -48,6 +48,7 @@ export const pageCacheHits = fp(
     if (config.dev || config.pageCacheTtlMs === 0 || config.pageCacheMaxBytes === 0) return;
     const cache = new PageCache({ ttlMs: config.pageCacheTtlMs, maxBytes: config.pageCacheMaxBytes });
     const buildId = readBuildInfo(false).id;
+    const buildQuery = payloadBuildQuery(buildId);
     // Plugins registered after this one, read once the app is ready.
     let content: { version: string } | undefined;
     let parseCookie: ((header: string) => Record<string, string | undefined>) | undefined;
@@ -80,7 +81,7 @@ export const pageCacheHits = fp(
       if (!cookies) return done();
       // Only a path's one spelling is ever stored (plugins/canonical-path.ts redirects the others
       // before this cache sees them), so another spelling finds nothing here.
-      const key = keyOf({ url: request.url, headers: request.headers, cookies }, page, buildId);
+      const key = keyOf({ url: request.url, headers: request.headers, cookies }, page, buildQuery);
       const entry = key === undefined ? undefined : cache.get(key, generation());
       const answer = entry && hitAnswer(entry, negotiateEncoding(request.headers['accept-encoding']));
       if (!answer) return done();
@@ -111,6 +112,7 @@ export default fp(
     if (!app.hasDecorator('pageCache')) return;
     const { cache, generation, buildId } = app.pageCache;
     const pageHeaders = pageHeadersFor(app.config);
+    const buildQuery = payloadBuildQuery(buildId);
     const content = app.hasDecorator('content') ? app.content : undefined;
     content?.onReload(() => cache.clear());
     const securityHeadersOf = app.hasDecorator('securityHeadersOf')
@@ -143,7 +145,7 @@ export default fp(
       // The overload shedding's 503 lets the hooks go on and may not be `sent` yet.
       if (reply.sent || reply.statusCode !== 200) return;
       reply.header('x-cache', 'MISS');
-      const key = keyOf(request, page, buildId);
+      const key = keyOf(request, page, buildQuery);
       if (key === undefined) return;
       const current = generation();
       let entry = cache.get(key, current);
@@ -212,10 +214,10 @@ const payloadQuery = ['build'];
  * depends on its path only; it is kept when asked as this build's pages ask (`?build=<id>`) or
  * with no query, so no other value can fill the cache.
  */
-function keyOf(request: KeyRequest, page: PageRequest, buildId: string): string | undefined {
+function keyOf(request: KeyRequest, page: PageRequest, buildQuery: string): string | undefined {
   if (page.answer === 'document') return pageCacheKey(request, page.route.query, personal);
-  const search = request.url.split(/\?(.*)/s)[1];
-  if (search && search !== payloadBuildQuery(buildId)) return undefined;
+  const query = request.url.indexOf('?');
+  if (query !== -1 && query + 1 < request.url.length && request.url.slice(query + 1) !== buildQuery) return undefined;
   return pageCacheKey(request, payloadQuery, personal);
 }
 

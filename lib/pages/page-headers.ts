@@ -1,7 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { cookieNames } from '../../contract/cookies.ts';
 import { preferredLocale } from '../accept.ts';
-import { cacheableQuery } from '../page-cache-key.ts';
+import { cacheableQuery, type KeyRequest } from '../page-cache-key.ts';
 import type { StoredHeaders } from '../page-cache.ts';
 import type { PageRequest } from './page-request.ts';
 
@@ -15,27 +14,11 @@ const json = 'application/json; charset=utf-8';
  */
 export type Audience = 'shared' | 'anonymous' | 'personal';
 
-export interface AudienceRequest {
-  url: string;
-  headers: IncomingHttpHeaders;
-  cookies: Record<string, string | undefined>;
-}
-
 /** The query a payload is asked with by this build's pages: `?build=<id>` (client/router/payload-url.ts). */
 export const payloadBuildQuery = (buildId: string) => `build=${buildId}`;
 
-/** A session token (cookie or Bearer) or a one-shot notice came with the request. */
-export function personalRequest(request: AudienceRequest): boolean {
-  const { cookies } = request;
-  return (
-    request.headers.authorization !== undefined ||
-    cookies[cookieNames.session] !== undefined ||
-    cookies[cookieNames.flash] !== undefined
-  );
-}
-
 /** Whether this answer is `shared` or only `anonymous`; the caller has ruled out `personal`. */
-export function anonymousAudience(page: PageRequest, request: AudienceRequest, buildId: string): Audience {
+export function anonymousAudience(page: PageRequest, request: KeyRequest, buildId: string): Audience {
   const search = request.url.split(/\?(.*)/s)[1];
   if (page.answer === 'payload') return search === payloadBuildQuery(buildId) ? 'shared' : 'anonymous';
   if (cacheableQuery(page.route.query, search) === undefined) return 'anonymous';
@@ -43,7 +26,7 @@ export function anonymousAudience(page: PageRequest, request: AudienceRequest, b
 }
 
 /** The English home for a first visit preferring Thai: a person is sent to /th, a crawler is not. */
-export function offersThai(page: PageRequest, request: AudienceRequest): boolean {
+export function offersThai(page: PageRequest, request: KeyRequest): boolean {
   if (page.route.id !== 'home' || page.locale !== 'en') return false;
   if (request.cookies[cookieNames.language] !== undefined) return false;
   return preferredLocale(request.headers['accept-language']) === 'th';
@@ -71,17 +54,18 @@ export function pageHeadersFor(settings: SharedCacheSettings) {
     anonymous: 'no-cache',
     personal: 'private, no-store',
   };
-  const headers = (type: string, audience: Audience, vary: string): StoredHeaders =>
-    Object.freeze({ 'content-type': type, 'cache-control': cacheControl[audience], vary });
-  const made = {
-    document: Object.fromEntries(audiences.map((audience) => [audience, headers(html, audience, varies)])),
-    home: Object.fromEntries(audiences.map((audience) => [audience, headers(html, audience, homeVaries)])),
-    payload: Object.fromEntries(audiences.map((audience) => [audience, headers(json, audience, varies)])),
-  } as Record<'document' | 'home' | 'payload', Record<Audience, StoredHeaders>>;
-  return (page: PageRequest, audience: Audience): StoredHeaders => {
-    if (page.answer === 'payload') return made.payload[audience];
-    return made[page.route.id === 'home' && page.locale === 'en' ? 'home' : 'document'][audience];
-  };
+  const byAudience = (type: string, vary: string) =>
+    Object.fromEntries(
+      audiences.map((audience) => [
+        audience,
+        Object.freeze({ 'content-type': type, 'cache-control': cacheControl[audience], vary }),
+      ]),
+    ) as Record<Audience, StoredHeaders>;
+  const [document, home, payload] = [byAudience(html, varies), byAudience(html, homeVaries), byAudience(json, varies)];
+  return (page: PageRequest, audience: Audience): StoredHeaders =>
+    (page.answer === 'payload' ? payload : page.route.id === 'home' && page.locale === 'en' ? home : document)[
+      audience
+    ];
 }
 
 export type PageHeaders = ReturnType<typeof pageHeadersFor>;

@@ -22,13 +22,8 @@ import {
   type PageRequest,
   type PageRouteConfig,
 } from '../../lib/pages/page-request.ts';
-import {
-  anonymousAudience,
-  homeVaries,
-  offersThai,
-  pageHeadersFor,
-  personalRequest,
-} from '../../lib/pages/page-headers.ts';
+import { personalRequest } from '../../lib/page-cache-key.ts';
+import { anonymousAudience, homeVaries, offersThai, pageHeadersFor } from '../../lib/pages/page-headers.ts';
 import { loadPage, type PageOutcome, type PipelineParts } from '../../lib/pages/pipeline.ts';
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
@@ -52,7 +47,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   /** Set before the answer is made; plugins/cache-headers.ts makes one that sets a cookie or fails `personal`. */
   function setPageHeaders(request: FastifyRequest, reply: FastifyReply) {
     const page = pageOf(request)!;
-    const personal = request.user != null || personalRequest(request) || reply.hasHeader('set-cookie');
+    const personal = request.user != null || personalRequest(request);
     reply.headers(pageHeaders(page, personal ? 'personal' : anonymousAudience(page, request, buildId)));
   }
 

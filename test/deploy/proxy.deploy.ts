@@ -78,16 +78,12 @@ const playSecret = randomBytes(32).toString('base64url');
 /** nginx runs on the host: the replicas see it at the network's gateway address. */
 let proxyAddress = '';
 
+/** A container in the pod: one network namespace for all, each its own ports. */
+const runInPod = (name: string, args: string[]) => podman(['run', '--detach', '--pod', pod, '--name', name, ...args]);
+
 /** Starts a replica in the pod; `extra` podman options (a volume) come before the image. */
 async function runReplica(replica: (typeof replicas)[number], extra: string[] = []) {
-  await podman([
-    'run',
-    '--detach',
-    '--pod',
-    pod,
-    '--name',
-    replica.name,
-    // One network namespace (the pod) for both: each its own ports.
+  await runInPod(replica.name, [
     '--env',
     `PORT=${replica.port}`,
     '--env',
@@ -115,30 +111,8 @@ async function runReplica(replica: (typeof replicas)[number], extra: string[] = 
 t.test('two replicas on PostgreSQL and Redis, nginx in front on a non-default port', async (t) => {
   proxyAddress = await gatewayOf(env.network);
   await podman(['pod', 'create', '--name', pod, '--network', env.network]);
-  await podman([
-    'run',
-    '--detach',
-    '--pod',
-    pod,
-    '--name',
-    postgres,
-    '--env',
-    `POSTGRES_PASSWORD=${postgresPassword}`,
-    env.servicesImage,
-    'postgres',
-  ]);
-  await podman([
-    'run',
-    '--detach',
-    '--pod',
-    pod,
-    '--name',
-    redis,
-    '--env',
-    `REDIS_PASSWORD=${redisPassword}`,
-    env.servicesImage,
-    'redis',
-  ]);
+  await runInPod(postgres, ['--env', `POSTGRES_PASSWORD=${postgresPassword}`, env.servicesImage, 'postgres']);
+  await runInPod(redis, ['--env', `REDIS_PASSWORD=${redisPassword}`, env.servicesImage, 'redis']);
   await until(async () => (await psql(postgres, 'select 1'))[0] === '1', 'PostgreSQL');
 
   for (const replica of replicas) await runReplica(replica);

@@ -3,7 +3,10 @@
  * what only a real process shows (signals, exit codes, start-up failures, locks on its data folder).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Test } from 'tap';
 
 export const serverJs = resolve(import.meta.dirname, '../../dist/node/server.js');
 
@@ -69,4 +72,16 @@ export function startServerProcess(
   // A test that expects the process to fail never asks where it listens.
   listening.catch(() => undefined);
   return { child, output: () => output, waitFor, listening, exited };
+}
+
+/** A server on a data folder of its own (`asdas-<name>-…`), killed and the folder removed when `t` ends. */
+export function startOwnServer(t: Test, name: string, env: Record<string, string> = {}): ServerProcess {
+  const dataDir = mkdtempSync(join(tmpdir(), `asdas-${name}-`));
+  const server = startServerProcess({ DATA_DIR: dataDir, ...env });
+  t.teardown(async () => {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return server;
 }

@@ -4,14 +4,11 @@
  * connections however idle (stream.conf: the next are refused while another address is served),
  * idle keep-alive for 15 s, and headers within 5 s (site.conf).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import { nginxMissing, startShippedNginx } from '../helpers/nginx.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { startOwnServer } from '../helpers/server-process.ts';
 
 const bound = 128;
 const headerTimeoutMs = 5_000;
@@ -79,13 +76,7 @@ const count = (values: string[]) =>
 
 const skip = nginxMissing();
 t.test('one address through the shipped nginx: connections, idle keep-alive, stalled headers', { skip }, async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-proxy-connections-'));
-  const server = startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' });
-  t.teardown(async () => {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL');
-    await server.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const server = startOwnServer(t, 'proxy-connections', { TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' });
   const nginx = await startShippedNginx([new URL(await server.listening).host]);
   t.teardown(nginx.stop);
   const destroyAll: Connection[] = [];

@@ -5,13 +5,10 @@
  * to the other one (site.conf's proxy_next_upstream). nginx never sends a POST twice: one caught
  * in that moment is answered 502 (or the closing replica's 503), and its figure is reported.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { nginxMissing, startShippedNginx } from '../helpers/nginx.ts';
-import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+import { type ServerProcess, startOwnServer } from '../helpers/server-process.ts';
 
 /** One request on a connection of its own from `localAddress`: the status, or the error's code. */
 function send(url: string, method: 'GET' | 'POST', localAddress: string): Promise<number | string> {
@@ -28,20 +25,12 @@ function send(url: string, method: 'GET' | 'POST', localAddress: string): Promis
 }
 
 function replica(t: Test): ServerProcess {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-proxy-drain-'));
-  const server = startServerProcess({
-    DATA_DIR: dataDir,
+  return startOwnServer(t, 'proxy-drain', {
     TRUST_PROXY: '127.0.0.1',
     SHUTDOWN_DRAIN_MS: '500',
     SHUTDOWN_TIMEOUT_MS: '4000',
     LOG_LEVEL: 'info',
   });
-  t.teardown(async () => {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL');
-    await server.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  return server;
 }
 
 const tally = (outcomes: Array<number | string>) =>

@@ -4,14 +4,13 @@
  * cookie or a Bearer token must never meet a stored page; an encoding or a first visit preferring
  * Thai must never get another visitor's answer.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { browserUserAgent } from '../helpers/app.ts';
 import { nginxMissing, startShippedNginx } from '../helpers/nginx.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { startOwnServer } from '../helpers/server-process.ts';
 
 interface Answer {
   status: number;
@@ -46,13 +45,7 @@ function storedPages(prefix: string): number {
 
 const skip = nginxMissing();
 t.test('the micro-cache holds what the app shares, once per key, and never for a session', { skip }, async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asdas-proxy-cache-'));
-  const app = startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' });
-  t.teardown(async () => {
-    if (app.child.exitCode === null) app.child.kill('SIGKILL');
-    await app.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const app = startOwnServer(t, 'proxy-cache', { TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' });
   const nginx = await startShippedNginx([new URL(await app.listening).host]);
   t.teardown(nginx.stop);
   const { base } = nginx;
