@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppPart } from './lib/app-parts.ts';
+import { maxSegmentLength } from './lib/canonical-path.ts';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 import { compilersFactory } from './lib/schemas/compilers.ts';
@@ -73,7 +74,7 @@ export async function buildApp({
     genReqId: requestIdFrom,
     // No trailing-slash or duplicate-slash leniency: plugins/canonical-path.ts redirects such
     // spellings first, so the router only ever sees a path's one spelling.
-    routerOptions: { maxParamLength: 500 },
+    routerOptions: { maxParamLength: maxSegmentLength },
     // An address the router cannot decode (`%ff`), or a parameter past maxParamLength: no hook
     // or error handler sees this reply, so it gets the API's error shape and headers here.
     frameworkErrors: (error, _request, frameworkReply) => {

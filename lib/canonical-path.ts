@@ -7,12 +7,18 @@ export type PathVerdict =
   | { kind: 'normal' }
   /** `path` is the normal form, without the query. */
   | { kind: 'other-spelling'; path: string }
-  | { kind: 'malformed'; reason: string };
+  | { kind: 'malformed'; reason: string }
+  | { kind: 'too-long' };
+
+/** Characters of a decoded segment; also Fastify's `maxParamLength`. */
+export const maxSegmentLength = 500;
 
 // A path with none of these (outside RFC 3986's pchar and `/`) is normal.
 const needsWork = /%|\/\.|\/\/|.\/$|[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
 const unreserved = /^[A-Za-z0-9\-._~]$/;
 const hexPair = /^[0-9A-Fa-f]{2}$/;
+// eslint-disable-next-line no-control-regex -- C0, DEL, C1, U+2028/9: no page or file is named so
+const control = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 
 /** `target`: `request.url`, as the client sent it. */
 export function checkPath(target: string): PathVerdict {
@@ -26,7 +32,7 @@ export function checkPath(target: string): PathVerdict {
     const normal = normalise(path);
     return typeof normal === 'string' ? { kind: 'other-spelling', path: normal } : normal;
   }
-  if (!needsWork.test(path)) return { kind: 'normal' };
+  if (!needsWork.test(path)) return hasLongSegment(path) ? { kind: 'too-long' } : { kind: 'normal' };
   const normal = normalise(path);
   if (typeof normal !== 'string') return normal;
   return normal === path ? { kind: 'normal' } : { kind: 'other-spelling', path: normal };
@@ -52,12 +58,19 @@ function normalise(path: string): string | PathVerdict {
       spelled += `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
     }
   }
+  let decoded: string;
   try {
-    decodeURIComponent(spelled);
+    decoded = decodeURIComponent(spelled);
   } catch {
     return { kind: 'malformed', reason: 'escapes that are not UTF-8' };
   }
+  if (control.test(decoded)) return { kind: 'malformed', reason: 'a control character' };
+  if (hasLongSegment(decoded)) return { kind: 'too-long' };
   return withoutDotSegments(spelled);
+}
+
+function hasLongSegment(path: string): boolean {
+  return path.length > maxSegmentLength && path.split('/').some((segment) => segment.length > maxSegmentLength);
 }
 
 /** RFC 3986 5.2.4, empty segments dropped too. */

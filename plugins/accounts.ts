@@ -165,7 +165,11 @@ export default fp<AccountsPluginOptions>(
       async register(request, registration) {
         let session: IssuedSession;
         try {
-          session = await service.register(registration, request.headers['user-agent']);
+          // Registering proves the address as a login does: the owner is never a stranger there.
+          const address = rateLimits.addressOf(request);
+          session = await service.register(registration, request.headers['user-agent'], (trx, userId) =>
+            knownAddresses.add(userId, address, trx),
+          );
         } catch (error) {
           if (error instanceof EmailTakenError)
             throw new HttpError(409, 'EMAIL_TAKEN', error.message, { email: 'taken' });

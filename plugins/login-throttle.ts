@@ -43,11 +43,12 @@ export function loginThrottles(rateLimits: RateLimits, known: KnownAddresses) {
     const countsAddress = !rateLimits.allowListed(request);
 
     async function reserve(): Promise<Refund[]> {
+      // Known first, so no count is taken before the answer that decides whether it binds.
+      const proved = await known.has(account?.id, address);
       const refunds: Refund[] = [];
       try {
         refunds.push(await perAccountAndAddress.reserve(request, `${accountKey}:${address}`));
         if (countsAddress) refunds.push(await perAddress.reserve(request, address));
-        const proved = await known.has(account?.id, address);
         refunds.push(await perAccount.reserve(request, accountKey, { enforce: !proved }));
         return refunds;
       } catch (error) {

@@ -19,6 +19,8 @@ export interface RateLimitsPluginOptions {
   limits?: Partial<RateLimitSettings>;
   /** Prefix of the keys in Redis (tests isolate themselves with it). */
   namespace?: string;
+  /** The clock of the counters in memory (tests hold time still). */
+  now?: () => number;
 }
 
 /** Checks one limit for one key; throws HttpError 429 RATE_LIMITED (with Retry-After) past it. */
@@ -74,17 +76,17 @@ export default fp<RateLimitsPluginOptions>(
     const settings = rateLimitSettings(app.config, options.limits);
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
 
-    const capacities = new Map<string, number>();
-    const lastFullLog = new Map<string, number>();
+    const lastOverflowLog = new Map<string, number>();
     const memory = new MemoryCounters({
-      capacityOf: (limit) => capacities.get(limit) ?? memoryKeys,
-      full(limit) {
+      capacity: memoryKeys,
+      ...(options.now ? { now: options.now } : {}),
+      overflowing(limit) {
         const now = Date.now();
-        if ((lastFullLog.get(limit) ?? -Infinity) > now - 60_000) return;
-        lastFullLog.set(limit, now);
+        if ((lastOverflowLog.get(limit) ?? -Infinity) > now - 60_000) return;
+        lastOverflowLog.set(limit, now);
         app.log.warn(
-          { limit, keys: capacities.get(limit) ?? memoryKeys },
-          'rate limit: every key in memory is still counting; new keys are refused until a window ends',
+          { limit, keys: memoryKeys },
+          'rate limit: more keys than memory counts exactly; new keys are counted approximately (never fewer) until the flood ends',
         );
       },
     });
@@ -132,7 +134,7 @@ export default fp<RateLimitsPluginOptions>(
     if (metrics) {
       new Gauge({
         name: 'rate_limit_memory_keys',
-        help: 'Keys each limit counts in this process (memory; bounded by the limit, decision 0036).',
+        help: 'Keys each limit counts exactly in this process (memory; past the bound, approximately: decision 0045).',
         labelNames: ['limit'],
         registers: [metrics.registry],
         collect() {
@@ -172,14 +174,13 @@ export default fp<RateLimitsPluginOptions>(
         return null;
       }
     }
-    function declare(name: string, rule: RateLimitRule) {
+    function declare(name: string) {
       if (name.includes(':')) throw new Error(`A limit's name holds no ':' (${name})`);
-      capacities.set(name, rule.keys ?? memoryKeys);
     }
     const keyOf = (name: string, value: string) => `${name}:${value}`;
     /** A limiter whose key is the value the caller set on the request under `name`. */
     function keyedLimiter(name: string, rule: RateLimitRule) {
-      declare(name, rule);
+      declare(name);
       const key = Symbol(name);
       type WithKey = FastifyRequest & { [key]?: string };
       const limiter = app.createRateLimit({
@@ -205,7 +206,7 @@ export default fp<RateLimitsPluginOptions>(
       addressOf: ipKey,
       allowListed: allowList,
       perIp(name, rule, { label = name, allowList: allowed = false, message } = {}) {
-        declare(name, rule);
+        declare(name);
         const limiter = app.createRateLimit({
           ...(allowed ? { allowList } : {}),
           max: rule.max,

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 import type { PasswordHasher } from './passwords.ts';
@@ -116,7 +116,12 @@ export class AccountService {
   }
 
   /** The user and a first session, in one transaction. Throws EmailTakenError. */
-  async register(registration: Registration, userAgent?: string): Promise<IssuedSession> {
+  /** `alongside` runs in the registration's transaction (the address it came from, proved). */
+  async register(
+    registration: Registration,
+    userAgent?: string,
+    alongside?: (trx: Transaction<Database>, userId: string) => Promise<void>,
+  ): Promise<IssuedSession> {
     const passwordHash = await this.#hasher.hash(registration.password);
     const now = this.#clock();
     try {
@@ -136,6 +141,7 @@ export class AccountService {
           .returning([...userColumns])
           .executeTakeFirstOrThrow();
         const session = await this.#insertSession(trx, user.id, now, userAgent);
+        await alongside?.(trx, user.id);
         return { user: toPublicUser(user), ...session };
       });
     } catch (error) {

@@ -47,10 +47,10 @@ export class KnownAddresses {
   }
 
   /** Nothing happens for an account that is gone (the password that proved it deleted it). */
-  async add(userId: string, address: string): Promise<void> {
+  async add(userId: string, address: string, db: Kysely<Database> = this.#db): Promise<void> {
     const now = this.#clock();
     const hash = addressHash(userId, address);
-    await this.#db
+    await db
       .insertInto('login_addresses')
       .columns(['user_id', 'address_hash', 'last_proved_at'])
       .expression((eb) =>

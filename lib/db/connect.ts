@@ -65,6 +65,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   let file: string;
   try {
     file = sqliteFileOf(dataDir);
+    await lock.hold(file);
     sqlite = openSqlite(file);
   } catch (error) {
     lock.release();

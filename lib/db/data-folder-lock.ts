@@ -5,14 +5,16 @@ import { join } from 'node:path';
 
 /**
  * The embedded database's folder belongs to one process at a time, under a kernel lock
- * (`fcntl(F_OFD_SETLK)`) that goes when the process ends, however it ends (decision 0025). The
- * file is never deleted: a process that opened the old file could lock it while another locks a new one.
+ * (`fcntl(F_OFD_SETLK)`) that goes when the process ends, however it ends (decision 0025). A server
+ * also locks a byte of the database file itself, so a deleted lock file lets no second one in.
  */
 export const lockFileName = 'asdas-site.lock';
 
 export interface DataFolderLock {
   /** The lock file's path. */
   readonly path: string;
+  /** Holds `file` too (the database, created if missing): refused while another process does. */
+  hold(file: string): Promise<void>;
   /** Lets the folder go (idempotent). The database must be closed first. */
   release(): void;
 }
@@ -59,6 +61,8 @@ function nativeTryLock(): TryLock {
 
 /** How long a refused process waits for the holder's details (it writes them right after locking). */
 const holderReadLimitMs = 1000;
+/** Far from the bytes SQLite locks (from 1 GiB on): the two never meet. */
+const databaseLockOffset = 2 ** 40;
 
 /** Takes `dataDir`'s lock (the folder must exist) or throws DataFolderInUseError at once, never waiting. */
 export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
@@ -91,15 +95,24 @@ export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
   ftruncateSync(fd, 0);
   writeSync(fd, `${JSON.stringify(holder)}\n`, 0);
   let released = false;
+  const held: number[] = [];
   return {
     path,
+    async hold(file) {
+      const other = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
+      if (nativeTryLock()(other, databaseLockOffset, 1)) return void held.push(other);
+      closeSync(other);
+      throw new DataFolderInUseError(dataDir, undefined);
+    },
     release() {
       if (released) return;
       released = true;
       try {
         ftruncateSync(fd, 0);
       } finally {
-        closeSync(fd); // the lock goes with the last descriptor of its open file description
+        // A lock goes with the last descriptor of its open file description.
+        for (const other of held) closeSync(other);
+        closeSync(fd);
       }
     },
   };

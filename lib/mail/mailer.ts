@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
@@ -135,8 +135,13 @@ export class Mailer {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const name = `${stamp}-${String(this.#written).padStart(6, '0')}-${mail.kind}-${randomBytes(4).toString('hex')}.eml`;
     const file = join(this.outboxDir, name);
-    await writeFile(`${file}.tmp`, info.message);
-    await rename(`${file}.tmp`, file);
+    try {
+      await writeFile(`${file}.tmp`, info.message);
+      await rename(`${file}.tmp`, file);
+    } catch (error) {
+      await rm(`${file}.tmp`, { force: true });
+      throw error;
+    }
     this.#log.info({ ...context, file }, 'email written to the outbox (SMTP_URL is not set)');
   }
 

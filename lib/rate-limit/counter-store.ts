@@ -87,13 +87,13 @@ export function counterStore(memory: MemoryCounters, shared?: SharedCounters): C
       );
     }
     read(key: string, callback: StoreCallback, timeWindow: number, max: number) {
-      if (!redisStore || !redisReady()) return callback(null, memory.read(key));
+      if (!redisStore || !redisReady()) return callback(null, memory.read(key, max));
       redisStore.read(
         key,
         (error, result) => {
           if (error) {
             degrade(error);
-            return callback(null, memory.read(key));
+            return callback(null, memory.read(key, max));
           }
           recover();
           callback(null, result);

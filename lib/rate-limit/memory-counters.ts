@@ -1,9 +1,11 @@
 import { type CounterState, WindowCounters } from './window-counters.ts';
 
 export interface MemoryCountersOptions {
-  capacityOf(limit: string): number;
-  /** At each refusal of a new key for want of room. */
-  full(limit: string): void;
+  /** Keys each limit counts exactly; past it, approximately (decision 0045). */
+  capacity: number;
+  overflowing(limit: string): void;
+  /** Tests hold time still. */
+  now?: () => number;
 }
 
 /** Every key is `<limit>:<value>` (plugins/rate-limits.ts). */
@@ -12,43 +14,39 @@ function limitOf(key: string): string {
   return colon === -1 ? key : key.slice(0, colon);
 }
 
-/** Each limit's counters, bounded apart; a key refused for room reads as one past `max`. */
+/** Each limit's counters, bounded apart, so a flood of one kind never takes another's room. */
 export class MemoryCounters {
   readonly #limits = new Map<string, WindowCounters>();
   readonly #options: MemoryCountersOptions;
+  readonly #now: () => number;
 
   constructor(options: MemoryCountersOptions) {
     this.#options = options;
+    this.#now = options.now ?? Date.now;
   }
 
   incr(key: string, windowMs: number, max: number): CounterState {
-    const now = Date.now();
-    const counters = this.#counters(key);
-    const state = counters.incr(key, windowMs, now);
-    if (state) return state;
-    this.#options.full(limitOf(key));
-    return { current: max + 1, ttl: Math.max(1000, counters.untilRoom(now)) };
+    const limit = limitOf(key);
+    let counters = this.#limits.get(limit);
+    if (!counters) {
+      counters = new WindowCounters(this.#options.capacity, windowMs);
+      this.#limits.set(limit, counters);
+    }
+    const now = this.#now();
+    const state = counters.incr(key, now, max);
+    if (counters.overflowing(now)) this.#options.overflowing(limit);
+    return state;
   }
 
-  read(key: string): CounterState {
-    return this.#limits.get(limitOf(key))?.read(key, Date.now()) ?? { current: 0, ttl: 0 };
+  read(key: string, max: number): CounterState {
+    return this.#limits.get(limitOf(key))?.read(key, this.#now(), max) ?? { current: 0, ttl: 0 };
   }
 
   decr(key: string): void {
-    this.#limits.get(limitOf(key))?.decr(key, Date.now());
+    this.#limits.get(limitOf(key))?.decr(key, this.#now());
   }
 
   sizes(): Array<[limit: string, keys: number]> {
     return [...this.#limits].map(([limit, counters]) => [limit, counters.size]);
-  }
-
-  #counters(key: string): WindowCounters {
-    const limit = limitOf(key);
-    let counters = this.#limits.get(limit);
-    if (!counters) {
-      counters = new WindowCounters(this.#options.capacityOf(limit));
-      this.#limits.set(limit, counters);
-    }
-    return counters;
   }
 }

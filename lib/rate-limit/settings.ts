@@ -4,11 +4,9 @@ import type { Config } from '../config.ts';
 export interface RateLimitRule {
   max: number;
   windowMs: number;
-  /** Keys counted at once in memory; past it new keys wait (decision 0036). Default `memoryKeys`. */
-  keys?: number;
 }
 
-/** Keys a limit counts in memory unless it says otherwise (about 3 MB at 300 bytes a key). */
+/** Keys each limit counts exactly in memory; past them, approximately (decision 0045). */
 export const memoryKeys = 10_000;
 
 /** Every rate limit of the service (plugins/rate-limits.ts applies them). */
@@ -43,12 +41,12 @@ export function rateLimitSettings(
   return {
     registerPerIp: { max: config.registerRateLimitPerMinute, windowMs: minute },
     loginPerIp: { max: config.loginRateLimitPerMinute, windowMs: minute },
-    loginFailuresPerAccountAndAddress: { max: 5, windowMs: 15 * minute, keys: 50_000 },
+    loginFailuresPerAccountAndAddress: { max: 5, windowMs: 15 * minute },
     loginFailuresPerAddress: { max: 20, windowMs: 15 * minute },
-    loginFailuresPerAccount: { max: 100, windowMs: 60 * minute, keys: 50_000 },
+    loginFailuresPerAccount: { max: 100, windowMs: 60 * minute },
     knownLoginAddressMs: 30 * 24 * 60 * minute,
     passwordResetPerIp: { max: 10, windowMs: 15 * minute },
-    passwordResetEmailsPerAddress: { max: 3, windowMs: 60 * minute, keys: 50_000 },
+    passwordResetEmailsPerAddress: { max: 3, windowMs: 60 * minute },
     linkUsePerIp: { max: 20, windowMs: 15 * minute },
     accountEmailsPerUser: { max: 3, windowMs: 15 * minute },
     playVerifyPerIp: { max: 120, windowMs: minute },

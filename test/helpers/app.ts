@@ -134,7 +134,11 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
   const appOptions: BuildAppOptions = {
     config,
     ...(options.logs
-      ? { logger: collectingLogger(options.logs, 'info', { traceIds: config.tracing !== undefined }) }
+      ? {
+          logger: collectingLogger(options.logs, options.env?.LOG_LEVEL ?? 'info', {
+            traceIds: config.tracing !== undefined,
+          }),
+        }
       : {}),
     without: ['content', 'icons', 'builds', 'pages'],
     mail: { retryDelaysMs: [], ...options.mail },

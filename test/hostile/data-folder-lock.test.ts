@@ -5,7 +5,8 @@
  * nothing that blocks the next start; of two processes starting on a folder at once exactly one
  * wins; and in "containers" (every server pid 1 in its own pid namespace, each with its own
  * hostname) a live one is never taken for gone, while a dead one's replacement starts at once.
- * One data folder throughout: the servers run one after the other on it, as on a real volume.
+ * Deleting the lock file under a holder lets no second server in. One data folder throughout: the
+ * servers run one after the other on it, as on a real volume.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -251,6 +252,21 @@ t.test('servers on one DATA_DIR', async (t) => {
   t.match(refusal(loser), refusalPattern(dataDir, winner.pid, hostname()), 'the loser names the winner');
   t.equal(await login(winner, 'alice@example.com'), 200, 'the winner serves the data');
   t.equal(await register(winner, 'carol@example.com'), 201);
+
+  // The lock file deleted under the holder: the database file itself still refuses a second server.
+  rmSync(join(dataDir, lockFileName));
+  const afterDeletion = startServer(dataDir);
+  cleanUp(t, afterDeletion);
+  t.equal(await afterDeletion.outcome, 'exited', 'with the lock file deleted, a second server does not start', {
+    output: afterDeletion.output().slice(-1500),
+  });
+  t.equal(await afterDeletion.exited, 1);
+  t.match(
+    refusal(afterDeletion),
+    /The data folder .* is in use by another process \(pid unknown\).*Stop the other process/,
+    'and says why',
+  );
+  t.equal(await register(winner, 'dave@example.com'), 201, 'the holder goes on serving');
 
   // A clean stop lets the folder go for the next start.
   winner.kill('SIGTERM');

@@ -3,17 +3,32 @@
  * Retry-After (the translated page to a form posted without JavaScript), never a 500; the cause is
  * logged once; /readyz fails until a write goes through again; once space is freed the service
  * writes again by itself and nothing written before is lost or corrupted. SQLite with DATA_DIR on
- * a small tmpfs; PostgreSQL with its tables in a tablespace on one. Needs root (mount).
+ * a small tmpfs; PostgreSQL with its tables in a tablespace on one; an email written to a full
+ * outbox leaves no partial file. Needs root (mount).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, mkdtempSync, openSync, rmSync, rmdirSync, statSync, writeSync, closeSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import t, { type Test } from 'tap';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { BackgroundJobs } from '../../lib/background-jobs.ts';
+import { Mailer } from '../../lib/mail/mailer.ts';
+import { composeMail } from '../../lib/mail/messages.ts';
+import { collectingLogger, startTestApp, type TestApp } from '../helpers/app.ts';
 import { validRegistration } from '../helpers/accounts.ts';
 import { postgresUrl } from '../helpers/database.ts';
 import { formClient } from '../helpers/forms.ts';
@@ -219,6 +234,36 @@ async function fullDiskBehaviour(
   await integrity(saved.length);
   t.ok(statSync(disk).isDirectory());
 }
+
+t.test('an email the disk cannot hold: given up, and no part of it left in the outbox', { skip }, async (t) => {
+  const disk = smallDisk(t, 1);
+  const outboxDir = join(disk, 'outbox');
+  mkdirSync(outboxDir);
+  const logs: Record<string, unknown>[] = [];
+  const mailer = new Mailer({
+    smtpUrl: undefined,
+    outboxDir,
+    from: 'site@example.com',
+    log: collectingLogger(logs),
+    jobs: new BackgroundJobs(collectingLogger(logs)),
+    retryDelaysMs: [0],
+  });
+  t.teardown(() => mailer.close());
+  const filler = fill(disk);
+  const mail = composeMail('passwordReset', 'th', 'owner@example.com', {
+    name: 'Owner',
+    link: `${origin}/th/reset-password?token=x`,
+  });
+  t.equal(await mailer.deliver(mail), false, 'both attempts fail');
+  t.same(readdirSync(outboxDir), [], 'no .tmp file');
+  t.ok(
+    logs.some((line) => line.msg === 'email could not be sent; giving up'),
+    'the log says so',
+  );
+  rmSync(filler);
+  t.equal(await mailer.deliver(mail), true, 'with room again it is written');
+  t.match(readdirSync(outboxDir), [/-passwordReset-[0-9a-f]{8}\.eml$/], 'one whole file');
+});
 
 t.test('sqlite: DATA_DIR on a full disk', { skip }, async (t) => {
   const disk = smallDisk(t, 3);

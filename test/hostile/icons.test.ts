@@ -330,7 +330,6 @@ t.test('bad collection or icon names are 400 with a code, and never reach the up
     'constructor',
     '__proto__',
     'caf%C3%A9',
-    'a%00b',
     'a%2Cb',
   ];
   const icons = [

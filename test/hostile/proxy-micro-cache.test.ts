@@ -7,6 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import t from 'tap';
 import { browserUserAgent } from '../helpers/app.ts';
 import { nginxMissing, startShippedNginx } from '../helpers/nginx.ts';
@@ -18,7 +19,7 @@ interface Answer {
   body: Buffer;
 }
 
-function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+function get(url: string, headers: Record<string, string | string[]> = {}): Promise<Answer> {
   return new Promise((done, fail) => {
     const ask = request(url, { agent: false, headers: { 'user-agent': browserUserAgent, ...headers } }, (response) => {
       const chunks: Buffer[] = [];
@@ -46,6 +47,7 @@ function storedPages(prefix: string): number {
 const skip = nginxMissing();
 t.test('the micro-cache holds what the app shares, once per key, and never for a session', { skip }, async (t) => {
   const app = startOwnServer(t, 'proxy-cache', { TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' });
+  const appOrigin = app.listening;
   const nginx = await startShippedNginx([new URL(await app.listening).host]);
   t.teardown(nginx.stop);
   const { base } = nginx;
@@ -116,6 +118,39 @@ t.test('the micro-cache holds what the app shares, once per key, and never for a
       t.equal(answer.headers['x-cache-status'], 'BYPASS', JSON.stringify(Object.keys(headers)));
       t.equal(answer.headers['cache-control'], 'private, no-store');
     }
+    // Every spelling the app's cookie parser reads as the session, nginx reads so too, and the
+    // reverse: the micro-cache answers exactly the requests the app answers as anonymous.
+    const app = await appOrigin;
+    for (const [spelling, headers] of <Array<[string, Record<string, string | string[]>]>>[
+      ['token =T', { cookie: `token =${token}` }],
+      [' token =T', { cookie: ` token =${token}` }],
+      ['token<TAB>=T', { cookie: `token\t=${token}` }],
+      ['<TAB>token=T', { cookie: `\ttoken=${token}` }],
+      ['a=1; token =T', { cookie: `a=1; token =${token}` }],
+      ['a=1;token=T', { cookie: `a=1;token=${token}` }],
+      ['two Cookie headers', { cookie: ['lang=en', `token =${token}`] }],
+      ['flash =signed-in', { cookie: 'flash =signed-in' }],
+      ['token= (empty)', { cookie: 'token=' }],
+      ['Token=T', { cookie: `Token=${token}` }],
+      ['xtoken=T', { cookie: `xtoken=${token}` }],
+      ['token (no =)', { cookie: 'token' }],
+      ['Authorization: (empty)', { authorization: '' }],
+      ['Authorization: (spaces)', { authorization: '   ' }],
+      ['Authorization: Basic', { authorization: 'Basic eDp5' }],
+    ]) {
+      const direct = await get(`${app}/bonus`, { 'accept-encoding': 'br', ...headers });
+      const personal = direct.headers['cache-control'] === 'private, no-store';
+      await get(`${base}/bonus`, { 'accept-encoding': 'br', ...headers });
+      const proxied = await get(`${base}/bonus`, { 'accept-encoding': 'br', ...headers });
+      t.equal(
+        proxied.headers['x-cache-status'] === 'BYPASS',
+        personal,
+        `${spelling}: the app answers it as ${personal ? 'personal' : 'anonymous'}, and so does nginx`,
+      );
+      if (spelling.includes('token =') || spelling.includes('TAB'))
+        t.match(brotliDecompressSync(proxied.body).toString(), /data-testid="signed-in"/, `${spelling}: signed in`);
+    }
+
     const signedIn = await get(`${base}/bonus`, { cookie: `token=${token}` });
     t.match(signedIn.body.toString(), /data-testid="signed-in"/, 'the page for the visitor, not the stored one');
     const anonymous = await get(`${base}/bonus`);
