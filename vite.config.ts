@@ -5,8 +5,6 @@ import { defineConfig } from 'vite';
 
 const projectRoot = import.meta.dirname;
 
-// react-router's package exports only its development build.
-const reactRouterProduction = resolve(projectRoot, 'node_modules/react-router/dist/production/index.mjs');
 // SWR's shim for React before 18 becomes React 19's own useSyncExternalStore.
 const reactSyncExternalStore = resolve(projectRoot, 'client/lib/use-sync-external-store-shim.ts');
 
@@ -90,10 +88,7 @@ export default defineConfig(({ mode }) => ({
   ...(mode === 'production'
     ? {
         resolve: {
-          alias: [
-            { find: /^react-router$/, replacement: reactRouterProduction },
-            { find: /^use-sync-external-store\/shim(?:\/index\.js)?$/, replacement: reactSyncExternalStore },
-          ],
+          alias: [{ find: /^use-sync-external-store\/shim(?:\/index\.js)?$/, replacement: reactSyncExternalStore }],
         },
         ssr: { noExternal: ['react-router'] },
       }

@@ -64,10 +64,12 @@ export async function startLocalServer(
   const dataDir = keptDataDir ?? mkdtempSync(join(os.tmpdir(), 'asdas-bench-'));
   const spawnedAt = performance.now();
   const profileTmp = cpuProfileDir ? mkdtempSync(join(os.tmpdir(), 'asdas-bench-prof-')) : undefined;
+  // BENCH_NODE_FLAGS: other V8 flags than the image's, to compare them (docs/sizing.md).
+  const flags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? runtimeFlags;
   const child = spawn(
     process.execPath,
     [
-      ...runtimeFlags,
+      ...flags,
       ...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []),
       join(root, 'dist/node/server.js'),
     ],

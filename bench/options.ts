@@ -60,6 +60,8 @@ export const usage = `npm run bench -- [options]
   --help
 
 Environment (older spellings): BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ROUTES.
+The local server runs with the image's settings (lib/runtime-env.ts) unless NODE_OPTIONS, the
+MALLOC_ variables or BENCH_NODE_FLAGS (its command-line V8 flags, e.g. "--maglev") say otherwise.
 Results: a table on stdout and JSON in bench/results/{timestamp}.json.`;
 
 function number(name: string, value: string | undefined, fallback: number, { min = 0, integer = false } = {}): number {

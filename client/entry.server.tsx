@@ -134,24 +134,27 @@ export function createRenderer(site: RendererSite): Renderer {
   const shared = createSharedRenders();
 
   /** A signed-in visitor's copy of a shared page comes from its shell (client/router/shared-render.server.tsx). */
-  function sharedBody(state: RenderState, context: StaticHandlerContext): { body: string; warning?: string } {
+  async function sharedBody(
+    state: RenderState,
+    context: StaticHandlerContext,
+  ): Promise<{ body: string; warning?: string }> {
     const data = site.shareRenders ? sharedData(state) : undefined;
     if (!data) return { body: renderBody(state, context, 'inline') };
     const anonymous = { ...state, user: null };
     return shared.body(state, data, context, {
       whole: () => renderBody(state, context, 'inline'),
-      shell: () => renderBody(anonymous, staticContext(anonymous), 'marker'),
+      shell: async () => renderBody(anonymous, await staticContext(anonymous), 'marker'),
       wrap: (tree) => providers(state, tree),
     });
   }
 
-  function render(state: RenderState): RenderedPage {
+  async function render(state: RenderState): Promise<RenderedPage> {
     const { pathname, locale } = state;
-    const context = staticContext(state);
     const error = state.error?.info;
     const seo = (state.page?.data as { seo?: SeoData } | null | undefined)?.seo ?? fallbackSeo(pathname, locale, error);
     try {
-      const { body, warning } = sharedBody(state, context);
+      const context = await staticContext(state);
+      const { body, warning } = await sharedBody(state, context);
       return {
         ...(warning ? { warning } : {}),
         status: state.status,

@@ -26,7 +26,8 @@ export interface Resources {
 export interface I18nextInstance {
   init(): unknown;
   cloneInstance(options: { lng: string }): I18nextInstance;
-  t(key: string, options?: TranslateOptions): unknown;
+  t(key: string): unknown;
+  t(key: string, options: TranslateOptions): unknown;
   addResourceBundle(
     language: string,
     namespace: string,
@@ -84,10 +85,10 @@ export function createTranslations(i18next: I18next): Translations {
     caches.push(cache);
     const t: TFunction = (key, options) => {
       const cacheKey = options === undefined ? key : numericKey(key, options);
-      if (cacheKey === undefined) return instance.t(key, options) as string;
+      if (cacheKey === undefined) return instance.t(key, options!) as string;
       let text = cache.get(cacheKey);
       if (text === undefined) {
-        text = instance.t(key, options) as string;
+        text = (options === undefined ? instance.t(key) : instance.t(key, options)) as string;
         if (cache.size < cachedPerLanguage) cache.set(cacheKey, text);
       }
       return text;

@@ -105,8 +105,8 @@ async function ssr(app: FastifyInstance) {
   function render(renderer: Renderer, state: RenderState, pageModule: string | undefined) {
     if (!tracing) return renderer.render(state);
     const name = pageModule?.replace(/^pages\//, '').replace(/\.tsx?$/, '') ?? 'error';
-    return tracing.inSpan(`render ${name}`, { attributes: { 'asdas.page': name } }, (span) => {
-      const page = renderer.render(state);
+    return tracing.inSpan(`render ${name}`, { attributes: { 'asdas.page': name } }, async (span) => {
+      const page = await renderer.render(state);
       if (page.failure !== undefined) tracing.fail(span, page.failure);
       return page;
     });
@@ -114,7 +114,7 @@ async function ssr(app: FastifyInstance) {
 
   app.decorate('renderer', {
     async sendDocument(request, reply, state, pageModule) {
-      const page = render(await rendererFor(reply), state, pageModule);
+      const page = await render(await rendererFor(reply), state, pageModule);
       if (page.failure !== undefined) request.log.error({ err: page.failure }, renderErrorLog);
       if (page.warning !== undefined) request.log.warn(page.warning);
       void reply.code(page.status).html({

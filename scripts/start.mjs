@@ -35,12 +35,17 @@ if (sources.some((source) => newestChange(resolve(root, source)) > builtAt)) {
 process.env.NODE_ENV ??= 'production';
 // The image's process settings (V8 heap sizing and flags, glibc arenas: lib/runtime-env.ts) are
 // read only when a process starts, so this process starts again with them, under the same pid
-// (signals and the terminal stay as they were). Node before 22.15 has no process.execve: it runs
-// with Node's defaults (docs/sizing.md says what that costs).
+// (signals and the terminal stay as they were). npm's scripts run the project's Node 24.
 const { missingRuntimeEnv, missingRuntimeFlags, withRuntimeEnv } = await import('../dist/node/lib/runtime-env.js');
 const missingFlags = missingRuntimeFlags(process.execArgv);
 const missing = [...missingRuntimeEnv(process.env), ...missingFlags];
-if (missing.length > 0 && typeof process.execve === 'function') {
+if (missing.length > 0 && typeof process.execve !== 'function') {
+  console.error(
+    `Node ${process.version} cannot run the site: start it with \`npm start\`, which runs the project's Node 24.`,
+  );
+  process.exit(1);
+}
+if (missing.length > 0) {
   process.execve(
     process.execPath,
     [process.execPath, ...missingFlags, ...process.execArgv, import.meta.filename],

@@ -22,7 +22,7 @@ export function DocumentHead({ error }: { error?: unknown }) {
   const { pathname } = useLocation();
   const { publicUrl, dev } = useRuntime();
   const leaf = matches[matches.length - 1];
-  const seo = (leaf?.data as { seo?: SeoData } | null | undefined)?.seo;
+  const seo = (leaf?.loaderData as { seo?: SeoData } | null | undefined)?.seo;
   useLayoutEffect(() => {
     document.documentElement.lang = locale;
     const shown =

@@ -26,7 +26,13 @@ export function hydrationJson(state: StaticHandlerContext): string {
           Object.entries(state.errors).map(([id, error]) => [
             id,
             isRouteErrorResponse(error)
-              ? { ...error, __type: 'RouteErrorResponse' }
+              ? {
+                  status: error.status,
+                  statusText: error.statusText,
+                  internal: (error as { internal?: boolean }).internal ?? false,
+                  data: error.data as unknown,
+                  __type: 'RouteErrorResponse',
+                }
               : { message: 'Internal Server Error', __type: 'Error' },
           ]),
         ),

@@ -23,5 +23,5 @@ export interface RendererSite {
 
 /** Turns what the server decided into HTML: no data, no callbacks, no request. */
 export interface Renderer {
-  render(state: RenderState): RenderedPage;
+  render(state: RenderState): Promise<RenderedPage>;
 }

@@ -63,7 +63,7 @@ export function sharedData(state: RenderState): object | undefined {
 
 export interface SharedDraw {
   whole: () => string;
-  shell: () => string;
+  shell: () => Promise<string>;
   /** The providers above the router, around the parts' tree. */
   wrap: (tree: ReactNode) => ReactNode;
 }
@@ -74,17 +74,17 @@ export function createSharedRenders(maxShells = 200) {
   const checked = new WeakSet<object>();
   const unshared = new WeakSet<object>();
   return {
-    body(
+    async body(
       state: RenderState,
       data: object,
       context: StaticHandlerContext,
       draw: SharedDraw,
-    ): { body: string; warning?: string } {
+    ): Promise<{ body: string; warning?: string }> {
       if (unshared.has(data)) return { body: draw.whole() };
       const key = `${state.page!.routeId} ${state.pathname}${state.search} ${state.isBot}`;
       const kept = shells.get(key);
       if (kept?.data === data) return { body: fillShell(kept.shell, context, draw.wrap) };
-      const shell = shellOf(draw.shell());
+      const shell = shellOf(await draw.shell());
       const body = fillShell(shell, context, draw.wrap);
       if (!checked.has(data)) {
         const whole = draw.whole();

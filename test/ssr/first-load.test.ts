@@ -120,9 +120,11 @@ t.test('every route names the module its page imports (the server preloads that 
 // react-router's ScrollRestoration (about 500, Back returns to where the visitor was), the header's
 // way back after login (about 280), leaving a page when signed out elsewhere and its notice (about
 // 110), the 404 page in the frame (about 90). These budgets hold today's figures with at most about
-// 400 bytes to spare, so any growth shows.
-const contentPageBudgetBytes = 117_900;
-const accountPageBudgetBytes = 123_000;
+// 400 bytes to spare, so any growth shows. Issue 49's majors added 1,714 to every page (/ 116,737 ->
+// 118,451): react-router 8.5 +1,469 and i18next 27.2 +145 for the same imports (decision 0046); the
+// error screen, the largest part of ours a content page could leave for later, is 547.
+const contentPageBudgetBytes = 119_800;
+const accountPageBudgetBytes = 124_600;
 
 const contentPages = [
   '/',

@@ -29,7 +29,7 @@ async function visit(path: string, source: (args: PageDataArgs) => unknown, dev 
     exposeDetails: dev,
   });
   if (outcome.type === 'redirect') throw new Error('expected a page');
-  const page = rendererFor(dev).render(renderStateOf(outcome, { url, user: null, isBot: false }));
+  const page = await rendererFor(dev).render(renderStateOf(outcome, { url, user: null, isBot: false }));
   return { outcome, page, logged };
 }
 

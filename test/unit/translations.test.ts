@@ -1,6 +1,12 @@
 import i18next from 'i18next';
 import t from 'tap';
-import { createTranslations, type I18next, type I18nextInstance, type Resources } from '../../contract/translations.ts';
+import {
+  createTranslations,
+  type I18next,
+  type I18nextInstance,
+  type Resources,
+  type TranslateOptions,
+} from '../../contract/translations.ts';
 import en from '../../locales/en.json' with { type: 'json' };
 import th from '../../locales/th.json' with { type: 'json' };
 
@@ -87,9 +93,9 @@ t.test('the cache: a call without options asks i18next once; a call with options
         init: () => instance.init(),
         cloneInstance: (clone) => wrap(instance.cloneInstance(clone)),
         addResourceBundle: (...args) => instance.addResourceBundle(...args),
-        t(key, options) {
+        t(key: string, options?: TranslateOptions) {
           asked.push(key);
-          return instance.t(key, options);
+          return options === undefined ? instance.t(key) : instance.t(key, options);
         },
       });
       return wrap(i18next.createInstance(options));
