@@ -1,10 +1,11 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppPart } from './lib/app-parts.ts';
+import { acceptsHtml } from './lib/accept.ts';
 import { maxSegmentLength } from './lib/canonical-path.ts';
 import type { Config, TrustProxy } from './lib/config.ts';
-import { createLogger } from './lib/logger.ts';
+import { createLogger, OneLinePerRequest } from './lib/logger.ts';
 import { compilersFactory } from './lib/schemas/compilers.ts';
 import accountLinks from './plugins/account-links.ts';
 import accountSettings from './plugins/account-settings.ts';
@@ -41,6 +42,8 @@ export type { AppPart };
 export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
+  /** One log line a request (method, path, status, time) instead of Fastify's objects: a terminal's. */
+  requestLines?: boolean;
   without?: readonly AppPart[];
   database?: DatabasePluginOptions;
   accounts?: AccountsPluginOptions;
@@ -57,6 +60,7 @@ export interface BuildAppOptions {
 export async function buildApp({
   config,
   logger,
+  requestLines = false,
   without = [],
   ...options
 }: BuildAppOptions): Promise<FastifyInstance> {
@@ -72,13 +76,15 @@ export async function buildApp({
       connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
     },
     genReqId: requestIdFrom,
+    ...(requestLines ? { logController: new OneLinePerRequest() } : {}),
     // No trailing-slash or duplicate-slash leniency: plugins/canonical-path.ts redirects such
     // spellings first, so the router only ever sees a path's one spelling.
     routerOptions: { maxParamLength: maxSegmentLength },
     // An address the router cannot decode (`%ff`), or a parameter past maxParamLength: no hook
     // or error handler sees this reply, so it gets the API's error shape and headers here.
-    frameworkErrors: (error, _request, frameworkReply) => {
+    frameworkErrors: (error, frameworkRequest, frameworkReply) => {
       const reply = frameworkReply as FastifyReply;
+      const request = frameworkRequest as FastifyRequest;
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       if (app.hasDecorator('securityHeaders')) app.securityHeaders(reply);
       const body = {
@@ -86,6 +92,15 @@ export async function buildApp({
         code: tooLong ? 'PATH_TOO_LONG' : 'MALFORMED_PATH',
         message: `The address cannot be read: ${error.message}.`,
       };
+      // A browser opening such an address gets the site's page; the API and everything else, JSON.
+      if (
+        app.hasDecorator('renderer') &&
+        acceptsHtml(request.headers.accept) &&
+        !/^\/(api|assets|builds)\//.test(request.url)
+      ) {
+        const detail = { key: tooLong ? ('pathTooLong' as const) : ('malformedPath' as const) };
+        return void app.renderer.sendRefused(request, reply.code(body.statusCode), { ...body, fatal: false, detail });
+      }
       reply.code(body.statusCode).send(body);
     },
     // Loading the pages' bundle, icons and content can take tens of seconds on a busy machine.

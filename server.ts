@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, logLevels } from './lib/config.ts';
-import { createLogger } from './lib/logger.ts';
+import { ConfigError, loadConfig, logLevels } from './lib/config.ts';
+import { createLogger, requestLines } from './lib/logger.ts';
 import { noNewConnections } from './lib/quiet-listener.ts';
 import { loadCompiledSchemas, missedSchemas } from './lib/schemas/compiled.ts';
 
@@ -22,17 +22,46 @@ async function main() {
     if (!dev) process.env.NODE_ENV ??= config.env;
     const { buildApp } = await import('./app.ts');
     const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
-    app = await buildApp({ config, logger });
-    await app.listen({ host: config.host, port: config.port });
+    app = await buildApp({ config, logger, requestLines: requestLines(config.logLevel) });
+    await listenOrSay('PORT', config.port, config.host, () => app!.listen({ host: config.host, port: config.port }));
+    if (config.metricsPort > 0) {
+      const { metricsHost, metricsPort } = config;
+      await listenOrSay('METRICS_PORT', metricsPort, metricsHost, () => app!.metrics.listen(metricsHost, metricsPort));
+    }
     app.log.debug({ missed: missedSchemas() }, 'schemas the build had not compiled, compiled at start');
     if (process.stdout.isTTY)
       app.log.info(`open http://localhost:${(app.server.address() as AddressInfo).port} in a browser`);
-    if (config.metricsPort > 0) await app.metrics.listen(config.metricsHost, config.metricsPort);
     handleShutdown(app, { drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
   } catch (error) {
-    (app?.log ?? bootLogger).fatal({ err: error }, `${initializationErrorLog}: ${(error as Error).message}`);
+    // A setting or the machine says no: one line that says what to do. Anything else is a bug: its stack.
+    const line = `${initializationErrorLog}: ${(error as Error).message}`;
+    if (error instanceof ConfigError) (app?.log ?? bootLogger).fatal(line);
+    else (app?.log ?? bootLogger).fatal({ err: error }, line);
     await app?.close().catch(() => undefined);
     process.exit(1);
+  }
+}
+
+/** A listener that cannot open, said with the variable that chose it. */
+async function listenOrSay(variable: string, port: number, host: string, listen: () => Promise<unknown>) {
+  try {
+    await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const where = `${host}:${port}`;
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(
+        `${variable}=${port}: another process already listens on ${where}: stop it, or set ${variable} to a free port.`,
+      );
+    if (code === 'EACCES')
+      throw new ConfigError(
+        `${variable}=${port}: this process may not listen on ${where} (ports below 1024 need privileges): choose 1024 or more.`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new ConfigError(
+        `${variable}=${port}: ${host} is not an address of this machine: set HOST (or METRICS_HOST) to one of its addresses.`,
+      );
+    throw error;
   }
 }
 

@@ -44,7 +44,7 @@ export const usage = `npm run bench -- [options]
                         overload: uncached pages (a logged-in reader's) at 300 connections, with
                         overload shedding as configured and (local) with it off: served latency,
                         503s, socket errors
-                        start-up: local only; 3 starts on a new data folder and 3 on the folder
+                        start-up: local only; 5 starts on a new data folder and 5 on the folder
                         it made: time to ready and memory (a replica's with DATABASE_URL set)
                         backend: local only, DATABASE_URL and REDIS_URL set; database queries and
                         Redis commands per request of each kind, connections held under load

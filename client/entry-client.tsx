@@ -104,6 +104,7 @@ async function start() {
   const snapshot = installPageState(document, window);
   const container = document.getElementById('root');
   if (!container || !snapshot) throw new Error('The page is missing its server-rendered state.');
+  if (snapshot.static) return;
 
   await loadTranslations(snapshot.locale);
   if (snapshot.renderError) {

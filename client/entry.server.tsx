@@ -56,10 +56,11 @@ export function createRenderer(site: RendererSite): Renderer {
   }
 
   function snapshotJson(
-    request: Pick<RenderState, 'isBot' | 'flash' | 'status'>,
+    request: Pick<RenderState, 'isBot' | 'flash' | 'status' | 'static'>,
     locale: Locale,
     renderError?: PageErrorInfo,
   ): string {
+    if (request.static) return jsonForScript({ ...snapshotFor(request, locale), static: true });
     if (request.flash || renderError) return jsonForScript(snapshotFor(request, locale, renderError));
     const key = request.status === 200 ? locale : `${locale} ${request.isBot}`;
     let json = snapshots.get(key);
@@ -160,7 +161,7 @@ export function createRenderer(site: RendererSite): Renderer {
         status: state.status,
         head: headFor(seo, locale),
         body,
-        hydration: scriptsFor(snapshotJson(state, locale), context),
+        hydration: scriptsFor(snapshotJson(state, locale), state.static ? undefined : context),
         ...(error ? { error } : {}),
       };
     } catch (failure) {

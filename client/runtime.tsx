@@ -36,6 +36,8 @@ export interface RuntimeSnapshot {
   iconFallbackUrl?: string;
   /** A one-shot message for this page view, read once from the `flash` cookie. */
   flash?: string;
+  /** A refused address's framed error: plain HTML, no hydration (its URL is none the router reads). */
+  static?: true;
 }
 
 export const RuntimeContext = createContext<AppRuntime>({

@@ -8,9 +8,12 @@ export interface PageErrorInfo {
   fatal: boolean;
   /** An unexpected failure (a bug or an outage), as opposed to a page that does not exist. */
   unhandled?: boolean;
-  /** Only in development. */
-  stack?: string;
+  stack?: string; // development only
+  /** The detail line in the reader's language (`error.details.<key>`), where the message is ours, not the spec's. */
+  detail?: { key: ErrorDetailKey; values?: Record<string, string> };
 }
+
+export type ErrorDetailKey = 'malformedPath' | 'pathTooLong' | 'badPageNumber';
 
 /** Logged, on both sides, when a page fails to load or render (the spec's message). */
 export const renderErrorLog = 'Произошла ошибка';

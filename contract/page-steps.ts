@@ -51,6 +51,9 @@ export async function runPageSteps(
   }
   const data = route.data ? await fetchData() : null;
   const problem = route.checkSearch?.(url.searchParams, data as never, fullPath);
-  if (problem) return { type: 'error', error: { statusCode: problem.status, message: problem.message, fatal: false } };
+  if (problem) {
+    const { status, message, detail } = problem;
+    return { type: 'error', error: { statusCode: status, message, fatal: false, ...(detail ? { detail } : {}) } };
+  }
   return { type: 'data', data };
 }

@@ -21,6 +21,8 @@ export interface RenderState {
   action?: { routeId: string; state: FormState };
   /** Shown by the error boundary of `boundaryId`. */
   error?: { boundaryId: string; info: PageErrorInfo };
+  /** An address refused before any page ran: drawn in the frame at a stand-in path, never hydrated. */
+  static?: true;
 }
 
 /** The renderer's answer: the document's parts, and a render failure for the server to log. */

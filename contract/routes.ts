@@ -1,6 +1,7 @@
 import { notFoundMessages } from './http-error.ts';
 import { loginPath } from './login-path.ts';
 import type { DataSourceKey, PageDataMap } from './data-sources.ts';
+import type { PageErrorInfo } from './page-error.ts';
 
 /** Every page, for the server and the client router; client/pages.ts binds components by `id`. */
 
@@ -9,6 +10,7 @@ export type MiddlewareName = 'auth' | 'guest';
 export interface SearchProblem {
   status: number;
   message: string;
+  detail?: PageErrorInfo['detail'];
 }
 
 export type PageId =
@@ -70,7 +72,12 @@ function checkPageNumber(
 ): SearchProblem | undefined {
   const raw = search.get('page');
   if (raw === null) return undefined;
-  if (!/^[1-9]\d{0,5}$/.test(raw)) return { status: 400, message: `Invalid page number: ${raw}` };
+  if (!/^[1-9]\d{0,5}$/.test(raw))
+    return {
+      status: 400,
+      message: `Invalid page number: ${raw}`,
+      detail: { key: 'badPageNumber', values: { value: raw } },
+    };
   const pageCount = Math.max(1, Math.ceil(data.articles.length / data.pageSize));
   return Number(raw) > pageCount ? { status: 404, message: notFoundMessages.page(fullPath) } : undefined;
 }

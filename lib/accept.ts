@@ -1,6 +1,11 @@
 import type { Locale } from '../contract/locales.ts';
 import { stringMemo } from './string-memo.ts';
 
+/** A browser's navigation or form post (`text/html` named): it gets pages, not JSON errors. */
+export function acceptsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('text/html');
+}
+
 /** Whether a request asks for JSON rather than a page (an API client, `fetch` with Accept JSON). */
 export function wantsJson(accept: string | undefined): boolean {
   if (!accept) return false;

@@ -86,6 +86,18 @@ function expectation(name: string): string {
   return 'a non-empty value';
 }
 
+// Usually a template's `NAME=${NAME}` with nothing behind it, not a wrong value.
+const emptyNote = ' (it is set but empty: give it a value, or remove it for the default)';
+
+/** The variables set to nothing (or spaces), which never stand for a default. */
+export function emptyVariables(env: Env): string[] {
+  return Object.keys(schema.properties).filter((name) => env[name] !== undefined && env[name].trim() === '');
+}
+
+export function describeEmpty(names: readonly string[]): string {
+  return names.map((name) => `${name} must be ${expectation(name)}${emptyNote}`).join('; ');
+}
+
 /** One sentence per bad variable, never a raw pattern, never the value of a secret. */
 export function describeErrors(errors: ErrorObject[], env: Env): string {
   const names = [...new Set(errors.map((issue) => issue.instancePath.replace(/^\//, '')).filter(Boolean))];
@@ -94,10 +106,9 @@ export function describeErrors(errors: ErrorObject[], env: Env): string {
   return names
     .map((name) => {
       const value = env[name];
-      // Usually a template's `NAME=${NAME}` with nothing behind it, not a wrong value.
       const got =
         value === ''
-          ? ' (it is set but empty: give it a value, or remove it for the default)'
+          ? emptyNote
           : value === undefined || secretVariables.has(name)
             ? ''
             : ` (got ${JSON.stringify(value)})`;

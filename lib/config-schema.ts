@@ -59,9 +59,8 @@ export const schema = {
     PLAY_VERIFY_KEY: { type: 'string', minLength: 32 },
     ALLOWED_EXTERNAL_ORIGINS: {
       type: 'string',
-      pattern: '^(https?://[^/\\s,]+)?(\\s*,\\s*https?://[^/\\s,]+)*$',
+      pattern: '^https?://[^/\\s,]+(\\s*,\\s*https?://[^/\\s,]+)*$',
       description: 'comma-separated origins such as https://a.example,https://b.example',
-      default: '',
     },
     SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s]+$', description: 'an smtp:// or smtps:// URL' },
     MAIL_FROM: {

@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { ajvValidator } from './schemas/compilers.ts';
-import { configWarnings, type ConfigWarning, describeErrors } from './config-messages.ts';
+import {
+  configWarnings,
+  type ConfigWarning,
+  describeEmpty,
+  describeErrors,
+  emptyVariables,
+} from './config-messages.ts';
 import { type Env, schema, type TrustProxy } from './config-schema.ts';
 import type { TracesProtocol } from './tracing.ts';
 
@@ -84,6 +90,8 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } = {}): Config {
   // Coerced and completed in place: a copy, so process.env keeps what the operator set.
   const raw: Record<string, unknown> = { ...env };
+  const empty = emptyVariables(env);
+  if (empty.length > 0) throw new ConfigError(`Invalid configuration: ${describeEmpty(empty)}`);
   const validate = ajvValidator('config', envOptions, schema);
   if (!validate(raw)) throw new ConfigError(`Invalid configuration: ${describeErrors(validate.errors ?? [], env)}`);
   const port = raw.PORT as number;
@@ -161,7 +169,7 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     // PLAY_URL's origin is always allowed: Play sends the player there.
     allowedExternalOrigins: [
       ...new Set(
-        [...(raw.ALLOWED_EXTERNAL_ORIGINS as string).split(','), playUrl ?? '']
+        [...((raw.ALLOWED_EXTERNAL_ORIGINS as string | undefined) ?? '').split(','), playUrl ?? '']
           .map((origin) => origin.trim())
           .filter(Boolean)
           .map((origin) => new URL(origin).origin),

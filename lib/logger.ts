@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import type PinoPretty from 'pino-pretty';
 
@@ -14,7 +15,7 @@ const redactedPaths = [
 // Secrets that travel in a query string: emailed links' and Play's tokens.
 const secretQueryParameter = /([?&](?:token|launch)=)[^&#]*/gi;
 
-function redactUrl(url: string): string {
+export function redactUrl(url: string): string {
   return url.includes('=') ? url.replace(secretQueryParameter, '$1[redacted]') : url;
 }
 
@@ -72,14 +73,30 @@ export function createLogger(
 ): Logger {
   const options = loggerOptions(level, settings);
   if (destination) return pino(options, destination);
-  return process.stdout.isTTY ? pino(options, readableLines()) : pino(options);
+  return process.stdout.isTTY ? pino(options, readableLines(requestLines(level))) : pino(options);
+}
+
+/** On a terminal, below debug: one line a request (app.ts), not Fastify's two objects. */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const failed = reply.statusCode >= 500 ? ` (request ${request.id})` : '';
+    const time = reply.elapsedTime.toFixed(1);
+    request.log.info(`${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${time} ms${failed}`);
+  }
+}
+
+export function requestLines(level: string): boolean {
+  return process.stdout.isTTY === true && level !== 'debug' && level !== 'trace';
 }
 
 /**
  * On a terminal (`npm start`, `npm run dev`) lines a person reads; anywhere else (containers, log
  * collectors, tests) JSON. Written in this thread, so nothing is lost when the process exits.
  */
-function readableLines(): pino.DestinationStream {
+function readableLines(oneLineRequests: boolean): pino.DestinationStream {
   const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
-  return pretty({ sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' });
+  const ignore = oneLineRequests ? 'pid,hostname,reqId' : 'pid,hostname';
+  return pretty({ sync: true, translateTime: 'HH:MM:ss', ignore });
 }

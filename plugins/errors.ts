@@ -8,14 +8,21 @@ import { type Notice, noticePages } from '../lib/notice-page.ts';
 import { pageOf } from '../lib/pages/page-request.ts';
 import { HttpError, notFoundError } from '../contract/http-error.ts';
 
-// Fastify's own input errors, named for clients that branch on `code`.
-const frameworkCodes: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
+// Fastify's own input errors, named for clients that branch on `code`, in our words, not the library's.
+const frameworkErrors: Record<string, { code: string; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: 'The body is larger than this address accepts.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'This address does not accept a body of that Content-Type.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: 'The body is empty: send a JSON object.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'BAD_CONTENT_LENGTH',
+    message: 'The Content-Length header does not match the body.',
+  },
 };
+const otherClientError = { code: 'BAD_REQUEST', message: 'The request cannot be read.' };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,11 +91,8 @@ export default fp(
         request.log.error({ err: error }, 'request failed');
         return reply.code(statusCode).send({ statusCode, code: 'INTERNAL', message: 'Internal Server Error' });
       }
-      return reply.code(statusCode).send({
-        statusCode,
-        code: frameworkCodes[error.code] ?? error.code ?? 'BAD_REQUEST',
-        message: error.message,
-      });
+      const { code, message } = frameworkErrors[error.code] ?? otherClientError;
+      return reply.code(statusCode).send({ statusCode, code, message });
     });
 
     // Whatever no route takes (without the pages: anything; with them: other methods) is a JSON 404.

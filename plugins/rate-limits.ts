@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Redis as RedisClient } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
+import { ConfigError } from '../lib/config.ts';
 import { HttpError } from '../contract/http-error.ts';
 import { counterStore, type SharedCounters } from '../lib/rate-limit/counter-store.ts';
 import { MemoryCounters } from '../lib/rate-limit/memory-counters.ts';
@@ -107,14 +108,22 @@ export default fp<RateLimitsPluginOptions>(
         retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
       });
       // ioredis reports every failed reconnection; the store logs the change of state once.
-      redis.on('error', (error) => app.log.debug({ err: error }, 'redis (rate limits) connection error'));
+      let lastError: NodeJS.ErrnoException | undefined;
+      redis.on('error', (error: NodeJS.ErrnoException) => {
+        lastError = error;
+        app.log.debug({ err: error }, 'redis (rate limits) connection error');
+      });
       try {
         await redis.connect();
       } catch (error) {
         redis.disconnect();
-        throw new Error(`Cannot reach Redis at REDIS_URL for the rate limits: ${(error as Error).message}`, {
-          cause: error,
-        });
+        const where = URL.canParse(url) ? new URL(url).host : 'its address';
+        // connect() rejects with "Connection is closed."; the socket's error says why.
+        const why = lastError?.code ?? (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        throw new ConfigError(
+          `REDIS_URL (${where}) cannot be reached (${why}): is Redis running there? The rate limits need it at start; later outages fall back to memory.`,
+          { cause: error },
+        );
       }
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect());

@@ -5,13 +5,19 @@ import fp from 'fastify-plugin';
 import type { Renderer, RendererSite } from '../client/entry.server.tsx';
 import { appIcons } from '../contract/app-icons.ts';
 import { builtAppIcons } from '../lib/icons/built-app-icons.ts';
-import { renderErrorLog } from '../contract/page-error.ts';
+import { type PageErrorInfo, renderErrorLog } from '../contract/page-error.ts';
+import { localePath, splitLocale } from '../contract/locales.ts';
+import { isBotRequest } from '../lib/bots.ts';
+import { matchPage } from '../lib/pages/match.ts';
+import { renderStateOf } from '../lib/pages/render-state.ts';
 import type { RenderState } from '../contract/render-state.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
 import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
 import { compileHtmlTemplate } from '../lib/html-template.ts';
 import type { PublicUser } from '../contract/page-data.ts';
 import { pageFontPreloads } from '../lib/page-fonts.ts';
+
+type HtmlFunction = (this: FastifyReply, values?: Record<string, unknown>) => FastifyReply;
 
 interface RendererModule {
   createRenderer(site: RendererSite): Renderer;
@@ -26,6 +32,12 @@ export interface PageRenderer {
     state: RenderState,
     pageModule?: string,
   ): Promise<FastifyReply>;
+  /**
+   * An address refused before its page could run (400 MALFORMED_PATH, 414 PATH_TOO_LONG) as a
+   * browser sees it: the framed error in the address's language, drawn at the language's home (the
+   * address is one no router reads) and not hydrated.
+   */
+  sendRefused(request: FastifyRequest, reply: FastifyReply, info: PageErrorInfo): Promise<FastifyReply>;
 }
 
 declare module 'fastify' {
@@ -46,19 +58,25 @@ async function ssr(app: FastifyInstance) {
   const build = readBuildInfo(config.dev);
   const assets = config.dev ? noClientAssets : loadClientAssets(resolve(projectRoot, 'dist/client'));
 
+  // What the last request was given: an address the router cannot decode reaches app.ts's
+  // frameworkErrors on a bare reply, without the `render` and `html` @fastify/vite adds.
+  const latest: { module?: RendererModule; html?: HtmlFunction } = {};
+
   await app.register(FastifyVite, {
     root: projectRoot,
     dev: config.dev,
     // The renderer is the SSR bundle itself, which @fastify/vite swaps on every request in dev.
     createRenderFunction: async (client) =>
       async function render() {
-        return { renderer: client as unknown as RendererModule };
+        latest.module = client as unknown as RendererModule;
+        return { renderer: latest.module };
       },
     createHtmlFunction: async (source) => {
       const template = compileHtmlTemplate(source);
-      return function html(this: FastifyReply, values?: Record<string, unknown>) {
+      latest.html = function html(this: FastifyReply, values?: Record<string, unknown>) {
         return this.type('text/html; charset=utf-8').send(template((values ?? {}) as Record<string, string>));
       };
+      return latest.html;
     },
     fastifyStaticOptions: {
       cacheControl: false,
@@ -90,8 +108,12 @@ async function ssr(app: FastifyInstance) {
   };
 
   const renderers = new WeakMap<RendererModule, Renderer>();
-  async function rendererFor(reply: FastifyReply): Promise<Renderer> {
-    const { renderer: module } = (await reply.render()) as { renderer: RendererModule };
+  async function rendererFor(reply: FastifyReply): Promise<Renderer | undefined> {
+    const module =
+      typeof reply.render === 'function'
+        ? ((await reply.render()) as { renderer: RendererModule }).renderer
+        : latest.module;
+    if (!module) return undefined;
     let renderer = renderers.get(module);
     if (!renderer) {
       renderer = module.createRenderer(site);
@@ -113,17 +135,33 @@ async function ssr(app: FastifyInstance) {
   }
 
   app.decorate('renderer', {
+    sendRefused(request, reply, info) {
+      const { locale } = splitLocale(request.url.split('?', 1)[0]!);
+      const url = new URL(localePath(locale, '/'), 'http://localhost');
+      const outcome = { type: 'error', match: matchPage(url.pathname), status: info.statusCode, error: info } as const;
+      const state = {
+        ...renderStateOf(outcome, { url, user: null, isBot: isBotRequest(request) }),
+        static: true as const,
+      };
+      reply.header('cache-control', 'no-store');
+      return this.sendDocument(request, reply, state);
+    },
     async sendDocument(request, reply, state, pageModule) {
-      const page = await render(await rendererFor(reply), state, pageModule);
+      const renderer = await rendererFor(reply);
+      // Only in dev, before its first request has loaded the bundle.
+      if (!renderer) return reply.code(state.status).send({ statusCode: state.status, message: 'Not rendered yet' });
+      const page = await render(renderer, state, pageModule);
       if (page.failure !== undefined) request.log.error({ err: page.failure }, renderErrorLog);
       if (page.warning !== undefined) request.log.warn(page.warning);
-      void reply.code(page.status).html({
+      const values = {
         lang: state.locale,
         buildId: build.id,
         head: page.head + assets.preloadTags(state.locale, page.failure === undefined ? pageModule : undefined),
         element: page.body,
         scripts: page.hydration,
-      });
+      };
+      reply.code(page.status);
+      void (typeof reply.html === 'function' ? reply.html(values) : latest.html!.call(reply, values));
       return reply;
     },
   } satisfies PageRenderer);

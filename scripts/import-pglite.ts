@@ -35,8 +35,17 @@ function fail(message: string): never {
   throw new Refused(message);
 }
 
+const usage = `npm run import-pglite -- [DATA_DIR]
+
+  Carries an earlier release's PGlite database in DATA_DIR (default: $DATA_DIR, else ./data) over
+  to SQLite in the same folder; PGlite's files are moved into pglite-<time>/ beside it. Stop the
+  server first: the folder's lock refuses a running one.`;
+
 async function main(): Promise<void> {
-  const dataDir = resolve(process.argv[2] ?? process.env.DATA_DIR ?? 'data');
+  const argument = process.argv[2];
+  if (argument === '--help' || argument === '-h') return void console.log(usage);
+  if (argument?.startsWith('-') || process.argv.length > 3) fail(usage);
+  const dataDir = resolve(argument ?? process.env.DATA_DIR ?? 'data');
   if (!isPGliteDataFolder(dataDir)) fail(`${dataDir} holds no PGlite database (no PG_VERSION): nothing to import.`);
   const target = join(dataDir, sqliteFileName);
   if (existsSync(target)) fail(`${target} already exists: this folder was imported before.`);

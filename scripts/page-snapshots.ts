@@ -7,9 +7,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+const usage = `npm run snapshots -- <folder>
+
+  Writes what the production build answers for a fixed set of addresses (pages in both languages,
+  every error status, payloads, redirects, forms posted without JavaScript) into <folder>, one file
+  each, build ids and asset hashes replaced by placeholders. Compare two runs with diff -r.`;
 const outDir = process.argv[2];
-if (!outDir) {
-  console.error('usage: npm run snapshots -- <folder>');
+if (outDir === '--help' || outDir === '-h') {
+  console.log(usage);
+  process.exit(0);
+}
+if (!outDir || outDir.startsWith('-')) {
+  console.error(usage);
   process.exit(2);
 }
 

@@ -15,6 +15,18 @@ import { launchBrowser } from '../test/helpers/browser.ts';
 const root = resolve(import.meta.dirname, '..');
 const outDir = resolve(root, 'screenshots');
 const args = process.argv.slice(2);
+const usage = `npm run screenshots -- [--only=<pages>] [--sizes=<sizes>] [--build]
+
+  Full-page PNGs of every page, English and Thai, into screenshots/.
+  --only=home,login    some pages (names: see the list in scripts/screenshots.ts)
+  --sizes=narrow       some sizes: desktop 1366x900, tablet 768x1024, mobile 390x844, narrow 320x568
+  --build              build first (otherwise only when dist/ is missing)`;
+const unknown = args.filter((arg) => !/^--(only|sizes)=|^--build$/.test(arg));
+if (unknown.length > 0) {
+  const help = unknown.every((arg) => arg === '--help' || arg === '-h');
+  (help ? console.log : console.error)(help ? usage : `unknown option ${unknown.join(' ')}\n\n${usage}`);
+  process.exit(help ? 0 : 2);
+}
 const only = args
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)

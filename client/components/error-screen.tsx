@@ -27,9 +27,15 @@ export function ErrorDetails({ info }: { info: PageErrorInfo }) {
       ) : (
         <p className="error-detail">
           <span>{t('error.detailLabel')} </span>
-          <code className="error-message" data-testid="error-message" lang={locale === 'en' ? undefined : 'en'}>
-            {info.message}
-          </code>
+          {info.detail ? (
+            <span className="error-message" data-testid="error-message">
+              {t(`error.details.${info.detail.key}`, info.detail.values)}
+            </span>
+          ) : (
+            <code className="error-message" data-testid="error-message" lang={locale === 'en' ? undefined : 'en'}>
+              {info.message}
+            </code>
+          )}
         </p>
       )}
       {info.stack ? <pre className="error-stack">{info.stack}</pre> : null}

@@ -1,7 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { ConfigError } from '../config.ts';
+import { prepareDataDir } from './data-dir.ts';
 import { lockDataFolder } from './data-folder-lock.ts';
 import type { OpenedSqlite } from './sqlite.ts';
 import type { Database } from './types.ts';
@@ -52,13 +53,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     // A connection PostgreSQL ends mid-query emits 'error' on its client, which would crash the
     // process unhandled; the query fails on its own (503).
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
+    const description = describeUrl(options.databaseUrl);
+    // Before anything says "opened": the first connection tells what is wrong with the URL.
+    try {
+      await pool.query('select 1');
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new ConfigError(`DATABASE_URL (${description}) ${cannotConnect(options.databaseUrl, error)}`);
+    }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
-    return { db, backend: 'postgres', description: describeUrl(options.databaseUrl), pool, close: () => db.destroy() };
+    return { db, backend: 'postgres', description, pool, close: () => db.destroy() };
   }
   // Loaded only for the embedded database: a replica on PostgreSQL never holds SQLite's code.
   const { openSqlite, sqliteFileOf } = await import('./sqlite.ts');
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await prepareDataDir(dataDir);
   // One process per folder (decision 0025), refused before a file is touched.
   const lock = await lockDataFolder(dataDir);
   let sqlite: OpenedSqlite;
@@ -86,6 +95,20 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
         lock.release();
       })()),
   };
+}
+
+/** What PostgreSQL's first connection says, for a person. */
+function cannotConnect(databaseUrl: string, error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const url = URL.canParse(databaseUrl) ? new URL(databaseUrl) : undefined;
+  const user = decodeURIComponent(url?.username ?? '') || 'the default user';
+  const database = decodeURIComponent(url?.pathname.slice(1) ?? '') || 'the default database';
+  if (code === 'ECONNREFUSED') return 'refuses connections: is PostgreSQL running there, listening on that address?';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `names a host (${url?.hostname}) that does not resolve.`;
+  if (code === '28P01' || code === '28000') return `refuses ${user}: its password is wrong, or it may not connect.`;
+  if (code === '3D000') return `has no database ${database}: create it, or name another in the URL.`;
+  if (/timeout/i.test(message ?? '')) return 'does not answer within 10 s: is the host reachable from here?';
+  return `cannot be connected to (${code ?? message?.split('\n')[0] ?? 'unknown error'}).`;
 }
 
 function describeUrl(databaseUrl: string): string {

@@ -2,6 +2,7 @@ import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync 
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '../config.ts';
 
 /**
  * The embedded database's folder belongs to one process at a time, under a kernel lock
@@ -25,7 +26,7 @@ export interface LockHolder {
   since?: string;
 }
 
-export class DataFolderInUseError extends Error {
+export class DataFolderInUseError extends ConfigError {
   override name = 'DataFolderInUseError';
   constructor(
     readonly dataDir: string,
@@ -73,7 +74,12 @@ export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
   } catch (error) {
-    throw new Error(`Cannot open the data folder's lock file ${path}: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(
+      `DATA_DIR=${dataDir}: its lock file ${path} cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      {
+        cause: error,
+      },
+    );
   }
   let locked: boolean;
   try {
@@ -81,8 +87,8 @@ export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
   } catch (error) {
     closeSync(fd);
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(
-      `Cannot lock the data folder ${dataDir} (${code}): the embedded database needs a filesystem with file locks ` +
+    throw new ConfigError(
+      `DATA_DIR=${dataDir} cannot be locked (${code}): the embedded database needs a filesystem with file locks ` +
         '(a local disk or volume); set DATABASE_URL to a PostgreSQL server instead.',
       { cause: error },
     );

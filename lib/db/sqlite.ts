@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config.ts';
 import Database from 'libsql';
 import {
   type DatabaseConnection,
@@ -16,7 +17,7 @@ import { SqliteValuesPlugin } from './sqlite-values.ts';
 export const sqliteFileName = 'asdas-site.sqlite';
 
 /** A DATA_DIR holding an older release's PGlite database (decision 0033), left untouched. */
-export class PGliteDataFolderError extends Error {
+export class PGliteDataFolderError extends ConfigError {
   override name = 'PGliteDataFolderError';
   constructor(readonly dataDir: string) {
     super(

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../contract/http-error.ts';
+import type { IssuedSession } from '../../lib/auth/accounts.ts';
 import { type FieldErrors, validateRegistration } from '../../lib/auth/validation.ts';
 import { validationFailed } from '../../lib/http/validation.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { locales } from '../../contract/locales.ts';
-import { authErrors as errors, text, userResponseSchema } from './schemas.ts';
+import { authErrors as errors, sessionResponseSchema, text, userResponseSchema } from './schemas.ts';
 
 // Strict validation (schemas.ts says why).
 const registerBodySchema = {
@@ -40,6 +41,13 @@ function registrationFieldChecks(body: Record<string, unknown>): FieldErrors {
   return checked.ok ? {} : checked.fields;
 }
 
+/** The cookie is for pages; a programmatic client takes the token from the body. */
+const sessionAnswer = ({ user, token, expiresAt }: IssuedSession) => ({
+  user,
+  token,
+  expiresAt: expiresAt.toISOString(),
+});
+
 /** Every body and answer has a schema; errors carry stable field codes. */
 export default async function authRoutes(scope: FastifyInstance) {
   // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
@@ -51,14 +59,14 @@ export default async function authRoutes(scope: FastifyInstance) {
     {
       onRequest: app.accounts.limitRegisterPerIp,
       config: { bodyFieldChecks: registrationFieldChecks },
-      schema: { body: registerBodySchema, response: { 201: userResponseSchema, ...errors } },
+      schema: { body: registerBodySchema, response: { 201: sessionResponseSchema, ...errors } },
     },
     async (request, reply) => {
       const checked = validateRegistration(request.body);
       if (!checked.ok) throw validationFailed(checked.fields);
       const session = await app.accounts.register(request, checked.value);
       app.accounts.setSessionCookie(request, reply, session);
-      return reply.code(201).send({ user: session.user });
+      return reply.code(201).send(sessionAnswer(session));
     },
   );
 
@@ -66,13 +74,13 @@ export default async function authRoutes(scope: FastifyInstance) {
     '/login',
     {
       onRequest: app.accounts.limitLoginPerIp,
-      schema: { body: loginBodySchema, response: { 200: userResponseSchema, ...errors } },
+      schema: { body: loginBodySchema, response: { 200: sessionResponseSchema, ...errors } },
     },
     async (request, reply) => {
       const { email, password } = request.body;
       const session = await app.accounts.login(request, email, password);
       app.accounts.setSessionCookie(request, reply, session);
-      return { user: session.user };
+      return sessionAnswer(session);
     },
   );
 

@@ -31,6 +31,17 @@ export const publicUserSchema = strictObject(
 
 export const userResponseSchema = strictObject({ user: publicUserSchema }, ['user']);
 
+/** Login and registration: the user, and the session a programmatic client sends as `Authorization: Bearer`. */
+export const sessionResponseSchema = strictObject(
+  {
+    user: publicUserSchema,
+    token: { type: 'string' },
+    /** When the session ends unless it is used (each use within the last day moves it on). */
+    expiresAt: { type: 'string', format: 'date-time' },
+  },
+  ['user', 'token', 'expiresAt'],
+);
+
 export const messageSchema = strictObject({ message: { type: 'string' } }, ['message']);
 
 /** The error answer `{ statusCode, code, message, fields? }` (plugins/errors.ts) for each of these statuses. */

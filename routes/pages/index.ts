@@ -1,13 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cookieNames } from '../../contract/cookies.ts';
 import { type FlashCode, isFlashCode } from '../../contract/flash.ts';
+import type { HttpError } from '../../contract/http-error.ts';
 import { locales } from '../../contract/locales.ts';
 import { encodeRedirectLocation } from '../../contract/navigation-guard.ts';
 import { renderErrorLog, unexpectedError } from '../../contract/page-error.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
 import { redirectParam } from '../../contract/page-steps.ts';
 import { pageRoutes as routeTable } from '../../contract/routes.ts';
-import { wantsJson } from '../../lib/accept.ts';
+import { acceptsHtml, wantsJson } from '../../lib/accept.ts';
 import { isBotRequest } from '../../lib/bots.ts';
 import { readBuildInfo } from '../../lib/build-info.ts';
 import { isDatabaseFault } from '../../lib/db/unavailable.ts';
@@ -31,6 +32,7 @@ import { cookieSecurity } from '../../lib/cookie-security.ts';
 import { formActions } from './form-actions.ts';
 import { pageData } from './page-data.ts';
 import { malformedFormState, PostedForm } from './posted-form.ts';
+import { addressRefusals, formRefusals } from './refusals.ts';
 
 /**
  * Each page's document, `_payload.json` and form, a route each, all through one pipeline
@@ -180,14 +182,14 @@ export default async function pageRoutes(app: FastifyInstance) {
    * outcome as JSON, which the browser's router shows (client/router/form-post.ts).
    */
   async function postForm(request: FastifyRequest, reply: FastifyReply) {
-    if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {
-      return reply.code(403).send({
-        statusCode: 403,
-        code: 'CROSS_ORIGIN_FORM',
-        message: 'Forms may only be posted from this site.',
-      });
-    }
     const json = wantsJson(request.headers.accept);
+    if (!isSameOrigin(request, config.publicUrl, config.trustProxy !== false)) {
+      const message = 'Forms may only be posted from this site.';
+      if (json || !acceptsHtml(request.headers.accept))
+        return reply.code(403).send({ statusCode: 403, code: 'CROSS_ORIGIN_FORM', message });
+      // Nothing another site put in the form is shown back.
+      return sendRefusedForm(request, reply, 403, 'CROSS_ORIGIN_FORM');
+    }
     const url = new URL(request.url, 'http://localhost');
     const match = matchPage(url.pathname);
     if (!match?.route.action) return methodNotAllowed(request, reply, url, match, json);
@@ -222,6 +224,38 @@ export default async function pageRoutes(app: FastifyInstance) {
     const outcome = await loadPage(url, pipelineFor(request));
     return sendDocument(request, reply, outcome, visitOf(request, url, { action: { status, state } }));
   }
+
+  /** A browser's form refused before its action ran: the page again, its message on the form, its fields empty. */
+  async function sendRefusedForm(request: FastifyRequest, reply: FastifyReply, status: number, code: string) {
+    const url = new URL(request.url, 'http://localhost');
+    const outcome = await loadPage(url, pipelineFor(request));
+    const action = matchPage(url.pathname)?.route.action
+      ? { status, state: { values: {}, errors: {}, message: code } }
+      : undefined;
+    if (!action && outcome.type !== 'redirect') reply.code(status);
+    return sendDocument(request, reply, outcome, visitOf(request, url, action ? { action } : {}));
+  }
+
+  // What is refused before a page's route runs (plugins/canonical-path.ts, the body parsers), as a
+  // browser sees it: the page's form with its message, or the framed error for an address. Anything
+  // else, and every client asking for JSON, goes to plugins/errors.ts.
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const page = pageOf(request);
+    if (page?.answer !== 'document' || !acceptsHtml(request.headers.accept)) throw error;
+    const refusedAddress = addressRefusals[(error as { code?: string }).code ?? ''];
+    if (refusedAddress) {
+      const { statusCode, message } = error as unknown as HttpError;
+      return app.renderer.sendRefused(request, reply, {
+        statusCode,
+        message,
+        fatal: false,
+        detail: { key: refusedAddress },
+      });
+    }
+    const refusedForm = request.method === 'POST' ? formRefusals[error.code] : undefined;
+    if (!refusedForm) throw error;
+    return sendRefusedForm(request, reply, error.statusCode ?? 400, refusedForm);
+  });
 
   /** The page's action, on a form whose text is well-formed. */
   function runAction(request: FastifyRequest, reply: FastifyReply, url: URL, match: PageMatch, form: PostedForm) {

@@ -252,7 +252,7 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
   t.equal(tooLarge.status, 413, 'bodies above BODY_LIMIT_BYTES stop at nginx');
   t.same(
     JSON.parse(tooLarge.body),
-    { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' },
+    { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'The body is larger than this address accepts.' },
     "in the app's JSON shape",
   );
 });

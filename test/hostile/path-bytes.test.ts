@@ -11,6 +11,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import enStrings from '../../locales/en.json' with { type: 'json' };
+import thStrings from '../../locales/th.json' with { type: 'json' };
 import { buildApp } from '../../app.ts';
 import { testHashing } from '../../lib/auth/passwords.ts';
 import { loadConfig } from '../../lib/config.ts';
@@ -107,6 +109,16 @@ t.teardown(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+type Refusal =
+  | { status: 400; code: 'MALFORMED_PATH'; key: 'malformedPath' }
+  | { status: 414; code: 'PATH_TOO_LONG'; key: 'pathTooLong' };
+const malformed: Refusal = { status: 400, code: 'MALFORMED_PATH', key: 'malformedPath' };
+/** The refusal as JSON, or (a browser asked, issue 50) the framed page saying why in its language. */
+function refusedAs(answer: { status: number; body: string }, { status, code, key }: Refusal = malformed): boolean {
+  if (answer.status !== status) return false;
+  if (answer.body.startsWith('{')) return (JSON.parse(answer.body) as { code?: string }).code === code;
+  return [enStrings, thStrings].some((strings) => answer.body.includes(strings.error.details[key]));
+}
 const errorLines = () => logs.filter((line) => Number(line.level) >= 50);
 
 t.test('every escaped control character, in every kind of page, GET and POST: 400 MALFORMED_PATH', async (t) => {
@@ -116,25 +128,27 @@ t.test('every escaped control character, in every kind of page, GET and POST: 40
       for (const path of [`${page}${control}`, `${page === '/' ? '' : page}/x${control}y`])
         for (const method of ['GET', 'POST']) {
           const answer = await send(port, method, path);
-          const code = answer.status === 400 ? (JSON.parse(answer.body) as { code?: string }).code : undefined;
-          if (code !== 'MALFORMED_PATH' || !answer.headers['content-security-policy'])
+          if (!refusedAs(answer) || !answer.headers['content-security-policy'])
             wrong.push(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 80)}`);
         }
   t.same(wrong, [], `${pages.length * controls.length * 4} requests, each refused with the security headers`);
   t.same(errorLines(), [], 'no error log line');
 });
 
-t.test('and in every other route: the API, icons, build manifests, assets, probes', async (t) => {
-  const wrong: string[] = [];
-  for (const path of ['/api/auth/me', '/api/_nuxt_icon/mdi', '/builds/meta/a', '/assets/x', '/healthz', '/robots'])
-    for (const control of controls) {
-      const answer = await send(port, 'GET', `${path}${control}.json`);
-      if (answer.status !== 400 || (JSON.parse(answer.body) as { code?: string }).code !== 'MALFORMED_PATH')
-        wrong.push(`${path}${control}: ${answer.status}`);
-    }
-  t.same(wrong, [], 'each refused before its route runs');
-  t.same(errorLines(), [], 'no error log line');
-});
+t.test(
+  'and in every other route: the API (JSON even to a browser), icons, build manifests, assets, probes',
+  async (t) => {
+    const wrong: string[] = [];
+    for (const path of ['/api/auth/me', '/api/_nuxt_icon/mdi', '/builds/meta/a', '/assets/x', '/healthz', '/robots'])
+      for (const control of controls) {
+        const answer = await send(port, 'GET', `${path}${control}.json`);
+        if (!refusedAs(answer) || (path.startsWith('/api/') && !answer.body.startsWith('{')))
+          wrong.push(`${path}${control}: ${answer.status}`);
+      }
+    t.same(wrong, [], 'each refused before its route runs');
+    t.same(errorLines(), [], 'no error log line');
+  },
+);
 
 t.test('a raw control or non-ASCII byte: the same 400, from the listener', async (t) => {
   const wrong: string[] = [];
@@ -166,7 +180,7 @@ t.test('a segment over 500 characters: 414 PATH_TOO_LONG, at 501 and far past', 
     for (const method of ['GET', 'POST']) {
       const answer = await send(port, method, path);
       t.equal(answer.status, 414, `${method} ${path.slice(0, 24)}… (${path.length})`);
-      t.equal((JSON.parse(answer.body) as { code?: string }).code, 'PATH_TOO_LONG');
+      t.ok(refusedAs(answer, { status: 414, code: 'PATH_TOO_LONG', key: 'pathTooLong' }), 'saying why');
       t.ok(answer.headers['content-security-policy'], 'with the security headers');
     }
   t.equal((await send(port, 'GET', `/${'a'.repeat(500)}`)).status, 404, 'at 500 a page that is not there');

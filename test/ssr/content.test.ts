@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import t from 'tap';
 import en from '../../locales/en.json' with { type: 'json' };
+import th from '../../locales/th.json' with { type: 'json' };
 import {
   responsiblePlayTag,
   type ArticleData,
@@ -302,7 +303,8 @@ t.test('the article list: newest first, paginated with ?page=N', async (t) => {
     for (const bad of ['0', 'abc', '-1', '1.5', '']) {
       const response = await page(`${base}?page=${bad}`);
       t.equal(response.statusCode, 400, `page=${bad} is a 400`);
-      t.equal(textOf(response.body, 'error-message'), `Invalid page number: ${bad}`);
+      const said = (locale === 'en' ? en : th).error.details.badPageNumber.replace('{{value}}', bad);
+      t.equal(textOf(response.body, 'error-message'), said, `in ${locale}, translated`);
       t.match(response.body, /<html lang=/, 'an HTML page, not a bare error');
     }
   }
