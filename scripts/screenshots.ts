@@ -101,6 +101,8 @@ const shots: Shot[] = [
   },
   { name: 'not-found', path: '/no-such-page' },
   { name: 'fatal-error', path: '/asdas/Not_A_Slug' },
+  { name: 'refused-address', path: '/asdas/%E0%A4' },
+  { name: 'bad-page-number', path: '/asdas?page=abc' },
   {
     name: 'menu-open',
     path: '/',
