@@ -66,11 +66,14 @@ async function ssr(app: FastifyInstance) {
     root: projectRoot,
     dev: config.dev,
     // The renderer is the SSR bundle itself, which @fastify/vite swaps on every request in dev.
-    createRenderFunction: async (client) =>
-      async function render() {
-        latest.module = client as unknown as RendererModule;
-        return { renderer: latest.module };
-      },
+    // Production calls this once, at start; dev on every request, with the bundle it reloaded.
+    createRenderFunction: async (client) => {
+      const module = client as unknown as RendererModule;
+      latest.module = module;
+      return async function render() {
+        return { renderer: module };
+      };
+    },
     createHtmlFunction: async (source) => {
       const template = compileHtmlTemplate(source);
       latest.html = function html(this: FastifyReply, values?: Record<string, unknown>) {

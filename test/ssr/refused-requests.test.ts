@@ -34,6 +34,13 @@ function framedPage(t: Test, body: string, lang: 'en' | 'th') {
   t.match(body, /class="site-header"/, 'in the site frame');
 }
 
+t.test('the first request a replica meets may be such an address: a page all the same', async (t) => {
+  const first = await get('/th/%ff');
+  t.equal(first.statusCode, 400);
+  t.match(first.headers['content-type'], /text\/html/);
+  framedPage(t, first.body, 'th');
+});
+
 t.test('a form from another site: the page again, with why, and nothing it sent', async (t) => {
   const response = await post(
     '/th/registration',
