@@ -58,7 +58,7 @@ async function ssr(app: FastifyInstance) {
   const build = readBuildInfo(config.dev);
   const assets = config.dev ? noClientAssets : loadClientAssets(resolve(projectRoot, 'dist/client'));
 
-  // What the last request was given: an address the router cannot decode reaches app.ts's
+  // Given at start (in dev, per request): an address the router cannot decode reaches app.ts's
   // frameworkErrors on a bare reply, without the `render` and `html` @fastify/vite adds.
   const latest: { module?: RendererModule; html?: HtmlFunction } = {};
 
@@ -66,7 +66,6 @@ async function ssr(app: FastifyInstance) {
     root: projectRoot,
     dev: config.dev,
     // The renderer is the SSR bundle itself, which @fastify/vite swaps on every request in dev.
-    // Production calls this once, at start; dev on every request, with the bundle it reloaded.
     createRenderFunction: async (client) => {
       const module = client as unknown as RendererModule;
       latest.module = module;
