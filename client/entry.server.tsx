@@ -151,8 +151,8 @@ export function createRenderer(site: RendererSite): Renderer {
 
   async function render(state: RenderState): Promise<RenderedPage> {
     const { pathname, locale } = state;
-    const error = state.error?.info;
-    const seo = (state.page?.data as { seo?: SeoData } | null | undefined)?.seo ?? fallbackSeo(pathname, locale, error);
+    const error = state.error;
+    const seo = (state.data as { seo?: SeoData } | null | undefined)?.seo ?? fallbackSeo(pathname, locale, error);
     try {
       const context = await staticContext(state);
       const { body, warning } = await sharedBody(state, context);

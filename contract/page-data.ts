@@ -14,7 +14,7 @@ export interface PublicUser {
 /** No query string: a page's data (and so its `_payload.json`) depends on its path only. */
 export interface PageDataArgs {
   locale: Locale;
-  params: Record<string, string | undefined>;
+  params: Readonly<Record<string, string | undefined>>;
   path: string;
   user: PublicUser | null;
   sessionId?: string | null;

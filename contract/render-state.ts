@@ -2,7 +2,6 @@ import type { FlashCode } from './flash.ts';
 import type { Locale } from './locales.ts';
 import type { FormState, PublicUser } from './page-data.ts';
 import type { PageErrorInfo } from './page-error.ts';
-import type { RouteMatch } from './route-tree.ts';
 
 /** One document as lib/pages/pipeline.ts decided it; the renderer only turns it into HTML. */
 export interface RenderState {
@@ -13,14 +12,15 @@ export interface RenderState {
   user: PublicUser | null;
   /** The one-shot notice of this page (the `flash` cookie, already cleared). */
   flash?: FlashCode;
-  matches: RouteMatch[];
+  /** The page route Fastify matched (`th:article`): the render's branch is the root, its language, it. */
+  routeId: string;
   status: number;
   /** What the page's loader gave (absent when an error is shown instead). */
-  page?: { routeId: string; data: unknown };
+  data?: unknown;
   /** A form's outcome, shown by the page that posted it. */
-  action?: { routeId: string; state: FormState };
-  /** Shown by the error boundary of `boundaryId`. */
-  error?: { boundaryId: string; info: PageErrorInfo };
+  action?: FormState;
+  /** Shown by the language's error boundary, in the frame. */
+  error?: PageErrorInfo;
   /** An address refused before any page ran: drawn in the frame at a stand-in path, never hydrated. */
   static?: true;
 }

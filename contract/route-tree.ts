@@ -6,8 +6,6 @@ export interface RouteNode {
   id: string;
   path?: string;
   index?: true;
-  /** Its error boundary shows the errors of the routes below it that have none. */
-  errorBoundary?: true;
   /** As Fastify's router, which serves the same patterns: `/LOGIN` is no page. */
   caseSensitive?: true;
   locale?: Locale;
@@ -20,29 +18,18 @@ export interface PageHandle {
   page: PageRoute;
 }
 
-export interface RouteMatch {
-  id: string;
-  params: Record<string, string | undefined>;
-  pathname: string;
-  pathnameBase: string;
-}
-
 /** Route ids are `{locale}:{page id}`, e.g. `th:article`. */
 export function pageRouteId(locale: Locale, route: PageRoute): string {
   return `${locale}:${route.id}`;
 }
 
-export const rootRouteId = 'root';
-
 export const routeTree: readonly RouteNode[] = [
   {
-    id: rootRouteId,
+    id: 'root',
     path: '/',
-    errorBoundary: true,
     children: locales.map((locale) => ({
       id: locale,
       ...(locale === 'en' ? {} : { path: locale, caseSensitive: true as const }),
-      errorBoundary: true,
       locale,
       children: pageRoutes.map((page) => ({
         id: pageRouteId(locale, page),

@@ -8,7 +8,7 @@ import { builtAppIcons } from '../lib/icons/built-app-icons.ts';
 import { type PageErrorInfo, renderErrorLog } from '../contract/page-error.ts';
 import { localePath, splitLocale } from '../contract/locales.ts';
 import { isBotRequest } from '../lib/bots.ts';
-import { matchPage } from '../lib/pages/match.ts';
+import { pageRoutes } from '../contract/routes.ts';
 import { renderStateOf } from '../lib/pages/render-state.ts';
 import type { RenderState } from '../contract/render-state.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
@@ -140,7 +140,8 @@ async function ssr(app: FastifyInstance) {
     sendRefused(request, reply, info) {
       const { locale } = splitLocale(request.url.split('?', 1)[0]!);
       const url = new URL(localePath(locale, '/'), 'http://localhost');
-      const outcome = { type: 'error', match: matchPage(url.pathname), status: info.statusCode, error: info } as const;
+      const target = { route: pageRoutes.find((route) => route.id === 'home')!, locale, params: {} };
+      const outcome = { type: 'error', target, status: info.statusCode, error: info } as const;
       const state = {
         ...renderStateOf(outcome, { url, user: null, isBot: isBotRequest(request) }),
         static: true as const,

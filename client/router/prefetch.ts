@@ -1,8 +1,9 @@
-import { matchRoutes, type Params } from 'react-router';
+import { matchRoutes, type Params, type RouteObject } from 'react-router';
 import { splitLocale, type Locale } from '../../contract/locales.ts';
+import type { PageHandle } from '../../contract/route-tree.ts';
 import { accountStringsLoaded } from '../i18n.ts';
 import pLimit from 'p-limit';
-import { pageRoutes, type PageRoute } from '../../contract/routes.ts';
+import type { PageRoute } from '../../contract/routes.ts';
 import { appRouter } from '../lib/app-router.ts';
 import { prefetchPayload } from './payload.ts';
 
@@ -15,12 +16,18 @@ const run = <T>(task: () => Promise<T>) => limit(task);
 const preloadedChunks = new Set<string>();
 const seenInView = new Set<string>();
 
-const matchable = pageRoutes.map((route) => ({ path: route.path === '' ? '/' : `/${route.path}`, page: route }));
+interface PageAt {
+  route: PageRoute;
+  params: Params;
+  /** The page's route object, whose `lazy` loads its chunk and strings. */
+  object: RouteObject;
+}
 
-/** The page of the route table a path opens (locale prefix removed), with its params. */
-export function pageRouteFor(pathname: string): { route: PageRoute; params: Params } | undefined {
-  const leaf = matchRoutes(matchable, splitLocale(pathname).path)?.at(-1);
-  return leaf ? { route: leaf.route.page, params: leaf.params } : undefined;
+/** The page a path opens, as the router's own routes match it (the browser's one matcher). */
+export function pageAt(pathname: string, routes: RouteObject[] = appRouter()?.routes ?? []): PageAt | undefined {
+  const leaf = matchRoutes(routes, pathname)?.at(-1);
+  const page = (leaf?.route.handle as PageHandle | undefined)?.page;
+  return leaf && page ? { route: page, params: leaf.params, object: leaf.route } : undefined;
 }
 
 interface NetworkInformationLike {
@@ -46,18 +53,17 @@ function prefetchInView(route: PageRoute, locale: Locale): boolean {
   return route.strings !== 'account' || accountStringsLoaded(locale);
 }
 
-/** The page's code as its route loads it (`lazy`: the chunk and its account strings), once. */
-function loadPageChunk(pathname: string): Promise<unknown> {
-  const lazy = matchRoutes(appRouter()?.routes ?? [], pathname)?.at(-1)?.route.lazy;
-  return typeof lazy === 'function' ? lazy() : Promise.resolve();
+/** The page's code as its route loads it (`lazy`: the chunk and its account strings). */
+function loadPageChunk(object: RouteObject): Promise<unknown> {
+  return typeof object.lazy === 'function' ? object.lazy() : Promise.resolve();
 }
 
 /** The route chunk and the payload; 'view' once per path, 'intent' again once SWR's answer is stale. */
 export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void {
   if (!prefetchAllowed()) return;
-  const match = pageRouteFor(pathname);
+  const match = pageAt(pathname);
   if (!match) return;
-  const { route, params } = match;
+  const { route, params, object } = match;
   const { locale } = splitLocale(pathname);
   if (reason === 'view') {
     if (seenInView.has(pathname) || !prefetchInView(route, locale)) return;
@@ -67,7 +73,7 @@ export function prefetchPage(pathname: string, reason: 'view' | 'intent'): void 
   const chunkKey = route.strings ? `${locale}:${route.id}` : route.id;
   if (!preloadedChunks.has(chunkKey)) {
     preloadedChunks.add(chunkKey);
-    run(() => loadPageChunk(pathname)).catch(() => {
+    run(() => loadPageChunk(object)).catch(() => {
       // A failed chunk is loaded (and its failure handled) by the navigation itself.
       preloadedChunks.delete(chunkKey);
     });
@@ -106,7 +112,7 @@ const idle: (callback: Callback) => () => void =
 
 /** One IntersectionObserver for every link, armed when the browser is idle. Returns the clean-up. */
 export function prefetchWhenVisible(element: Element, pathname: string): () => void {
-  const match = pageRouteFor(pathname);
+  const match = pageAt(pathname);
   if (
     typeof IntersectionObserver === 'undefined' ||
     !prefetchAllowed() ||

@@ -50,9 +50,8 @@ const sharedLeaves = new Map<string, boolean>();
 
 /** The page data a shell is kept with, when this render may use one; otherwise undefined. */
 export function sharedData(state: RenderState): object | undefined {
-  if (!state.user || state.flash || state.action || state.error || state.status !== 200 || !state.page)
-    return undefined;
-  const { routeId, data } = state.page;
+  if (!state.user || state.flash || state.action || state.error || state.status !== 200) return undefined;
+  const { routeId, data } = state;
   const readsQuery = sharedLeaves.get(routeId);
   // A query the page does not read would make a shell per spelling: those render whole.
   if (readsQuery === undefined || (state.search !== '' && !readsQuery)) return undefined;
@@ -81,7 +80,7 @@ export function createSharedRenders(maxShells = 200) {
       draw: SharedDraw,
     ): Promise<{ body: string; warning?: string }> {
       if (unshared.has(data)) return { body: draw.whole() };
-      const key = `${state.page!.routeId} ${state.pathname}${state.search} ${state.isBot}`;
+      const key = `${state.routeId} ${state.pathname}${state.search} ${state.isBot}`;
       const kept = shells.get(key);
       if (kept?.data === data) return { body: fillShell(kept.shell, context, draw.wrap) };
       const shell = shellOf(await draw.shell());

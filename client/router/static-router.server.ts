@@ -17,11 +17,11 @@ import { createRouteObjects } from './route-objects.tsx';
 /** What the server decided for this render (contract/render-state.ts): all the loaders read. */
 const decided = createContext<RenderState>();
 
-/** The page's data, or the error its boundary shows (react-router takes it there, as the server did). */
+/** The page's data, or the error the language's boundary shows (react-router takes it there). */
 const pageLoader: LoaderFunction = ({ context }) => {
   const state = context.get(decided);
-  if (state.error && state.matches.length > 0) throw data(state.error.info, { status: state.error.info.statusCode });
-  return state.page?.data;
+  if (state.error) throw data(state.error, { status: state.error.statusCode });
+  return state.data;
 };
 
 // The SSR bundle's routes: every page module loaded once at start, so no render resolves a lazy
@@ -32,44 +32,39 @@ const loadedPages = new Map(
 );
 const routes = createRouteObjects({
   pages: loadedPages,
-  rootLoader: ({ context }) => {
-    const state = context.get(decided);
-    if (state.error && state.matches.length === 0)
-      throw data(state.error.info, { status: state.error.info.statusCode });
-    return { user: state.user };
-  },
+  rootLoader: ({ context }) => ({ user: context.get(decided).user }),
   pageLoader: () => pageLoader,
   pageAction:
     () =>
     ({ context }) =>
-      context.get(decided).action?.state,
+      context.get(decided).action,
 });
 
 /**
- * The matched branch of the route tree (root, language, page), made once per branch: react-router
- * converts every route it is given on each `createStaticRouter`, and a render needs only the
- * matched ones (decision 0037). Keys come from the route table, so the map stays as small as it is.
+ * The branch of the route tree Fastify matched (root, language, page), made once per page:
+ * react-router converts every route it is given on each `createStaticRouter`, and a render needs
+ * only these (decision 0037).
  */
 const branches = new Map<string, RouteObject[]>();
 
-function prune(tree: RouteObject[], ids: ReadonlySet<string>): RouteObject[] {
-  return tree
-    .filter((route) => ids.has(route.id!))
-    .map<RouteObject>((route) => (route.children ? { ...route, children: prune(route.children, ids) } : route));
-}
-
-function branchOf(ids: readonly string[]): RouteObject[] {
-  const key = ids.join(' ');
-  let branch = branches.get(key);
+function branchOf(state: Pick<RenderState, 'locale' | 'routeId'>): RouteObject[] {
+  let branch = branches.get(state.routeId);
   if (branch === undefined) {
-    branch = ids.length ? prune(routes, new Set(ids)) : routes;
-    branches.set(key, branch);
+    const root = routes[0]!;
+    const language = root.children!.find((route) => route.id === state.locale)!;
+    const page = language.children!.find((route) => route.id === state.routeId);
+    if (!page) throw new Error(`No page route ${state.routeId}`);
+    branch = [{ ...root, children: [{ ...language, children: [page] } as RouteObject] } as RouteObject];
+    branches.set(state.routeId, branch);
   }
   return branch;
 }
 
+/** The branch each render's context was made over. */
+const contextBranches = new WeakMap<StaticHandlerContext, RouteObject[]>();
+
 export function matchedBranch(context: StaticHandlerContext): RouteObject[] {
-  return branchOf(context.matches.map((match) => match.route.id));
+  return contextBranches.get(context)!;
 }
 
 /** A static handler per branch, made with it. */
@@ -77,7 +72,7 @@ const handlers = new WeakMap<RouteObject[], StaticHandler>();
 
 /** react-router's static context for a render: its query over the matched branch, whose loaders give the server's decisions. */
 export async function staticContext(state: RenderState): Promise<StaticHandlerContext> {
-  const branch = branchOf(state.matches.map((match) => match.id));
+  const branch = branchOf(state);
   let handler = handlers.get(branch);
   if (!handler) {
     handler = createStaticHandler(branch);
@@ -92,6 +87,7 @@ export async function staticContext(state: RenderState): Promise<StaticHandlerCo
   );
   if (context instanceof Response) throw new Error(`${pathname}: a render's loaders answered a response`);
   context.statusCode = state.status;
+  contextBranches.set(context, branch);
   return context;
 }
 

@@ -1,5 +1,4 @@
-import type { DataSourceKey } from '../../contract/data-sources.ts';
-import { splitLocale } from '../../contract/locales.ts';
+import { splitLocale, type Locale } from '../../contract/locales.ts';
 import { isPageNotFound, type PageDataArgs, type PublicUser } from '../../contract/page-data.ts';
 import {
   displayPath,
@@ -9,8 +8,16 @@ import {
   type PageErrorInfo,
 } from '../../contract/page-error.ts';
 import { runPageSteps } from '../../contract/page-steps.ts';
+import type { DataSourceKey } from '../../contract/data-sources.ts';
+import type { PageRoute } from '../../contract/routes.ts';
 import { isDatabaseFault } from '../db/unavailable.ts';
-import { matchPage, type PageMatch } from './match.ts';
+
+/** The page Fastify's router matched (its route's config) and the params it read from the path. */
+export interface PageTarget {
+  route: PageRoute;
+  locale: Locale;
+  params: Readonly<Record<string, string | undefined>>;
+}
 
 export interface PipelineParts {
   user: PublicUser | null;
@@ -25,25 +32,23 @@ export interface PipelineParts {
 /** What a page request comes to before anything renders: plain values, never a throw. */
 export type PageOutcome =
   | { type: 'redirect'; location: string; permanent?: boolean }
-  | { type: 'page'; match: PageMatch; status: number; data: unknown }
-  | { type: 'error'; match: PageMatch | null; status: number; error: PageErrorInfo };
+  | { type: 'page'; target: PageTarget; status: number; data: unknown }
+  | { type: 'error'; target: PageTarget; status: number; error: PageErrorInfo };
 
-const errorOutcome = (match: PageMatch | null, error: PageErrorInfo): PageOutcome => ({
+const errorOutcome = (target: PageTarget, error: PageErrorInfo): PageOutcome => ({
   type: 'error',
-  match,
+  target,
   status: error.statusCode,
   error,
 });
 
 /**
  * A page request, the same for its document, its `_payload.json` and the page shown after a form:
- * route match, validate, middleware, the page's data (contract/page-steps.ts). A database outage
- * or a full disk propagates (plugins/errors.ts answers 503); any other failure is logged and becomes a 500.
+ * validate, middleware, the page's data (contract/page-steps.ts). A database outage or a full disk
+ * propagates (plugins/errors.ts answers 503); any other failure is logged and becomes a 500.
  */
-export async function loadPage(url: URL, parts: PipelineParts): Promise<PageOutcome> {
-  const match = matchPage(url.pathname);
-  if (!match) return errorOutcome(null, notFoundError(displayPath(url)));
-  const { route, locale, params } = match;
+export async function loadPage(target: PageTarget, url: URL, parts: PipelineParts): Promise<PageOutcome> {
+  const { route, locale, params } = target;
   try {
     const outcome = await runPageSteps({ route, locale, params, url, user: parts.user }, async () =>
       parts.loadData(route.data!, {
@@ -55,12 +60,12 @@ export async function loadPage(url: URL, parts: PipelineParts): Promise<PageOutc
       }),
     );
     if (outcome.type === 'redirect') return outcome;
-    if (outcome.type === 'error') return errorOutcome(match, outcome.error);
-    return { type: 'page', match, status: 200, data: outcome.data };
+    if (outcome.type === 'error') return errorOutcome(target, outcome.error);
+    return { type: 'page', target, status: 200, data: outcome.data };
   } catch (error) {
-    if (isPageNotFound(error)) return errorOutcome(match, notFoundError(displayPath(url)));
+    if (isPageNotFound(error)) return errorOutcome(target, notFoundError(displayPath(url)));
     if (isDatabaseFault(error)) throw error;
     parts.logError(error, renderErrorLog);
-    return errorOutcome(match, unexpectedError(error, parts.exposeDetails));
+    return errorOutcome(target, unexpectedError(error, parts.exposeDetails));
   }
 }

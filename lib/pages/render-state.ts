@@ -1,8 +1,7 @@
 import type { FlashCode } from '../../contract/flash.ts';
-import { splitLocale } from '../../contract/locales.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
 import type { RenderState } from '../../contract/render-state.ts';
-import { rootRouteId } from '../../contract/route-tree.ts';
+import { pageRouteId } from '../../contract/route-tree.ts';
 import type { PageOutcome } from './pipeline.ts';
 
 export interface Visit {
@@ -17,21 +16,18 @@ export interface Visit {
 /** What the renderer is given for a page outcome (a redirect never renders). */
 export function renderStateOf(outcome: Exclude<PageOutcome, { type: 'redirect' }>, visit: Visit): RenderState {
   const { url, action } = visit;
-  const { match } = outcome;
-  const leafId = match?.matches[match.matches.length - 1]?.id ?? rootRouteId;
+  const { locale, route } = outcome.target;
   return {
     pathname: url.pathname,
     search: url.search,
-    locale: match?.locale ?? splitLocale(url.pathname).locale,
+    locale,
+    routeId: pageRouteId(locale, route),
     isBot: visit.isBot,
     user: visit.user,
     ...(visit.flash ? { flash: visit.flash } : {}),
-    matches: match?.matches ?? [],
     status: outcome.type === 'error' ? outcome.status : (action?.status ?? outcome.status),
-    ...(outcome.type === 'page' ? { page: { routeId: leafId, data: outcome.data } } : {}),
-    ...(action ? { action: { routeId: leafId, state: action.state } } : {}),
-    ...(outcome.type === 'error'
-      ? { error: { boundaryId: match?.boundaryId ?? rootRouteId, info: outcome.error } }
-      : {}),
+    ...(outcome.type === 'page' ? { data: outcome.data } : {}),
+    ...(action ? { action: action.state } : {}),
+    ...(outcome.type === 'error' ? { error: outcome.error } : {}),
   };
 }

@@ -14,7 +14,6 @@ import { readBuildInfo } from '../../lib/build-info.ts';
 import { isDatabaseFault } from '../../lib/db/unavailable.ts';
 import { matchesIfNoneMatch } from '../../lib/etag.ts';
 import { refusedCharset } from '../../lib/json-api.ts';
-import { matchPage, type PageMatch } from '../../lib/pages/match.ts';
 import { payloadOf, serialisePayload } from '../../lib/pages/payload.ts';
 import {
   pageOf,
@@ -25,7 +24,7 @@ import {
 } from '../../lib/pages/page-request.ts';
 import { personalRequest } from '../../lib/page-cache-key.ts';
 import { anonymousAudience, homeVaries, offersThai, pageHeadersFor } from '../../lib/pages/page-headers.ts';
-import { loadPage, type PageOutcome, type PipelineParts } from '../../lib/pages/pipeline.ts';
+import { loadPage, type PageOutcome, type PageTarget, type PipelineParts } from '../../lib/pages/pipeline.ts';
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
 import { cookieSecurity } from '../../lib/cookie-security.ts';
@@ -64,12 +63,10 @@ export default async function pageRoutes(app: FastifyInstance) {
   /** The render time by page, and the request metrics' route label: the page that answered, errors by status. */
   function observe(request: FastifyRequest, kind: 'document' | 'payload', started: number, outcome: PageOutcome) {
     if (!metrics) return;
-    const module = outcome.type === 'redirect' ? undefined : outcome.match?.route.module;
-    const page = module
-      ? module.replace(/^pages\//, '').replace(/\.tsx?$/, '')
-      : outcome.type === 'error'
-        ? String(outcome.status)
-        : 'other';
+    const page =
+      outcome.type === 'redirect'
+        ? 'other'
+        : outcome.target.route.module.replace(/^pages\//, '').replace(/\.tsx?$/, '');
     metrics.ssrRender.observe({ kind, page }, (performance.now() - started) / 1000);
     metrics.labelRoute(request, kind === 'payload' ? '/*/_payload.json' : `page:${page}`);
   }
@@ -86,7 +83,7 @@ export default async function pageRoutes(app: FastifyInstance) {
         .type('application/json; charset=utf-8')
         .send({ statusCode: outcome.error.statusCode, message: outcome.error.message });
     }
-    return app.renderer.sendDocument(request, reply, renderStateOf(outcome, visit), outcome.match?.route.module);
+    return app.renderer.sendDocument(request, reply, renderStateOf(outcome, visit), outcome.target.route.module);
   }
 
   const visitOf = (request: FastifyRequest, url: URL, extra: Partial<Visit> = {}): Visit => ({
@@ -96,12 +93,22 @@ export default async function pageRoutes(app: FastifyInstance) {
     ...extra,
   });
 
+  /** The page the route stands for, with the params Fastify read from the path (the catch-all's without the payload's suffix). */
+  function targetOf(request: FastifyRequest, page: PageRequest): PageTarget {
+    const params = request.params as Record<string, string>;
+    const rest = params['*'];
+    if (page.answer === 'payload' && rest !== undefined)
+      return { ...page, params: { '*': rest.slice(0, -payloadSuffix.length) } };
+    return { route: page.route, locale: page.locale, params };
+  }
+
   async function getPayload(request: FastifyRequest, reply: FastifyReply) {
     const started = performance.now();
     const pathname = request.url.split('?', 1)[0]!;
     // A page's data depends on its path only: the query plays no part.
     const pagePath = pathname.slice(0, -payloadSuffix.length) || '/';
-    const outcome = await loadPage(new URL(pagePath, 'http://localhost'), pipelineFor(request));
+    const target = targetOf(request, pageOf(request)!);
+    const outcome = await loadPage(target, new URL(pagePath, 'http://localhost'), pipelineFor(request));
     observe(request, 'payload', started, outcome);
     const payload = payloadOf(outcome, buildId);
     const { json, etag } = serialisePayload(payload);
@@ -126,7 +133,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     const flash = request.cookies[cookieNames.flash];
     if (flash !== undefined) reply.clearCookie(cookieNames.flash, { path: '/' });
     const url = new URL(request.url, 'http://localhost');
-    const outcome = await loadPage(url, pipelineFor(request));
+    const outcome = await loadPage(targetOf(request, page), url, pipelineFor(request));
     observe(request, 'document', started, outcome);
     return sendDocument(request, reply, outcome, visitOf(request, url, isFlashCode(flash) ? { flash } : {}));
   }
@@ -191,17 +198,17 @@ export default async function pageRoutes(app: FastifyInstance) {
       return sendRefusedForm(request, reply, 403, 'CROSS_ORIGIN_FORM');
     }
     const url = new URL(request.url, 'http://localhost');
-    const match = matchPage(url.pathname);
-    if (!match?.route.action) return methodNotAllowed(request, reply, url, match, json);
+    const target = targetOf(request, pageOf(request)!);
+    if (!target.route.action) return methodNotAllowed(request, reply, url, target, json);
 
     let result: FormActionResult;
     try {
-      result = await runAction(request, reply, url, match, PostedForm.of(request.body));
+      result = await runAction(request, reply, url, target, PostedForm.of(request.body));
     } catch (error) {
       // An outage or a full disk is answered 503 (plugins/errors.ts), as is any failure asked as JSON.
       if (isDatabaseFault(error) || json) throw error;
       request.log.error({ err: error }, renderErrorLog);
-      const failed = { type: 'error', match, status: 500, error: unexpectedError(error, config.dev) } as const;
+      const failed = { type: 'error', target, status: 500, error: unexpectedError(error, config.dev) } as const;
       return sendDocument(request, reply, failed, visitOf(request, url));
     }
     if (result.ok) {
@@ -221,17 +228,16 @@ export default async function pageRoutes(app: FastifyInstance) {
     }
     const { ok: _ok, status, ...state } = result;
     if (json) return reply.code(status).header('cache-control', 'no-store').send(state);
-    const outcome = await loadPage(url, pipelineFor(request));
+    const outcome = await loadPage(target, url, pipelineFor(request));
     return sendDocument(request, reply, outcome, visitOf(request, url, { action: { status, state } }));
   }
 
   /** A browser's form refused before its action ran: the page again, its message on the form, its fields empty. */
   async function sendRefusedForm(request: FastifyRequest, reply: FastifyReply, status: number, code: string) {
     const url = new URL(request.url, 'http://localhost');
-    const outcome = await loadPage(url, pipelineFor(request));
-    const action = matchPage(url.pathname)?.route.action
-      ? { status, state: { values: {}, errors: {}, message: code } }
-      : undefined;
+    const target = targetOf(request, pageOf(request)!);
+    const outcome = await loadPage(target, url, pipelineFor(request));
+    const action = target.route.action ? { status, state: { values: {}, errors: {}, message: code } } : undefined;
     if (!action && outcome.type !== 'redirect') reply.code(status);
     return sendDocument(request, reply, outcome, visitOf(request, url, action ? { action } : {}));
   }
@@ -258,25 +264,19 @@ export default async function pageRoutes(app: FastifyInstance) {
   });
 
   /** The page's action, on a form whose text is well-formed. */
-  function runAction(request: FastifyRequest, reply: FastifyReply, url: URL, match: PageMatch, form: PostedForm) {
+  function runAction(request: FastifyRequest, reply: FastifyReply, url: URL, target: PageTarget, form: PostedForm) {
     if (form.problem)
       return Promise.resolve({ ok: false, status: 400, ...malformedFormState(form.fields, form.problem) } as const);
-    const args = { locale: match.locale, fields: form.fields, redirectTo: redirectParam(url) };
-    return formActions[match.route.action!](args, request, reply);
+    const args = { locale: target.locale, fields: form.fields, redirectTo: redirectParam(url) };
+    return formActions[target.route.action!](args, request, reply);
   }
 
   /** A page without a form takes no posts. */
-  function methodNotAllowed(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    url: URL,
-    match: PageMatch | null,
-    json: boolean,
-  ) {
+  function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, url: URL, target: PageTarget, json: boolean) {
     reply.header('allow', 'GET, HEAD');
     const error = { statusCode: 405, message: 'Method Not Allowed', fatal: false };
     if (json) return reply.code(405).send({ statusCode: 405, code: 'METHOD_NOT_ALLOWED', message: error.message });
-    return sendDocument(request, reply, { type: 'error', match, status: 405, error }, visitOf(request, url));
+    return sendDocument(request, reply, { type: 'error', target, status: 405, error }, visitOf(request, url));
   }
 }
 

@@ -4,7 +4,7 @@ import { negotiateEncoding } from '../../lib/encoding.ts';
 import { PageCache, PageEntry } from '../../lib/page-cache.ts';
 import { pageCacheKey } from '../../lib/page-cache-key.ts';
 import { hitAnswer } from '../../lib/page-cache-answer.ts';
-import { matchPage } from '../../lib/pages/match.ts';
+import { pageRoutes } from '../../contract/routes.ts';
 import { stringMemo } from '../../lib/string-memo.ts';
 
 const html = (size: number, fill = 'a') => Buffer.from(`<!doctype html><p>${fill.repeat(size)}</p>`);
@@ -16,11 +16,9 @@ const entry = (body: Buffer, generation = 'build-1 content-1') =>
   });
 const personal = { session: 'token', flash: 'flash' };
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-/** The query the page routed to reads, as its route declares it (a payload reads none). */
-const readQuery = (url: string) => {
-  const pathname = url.split('?')[0]!;
-  return pathname.endsWith('/_payload.json') ? undefined : matchPage(pathname)?.route.query;
-};
+/** The query the page routed to reads, as its route declares it: only the article list reads one. */
+const listQuery = pageRoutes.find((route) => route.id === 'articles')!.query;
+const readQuery = (url: string) => (/^(\/th)?\/asdas$/.test(url.split('?')[0]!) ? listQuery : undefined);
 const key = (url: string, headers: Record<string, string> = {}, cookies: Record<string, string> = {}) =>
   pageCacheKey({ url, headers: { 'user-agent': chrome, ...headers }, cookies }, readQuery(url), personal);
 

@@ -36,7 +36,8 @@ const { SWRConfig } = await import('swr');
 const swr = await import('../../client/lib/swr-config.ts');
 const { fetchPayload, forgetPageData, pageData, payloadUrl, prefetchPayload } =
   await import('../../client/router/payload.ts');
-const { pageRouteFor } = await import('../../client/router/prefetch.ts');
+const { pageAt } = await import('../../client/router/prefetch.ts');
+const { createRouteObjects } = await import('../../client/router/route-objects.tsx');
 const { nestToc } = await import('../../client/components/table-of-contents.tsx');
 const { pageWindow } = await import('../../client/pages/article-list.tsx');
 // In place before the first payload, as in the browser once one was asked for.
@@ -255,7 +256,9 @@ t.test("the live hook (useLivePageData) revalidates through the same entry as th
   t.same(cached('/account'), { sessions: 'from the payload' });
 });
 
-t.test('the page a path opens, for prefetch', async (t) => {
+t.test('the page a path opens, for prefetch, as the router matches it', async (t) => {
+  const routes = createRouteObjects({});
+  const pageRouteFor = (pathname: string) => pageAt(pathname, routes);
   t.equal(pageRouteFor('/')?.route.id, 'home');
   t.equal(pageRouteFor('/th')?.route.id, 'home');
   t.equal(pageRouteFor('/th/asdas')?.route.id, 'articles');
