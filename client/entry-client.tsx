@@ -17,8 +17,7 @@ import { session } from './lib/session.ts';
 import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
-import { pageModules, type PageModule } from './pages.ts';
-import { createRouteObjects } from './router/route-objects.tsx';
+import { createRouteObjects, type PageModule } from './router/route-objects.tsx';
 import { loadNavigation, navigationLoaded } from './router/navigation-code.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 import './fonts.css';
@@ -33,10 +32,13 @@ declare global {
 
 export const initializationErrorLog = 'error caught during app initialization';
 
+/** Each page's component module (`client/<route.module>`), a chunk of its own. */
+const pageFiles = import.meta.glob<PageModule>('./pages/*.tsx');
+
 /** A page's module, with its language's account strings for a page that shows them (`strings: 'account'`). */
 async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageModule> {
   const [page] = await Promise.all([
-    pageModules[route.id](),
+    pageFiles[`./${route.module}`]!(),
     route.strings === 'account' ? loadAccountStrings(locale) : undefined,
   ]);
   return page;
@@ -72,7 +74,7 @@ const routes = createRouteObjects({
     (route) =>
     async ({ request }) => {
       const { postForm } = navigationLoaded() ?? (await loadNavigation());
-      return postForm(request, route.action!);
+      return postForm(request, route.id);
     },
 });
 

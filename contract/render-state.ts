@@ -15,9 +15,7 @@ export interface RenderState {
   /** The page route Fastify matched (`th:article`): the render's branch is the root, its language, it. */
   routeId: string;
   status: number;
-  /** What the page's loader gave (absent when an error is shown instead). */
   data?: unknown;
-  /** A form's outcome, shown by the page that posted it. */
   action?: FormState;
   /** Shown by the language's error boundary, in the frame. */
   error?: PageErrorInfo;

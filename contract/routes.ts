@@ -3,7 +3,7 @@ import { loginPath } from './login-path.ts';
 import type { DataSourceKey, PageDataMap } from './data-sources.ts';
 import type { PageErrorInfo } from './page-error.ts';
 
-/** Every page, for the server and the client router; client/pages.ts binds components by `id`. */
+/** Every page, for server and client: `client/<module>`, and its `.server.ts` for data or a form. */
 
 export type MiddlewareName = 'auth' | 'guest';
 
@@ -36,8 +36,8 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   data?: K;
   validate?: (params: Readonly<Record<string, string | undefined>>) => boolean;
   middleware?: readonly MiddlewareName[];
-  /** The form action a POST to the page runs, with or without JavaScript (routes/pages/form-actions.ts). */
-  action?: FormActionName;
+  /** A POST to the page runs its server half's `action`, with or without JavaScript. */
+  action?: true;
   /** The language's account strings, loaded (and preloaded) with the page's module. */
   strings?: 'account';
   /** The page's data never depends on the query; this checks the query against it. */
@@ -51,17 +51,6 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   /** Opened from an emailed link: `?token=` is checked first and never stored (plugins/account-links.ts). */
   emailedLink?: true;
 }
-
-export type FormActionName =
-  | 'login'
-  | 'register'
-  | 'logout'
-  | 'forgotPassword'
-  | 'resetPassword'
-  | 'verifyEmail'
-  | 'confirmEmail'
-  | 'play'
-  | 'account';
 
 const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -105,7 +94,7 @@ export const pageRoutes: readonly PageRoute[] = [
     id: 'login',
     path: loginPath.slice(1),
     middleware: ['guest'],
-    action: 'login',
+    action: true,
     module: 'pages/login.tsx',
     strings: 'account',
   },
@@ -113,15 +102,15 @@ export const pageRoutes: readonly PageRoute[] = [
     id: 'registration',
     path: 'registration',
     middleware: ['guest'],
-    action: 'register',
+    action: true,
     module: 'pages/registration.tsx',
     strings: 'account',
   },
-  { id: 'logout', path: 'logout', action: 'logout', module: 'pages/logout.tsx', strings: 'account' },
+  { id: 'logout', path: 'logout', action: true, module: 'pages/logout.tsx', strings: 'account' },
   {
     id: 'forgot-password',
     path: 'forgot-password',
-    action: 'forgotPassword',
+    action: true,
     module: 'pages/forgot-password.tsx',
     strings: 'account',
   },
@@ -129,7 +118,7 @@ export const pageRoutes: readonly PageRoute[] = [
     id: 'reset-password',
     path: 'reset-password',
     emailedLink: true,
-    action: 'resetPassword',
+    action: true,
     module: 'pages/reset-password.tsx',
     strings: 'account',
   },
@@ -137,7 +126,7 @@ export const pageRoutes: readonly PageRoute[] = [
     id: 'verify-email',
     path: 'verify-email',
     emailedLink: true,
-    action: 'verifyEmail',
+    action: true,
     module: 'pages/verify-email.tsx',
     strings: 'account',
   },
@@ -145,7 +134,7 @@ export const pageRoutes: readonly PageRoute[] = [
     id: 'confirm-email',
     path: 'confirm-email',
     emailedLink: true,
-    action: 'confirmEmail',
+    action: true,
     module: 'pages/confirm-email.tsx',
     strings: 'account',
   },
@@ -155,7 +144,7 @@ export const pageRoutes: readonly PageRoute[] = [
     data: 'play',
     launchToken: true,
     middleware: ['auth'],
-    action: 'play',
+    action: true,
     module: 'pages/play.tsx',
     strings: 'account',
   },
@@ -164,7 +153,7 @@ export const pageRoutes: readonly PageRoute[] = [
     path: 'account',
     data: 'account',
     middleware: ['auth'],
-    action: 'account',
+    action: true,
     module: 'pages/account.tsx',
     strings: 'account',
   },

@@ -22,7 +22,6 @@ export interface Resources {
   [key: string]: string | Resources;
 }
 
-/** The part of an i18next instance used here. */
 export interface I18nextInstance {
   init(): unknown;
   cloneInstance(options: { lng: string }): I18nextInstance;
@@ -37,7 +36,6 @@ export interface I18nextInstance {
   ): unknown;
 }
 
-/** The `i18next` package's default export, as far as it is used here. */
 export interface I18next {
   createInstance(options: Record<string, unknown>): I18nextInstance;
 }

@@ -42,7 +42,7 @@ function refused(fields: FieldErrors, status = 400): HttpError {
   return validationFailed(fields);
 }
 
-/** Routes: routes/api/account-settings.ts, routes/pages/actions/account.ts. */
+/** Routes: routes/api/account-settings.ts, client/pages/account.server.ts. */
 export default fp(
   async (app) => {
     const { accounts } = app;

@@ -47,7 +47,7 @@ const defaultLaunchTokenTtlMs = 60_000;
 /**
  * Play sessions with signed, single-use launch tokens (decision 0007), the `/play` page data and
  * the launch address opened as a document. Routes: routes/api/play.ts, routes/api/account.ts,
- * routes/pages/actions/play.ts.
+ * client/pages/play.server.ts.
  */
 export default fp<PlayPluginOptions>(
   async (app, options) => {

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
 import type { Locale } from '../../contract/locales.ts';
 import type { PageRoute } from '../../contract/routes.ts';
@@ -5,7 +6,11 @@ import { routeTree, type PageHandle, type RouteNode } from '../../contract/route
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
 import { Layout } from '../components/layout.tsx';
 import { Root } from '../components/root.tsx';
-import { pageModules, type PageModule } from '../pages.ts';
+
+/** What a page's component module, `client/<route.module>`, exports. */
+export interface PageModule {
+  default: ComponentType;
+}
 
 /** What one side adds to the route tree: the browser loads and acts, the server only renders. */
 export interface RouterSide {
@@ -36,14 +41,10 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
     handle: { page: route } satisfies PageHandle,
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
-    ...(loaded
-      ? { Component: loaded.default }
-      : {
-          lazy: async () => {
-            const page = await (side.loadPageModule ? side.loadPageModule(route, locale) : pageModules[route.id]());
-            return { Component: page.default };
-          },
-        }),
+    ...(loaded ? { Component: loaded.default } : {}),
+    ...(!loaded && side.loadPageModule
+      ? { lazy: async () => ({ Component: (await side.loadPageModule!(route, locale)).default }) }
+      : {}),
   };
 }
 

@@ -11,8 +11,8 @@ import {
 } from 'react-router';
 import type { RenderState } from '../../contract/render-state.ts';
 import { pageRoutes } from '../../contract/routes.ts';
-import { pageModules } from '../pages.ts';
-import { createRouteObjects } from './route-objects.tsx';
+import type { PageRoute } from '../../contract/routes.ts';
+import { createRouteObjects, type PageModule } from './route-objects.tsx';
 
 /** What the server decided for this render (contract/render-state.ts): all the loaders read. */
 const decided = createContext<RenderState>();
@@ -27,8 +27,10 @@ const pageLoader: LoaderFunction = ({ context }) => {
 // The SSR bundle's routes: every page module loaded once at start, so no render resolves a lazy
 // route (the browser keeps loading each page's chunk on demand). Their loaders and actions only
 // hand react-router what the server has decided.
+const importPage = (route: PageRoute): Promise<PageModule> =>
+  import(`../pages/${route.module.replace(/^pages\/(.*)\.tsx$/, '$1')}.tsx`);
 const loadedPages = new Map(
-  await Promise.all(pageRoutes.map(async (route) => [route.id, await pageModules[route.id]()] as const)),
+  await Promise.all(pageRoutes.map(async (route) => [route.id, await importPage(route)] as const)),
 );
 const routes = createRouteObjects({
   pages: loadedPages,

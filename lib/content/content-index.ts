@@ -71,7 +71,7 @@ export class ContentIndex {
     throw new PageNotFoundError(localePath(locale, requestPath || path));
   }
 
-  // Page data sources (routes/pages/page-data.ts).
+  // The pages' loaders (client/pages/*.server.ts).
 
   home = ({ locale }: PageDataArgs): HomeData => this.answer(locale, '/', () => this.getHome(locale));
 

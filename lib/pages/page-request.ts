@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import { localePath, type Locale } from '../../contract/locales.ts';
 import type { PageRoute } from '../../contract/routes.ts';
 
-/** A page's answers: the HTML document, or its `_payload.json`. */
 export type PageAnswer = 'document' | 'payload';
 
 /** The page a request was routed to, and which of its answers it asks for. */

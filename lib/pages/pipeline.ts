@@ -8,7 +8,6 @@ import {
   type PageErrorInfo,
 } from '../../contract/page-error.ts';
 import { runPageSteps } from '../../contract/page-steps.ts';
-import type { DataSourceKey } from '../../contract/data-sources.ts';
 import type { PageRoute } from '../../contract/routes.ts';
 import { isDatabaseFault } from '../db/unavailable.ts';
 
@@ -22,8 +21,8 @@ export interface PageTarget {
 export interface PipelineParts {
   user: PublicUser | null;
   sessionId: string | null;
-  /** The page's data source (routes/pages/page-data.ts). */
-  loadData(name: DataSourceKey, args: PageDataArgs): unknown;
+  /** The page's loader (its `client/pages/<name>.server.ts`). */
+  loadData(route: PageRoute, args: PageDataArgs): unknown;
   logError(error: unknown, message: string): void;
   /** Development shows a failure's message and stack. */
   exposeDetails: boolean;
@@ -51,7 +50,7 @@ export async function loadPage(target: PageTarget, url: URL, parts: PipelinePart
   const { route, locale, params } = target;
   try {
     const outcome = await runPageSteps({ route, locale, params, url, user: parts.user }, async () =>
-      parts.loadData(route.data!, {
+      parts.loadData(route, {
         locale,
         params,
         path: splitLocale(url.pathname).path,

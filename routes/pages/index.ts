@@ -28,14 +28,13 @@ import { loadPage, type PageOutcome, type PageTarget, type PipelineParts } from 
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
 import { cookieSecurity } from '../../lib/cookie-security.ts';
-import { formActions } from './form-actions.ts';
-import { pageData } from './page-data.ts';
 import { malformedFormState, PostedForm } from './posted-form.ts';
 import { addressRefusals, formRefusals } from './refusals.ts';
+import { loadServerHalves } from './server-halves.ts';
 
 /**
  * Each page's document, `_payload.json` and form, a route each, all through one pipeline
- * (lib/pages/pipeline.ts) and, for a form, the page's action (form-actions.ts); app.renderer only
+ * (lib/pages/pipeline.ts) with the page's server half (its loader and action); app.renderer only
  * turns the outcome into HTML.
  */
 export default async function pageRoutes(app: FastifyInstance) {
@@ -44,6 +43,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
   const secureCookies = cookieSecurity(config.publicUrl);
   const pageHeaders = pageHeadersFor(config);
+  const serverHalves = await loadServerHalves(routeTable);
 
   /** Set before the answer is made; plugins/cache-headers.ts makes one that sets a cookie or fails `personal`. */
   function setPageHeaders(request: FastifyRequest, reply: FastifyReply) {
@@ -55,7 +55,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   const pipelineFor = (request: FastifyRequest): PipelineParts => ({
     user: request.user ?? null,
     sessionId: request.sessionId ?? null,
-    loadData: (name, args) => pageData[name](app, args),
+    loadData: (route, args) => serverHalves.get(route)!.loader!(app, args),
     logError: (error, message) => request.log.error({ err: error }, message),
     exposeDetails: config.dev,
   });
@@ -268,7 +268,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     if (form.problem)
       return Promise.resolve({ ok: false, status: 400, ...malformedFormState(form.fields, form.problem) } as const);
     const args = { locale: target.locale, fields: form.fields, redirectTo: redirectParam(url) };
-    return formActions[target.route.action!](args, request, reply);
+    return serverHalves.get(target.route)!.action!(args, request, reply);
   }
 
   /** A page without a form takes no posts. */

@@ -11,8 +11,9 @@ import type {
 } from '../../contract/content.ts';
 import type { Locale } from '../../contract/locales.ts';
 import { pageRoutes } from '../../contract/routes.ts';
-import { pageData } from '../../routes/pages/page-data.ts';
-import { buildContentApp, callSource, fixture } from '../helpers/content.ts';
+import { existsSync } from 'node:fs';
+import type { PageServerModule } from '../../lib/pages/page-server.ts';
+import { buildContentApp, callSource, fixture, projectDir } from '../helpers/content.ts';
 
 const root = fixture('content-basic');
 
@@ -24,10 +25,18 @@ const article = (locale: Locale, slug: string) =>
 const contentPage = (locale: Locale, rest: string) =>
   callSource(app, 'contentPage', locale, `/${rest}`, { '*': rest }) as Promise<ContentPageData>;
 
-t.test('every data source the route table names is defined, and no other', async (t) => {
-  const named = new Set(pageRoutes.flatMap((route) => (route.data ? [route.data] : [])));
-  t.same(Object.keys(pageData).sort(), [...named].sort());
-  for (const name of ['home', 'articleList', 'article', 'contentPage'] as const) t.ok(named.has(name), name);
+t.test('a page with data or a form has its server half beside its component, holding just that', async (t) => {
+  for (const route of pageRoutes) {
+    const half = `client/${route.module.replace(/\.tsx$/, '.server.ts')}`;
+    t.ok(existsSync(`${projectDir}/client/${route.module}`), `${route.id}: its component`);
+    if (!route.data && !route.action) {
+      t.notOk(existsSync(`${projectDir}/${half}`), `${route.id}: no server half`);
+      continue;
+    }
+    const exports = (await import(`${projectDir}/${half}`)) as PageServerModule;
+    t.equal(typeof exports.loader, route.data ? 'function' : 'undefined', `${half}: a loader iff data`);
+    t.equal(typeof exports.action, route.action ? 'function' : 'undefined', `${half}: an action iff a form`);
+  }
 });
 
 t.test('data is plain JSON', async (t) => {

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { pageData } from '../../routes/pages/page-data.ts';
 import type { DataSourceKey } from '../../contract/data-sources.ts';
 import { buildApp } from '../../app.ts';
 import type { Locale } from '../../contract/locales.ts';
 import type { PageDataArgs } from '../../contract/page-data.ts';
+import { pageRoutes } from '../../contract/routes.ts';
+import type { PageServerModule } from '../../lib/pages/page-server.ts';
 import type { ContentPluginOptions } from '../../plugins/content.ts';
 import { testConfig } from './app.ts';
 
@@ -31,7 +32,7 @@ export async function buildContentApp(options: ContentTestAppOptions = {}): Prom
   return app;
 }
 
-/** Calls a page data source the way a page and its `_payload.json` do (routes/pages/page-data.ts). */
+/** Calls the loader of the page with this data, as its document and its `_payload.json` do. */
 export async function callSource(
   app: FastifyInstance,
   name: DataSourceKey,
@@ -40,7 +41,9 @@ export async function callSource(
   params: Record<string, string | undefined> = {},
 ): Promise<unknown> {
   const args: PageDataArgs = { locale, path, params, user: null };
-  return pageData[name](app, args);
+  const route = pageRoutes.find((route) => route.data === name)!;
+  const half = (await import(`../../client/${route.module.replace(/\.tsx$/, '.server.ts')}`)) as PageServerModule;
+  return half.loader!(app, args);
 }
 
 /** A private copy of a fixture tree (for tests that edit files). */

@@ -2,8 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { signLaunchToken } from '../../lib/play/launch-token.ts';
-import { formActions } from '../../routes/pages/form-actions.ts';
-import { pageData } from '../../routes/pages/page-data.ts';
+import * as accountPage from '../../client/pages/account.server.ts';
 import { createTestDatabase, testBackends } from '../helpers/database.ts';
 import {
   bearer,
@@ -351,7 +350,7 @@ for (const backend of testBackends()) {
       const { token, user } = await registerPlayer(app);
       await play(token);
       const publicUser = (await app.accounts.userFromToken(token))!;
-      const data = (await pageData.account(app, {
+      const data = (await accountPage.loader(app, {
         locale: 'en',
         params: {},
         path: '/account',
@@ -362,7 +361,7 @@ for (const backend of testBackends()) {
       };
       t.equal(data.playSessions.length, 1);
       t.equal(data.selfExclusion, null);
-      t.match(await pageData.account(app, { locale: 'th', params: {}, path: '/account', user: null }), {
+      t.match(await accountPage.loader(app, { locale: 'th', params: {}, path: '/account', user: null }), {
         playSessions: [],
         selfExclusion: null,
         seo: { title: 'บัญชีของฉัน', path: '/account', noindex: true },
@@ -370,7 +369,7 @@ for (const backend of testBackends()) {
 
       // "Take a break" is the account page's form without an `intent`.
       const run = (fields: Record<string, string>, loggedIn = true, locale: 'en' | 'th' = 'th') =>
-        formActions.account(
+        accountPage.action(
           { locale, fields, redirectTo: null },
           { user: loggedIn ? publicUser : null, server: app } as never,
           {} as never,

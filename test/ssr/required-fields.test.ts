@@ -19,29 +19,22 @@ const registered = await postJson('/registration', {
 });
 const cookie = `token=${sessionToken(registered)}`;
 
-const pages: Record<string, string> = {
-  login: '/login',
-  register: '/registration',
-  forgotPassword: '/forgot-password',
-  account: '/account',
-};
-
 for (const [key, expected] of Object.entries(emptyFormErrors)) {
   t.test(`${key}: the server's answer to the empty form is the browser's`, async (t) => {
-    const [action, intent] = key.split(':') as [string, string | undefined];
+    const [page, intent] = key.split(':') as [string, string | undefined];
     // As a browser sends it: text fields empty, checkboxes left out.
     const form: Record<string, string> = intent ? { intent } : {};
     for (const [field, code] of Object.entries(expected)) if (code === 'required') form[field] = '';
-    const response = await postJson(pages[action]!, form, action === 'account' ? cookie : undefined);
+    const response = await postJson(`/${page}`, form, page === 'account' ? cookie : undefined);
     t.equal(response.statusCode, 400);
     t.same(response.json<{ errors: Record<string, string> }>().errors, expected);
-    t.same(answerToEmptyForm(action, new URLSearchParams(form)), expected, 'the browser answers the same');
+    t.same(answerToEmptyForm(page, new URLSearchParams(form)), expected, 'the browser answers the same');
   });
 }
 
 t.test('anything typed goes to the server', async (t) => {
   t.equal(answerToEmptyForm('login', new URLSearchParams({ email: 'a@example.com', password: '' })), null);
-  t.equal(answerToEmptyForm('register', new URLSearchParams({ acceptTerms: 'on' })), null, 'a ticked box too');
+  t.equal(answerToEmptyForm('registration', new URLSearchParams({ acceptTerms: 'on' })), null, 'a ticked box too');
   t.equal(
     answerToEmptyForm('account', new URLSearchParams({ intent: 'profile', displayName: '' })),
     null,

@@ -8,6 +8,8 @@ import t from 'tap';
  * share and imports nothing else; server code (app.ts, server.ts, lib/, plugins/, routes/) never
  * imports browser code (client/), and browser code never imports server code. The one seam is the
  * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry.server.tsx.
+ * A page's server half (client/pages/<name>.server.ts, its loader and action) is server code that
+ * lives beside its component (decision 0048).
  * Inside the server the layers only point down (routes/ -> plugins/ for types -> lib/), and no
  * import goes round in a cycle.
  */
@@ -37,8 +39,9 @@ const files = execFileSync(
 
 type Side = 'server' | 'client' | 'contract';
 // locales/*.json are the strings both sides show: shared data, like contract/.
+const isPageServerHalf = (file: string) => /^client\/pages\/[^/]+\.server\.ts$/.test(file);
 const sideOf = (file: string): Side =>
-  file.startsWith('client/')
+  file.startsWith('client/') && !isPageServerHalf(file)
     ? 'client'
     : file.startsWith('contract/') || file.startsWith('locales/')
       ? 'contract'
@@ -98,6 +101,10 @@ t.test('the check sees the imports (it would catch a crossing)', async (t) => {
   t.ok(
     edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry.server.tsx'),
     'the SSR seam is seen',
+  );
+  t.ok(
+    edges.some((edge) => isPageServerHalf(edge.from) && edge.to.startsWith('lib/')),
+    'a page server half is seen as server code',
   );
 });
 

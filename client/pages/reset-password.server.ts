@@ -1,21 +1,8 @@
-import { localePath } from '../../../contract/locales.ts';
-import { type FormAction, formFailure } from './results.ts';
+import { localePath } from '../../contract/locales.ts';
+import { type FormAction, formFailure } from '../../lib/pages/page-server.ts';
 
-/** "Forgot password" and the emailed reset link's form, through `app.passwordResets` as the JSON API. */
-
-export const forgotPassword: FormAction = async ({ locale, fields }, request, reply) => {
-  const { passwordResets } = request.server;
-  const values = { email: fields.email ?? '' };
-  try {
-    await passwordResets.limitPerIp(request);
-    await passwordResets.request(request, values.email);
-    return { ok: true, redirect: `${localePath(locale, '/forgot-password')}?sent=1` };
-  } catch (error) {
-    return formFailure(error, values, reply);
-  }
-};
-
-export const resetPassword: FormAction = async ({ locale, fields }, request, reply) => {
+/** The emailed reset link's form, through `app.passwordResets` as the JSON API. */
+export const action: FormAction = async ({ locale, fields }, request, reply) => {
   const app = request.server;
   const page = localePath(locale, '/reset-password');
   try {

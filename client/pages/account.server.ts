@@ -1,10 +1,10 @@
-import { keptValues } from '../../../contract/form-state.ts';
-import { localePath, type Locale } from '../../../contract/locales.ts';
-import { loginThenBackTo } from '../../../contract/login-path.ts';
-import type { FormActionArgs, FormActionResult } from '../../../contract/page-data.ts';
-import { isSelfExclusionPeriod } from '../../../contract/play.ts';
+import { keptValues } from '../../contract/form-state.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { FormActionArgs, FormActionResult } from '../../contract/page-data.ts';
+import { isSelfExclusionPeriod } from '../../contract/play.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type FormAction, formFailure } from './results.ts';
+import { type FormAction, formFailure, type PageLoader } from '../../lib/pages/page-server.ts';
 
 /** One form of the account page, told apart by its `intent` field; the user is signed in. */
 type Intent = (
@@ -84,7 +84,7 @@ const settingsIntents: Record<string, Intent> = {
  * Every form of the account page posts to `/account` with a hidden `intent`; without one it is
  * "take a break". Signed out, the visitor logs in and comes back.
  */
-export const account: FormAction = async (args, request, reply) => {
+export const action: FormAction = async (args, request, reply) => {
   const { locale, fields } = args;
   if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, accountPath(locale)) };
   const signedIn = request as FastifyRequest & { user: object };
@@ -98,3 +98,5 @@ export const account: FormAction = async (args, request, reply) => {
     return formFailure(error, { intent, ...keptValues(Object.entries(fields), ['intent']) }, reply);
   }
 };
+
+export const loader: PageLoader<'account'> = (app, args) => app.accountSettings.accountPage(args);

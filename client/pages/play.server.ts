@@ -1,13 +1,13 @@
-import { localePath } from '../../../contract/locales.ts';
-import { loginThenBackTo } from '../../../contract/login-path.ts';
-import type { FormActionResult } from '../../../contract/page-data.ts';
-import type { FormAction } from './results.ts';
+import { localePath } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { FormActionResult } from '../../contract/page-data.ts';
+import type { FormAction, PageLoader } from '../../lib/pages/page-server.ts';
 
 /**
  * Play without JavaScript: the same outcomes as POST /api/play, which the button uses with it. The
  * launch URL's origin comes from the configuration, never from the request.
  */
-export const play: FormAction = async ({ locale }, request): Promise<FormActionResult> => {
+export const action: FormAction = async ({ locale }, request): Promise<FormActionResult> => {
   const app = request.server;
   const playPath = localePath(locale, '/play');
   if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, playPath) };
@@ -24,3 +24,5 @@ export const play: FormAction = async ({ locale }, request): Promise<FormActionR
   request.log.info({ playSession: started.playSessionId }, 'play session started');
   return { ok: true, redirect: started.url, ...(app.config.playUrl ? { external: true } : {}) };
 };
+
+export const loader: PageLoader<'play'> = (app, args) => app.play.playPage(args);
