@@ -2,7 +2,6 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createPath, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import type { Locale } from '../contract/locales.ts';
-import type { PublicUser } from '../contract/page-data.ts';
 import type { PageRoute } from '../contract/routes.ts';
 import { BotBoundary } from './components/bot-boundary.tsx';
 import { clearErrors, ErrorScreen } from './components/error-screen.tsx';
@@ -13,7 +12,7 @@ import { botVisitor, detectBot } from './lib/bot-visitor.ts';
 import { isChunkLoadError } from './lib/chunk-reload-guard.ts';
 import { appRouter, createAppRouter } from './lib/app-router.ts';
 import { hardNavigate, isLeavingPage } from './lib/navigation-state.ts';
-import { session } from './lib/session.ts';
+import { currentUser } from './lib/user-cache.ts';
 import { guardLazyRoutes, listenForPreloadErrors } from './router/chunk-reload.ts';
 import { installPageState } from './page-state.ts';
 import { toPageErrorInfo } from './router/page-error.ts';
@@ -26,7 +25,6 @@ import './styles.css';
 declare global {
   interface Window {
     __ASDAS__: RuntimeSnapshot;
-    __staticRouterHydrationData?: { loaderData?: { root?: { user?: PublicUser | null } } };
   }
 }
 
@@ -51,7 +49,7 @@ async function loadPageModule(route: PageRoute, locale: Locale): Promise<PageMod
 const routes = createRouteObjects({
   loadLocale: loadTranslations,
   loadPageModule,
-  rootLoader: () => ({ user: session.user() }),
+  rootLoader: () => ({ user: currentUser() }),
   // The root's data (who is logged in) changes only through form submissions (login, logout ...).
   shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
     (formMethod !== undefined || currentUrl.href === nextUrl.href) && defaultShouldRevalidate,
@@ -65,7 +63,7 @@ const routes = createRouteObjects({
         locale,
         params,
         url,
-        user: session.user(),
+        user: currentUser(),
         fetchData: () => fetchPayload(url.pathname, request.signal),
       });
     },
@@ -120,7 +118,6 @@ async function start() {
     return;
   }
 
-  session.set(window.__staticRouterHydrationData?.loaderData?.root?.user ?? null);
   const serverHtml = container.innerHTML;
   await loadInitialRouteModules(routes);
   const router = createAppRouter(routes);

@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { SWRConfig } from 'swr';
 import { onServer, useMatchedLocale, useUser } from '../hooks.ts';
-import { session } from '../lib/session.ts';
 import { loadNavigation } from '../router/navigation-code.ts';
 import { swrConfig, useBindRootCache } from '../lib/swr-config.ts';
 import { TranslationProvider } from '../i18n.ts';
@@ -42,16 +41,17 @@ function HydratedMarker() {
 }
 
 /**
- * Loaders, prefetch and form actions use SWR's cache through its bound `mutate`; what SWR learns on
- * its own (a logout in another tab) reaches the session that route middleware reads, and a page
- * for signed-in visitors leaves (router/signed-out.ts). This tab's logout empties it first.
+ * Loaders, prefetch and form actions use SWR's cache through its bound `mutate`. When SWR learns on
+ * its own that nobody is signed in (a logout in another tab), a page for signed-in visitors leaves
+ * (router/signed-out.ts); during this tab's own logout the navigation under way goes first.
  */
 function CurrentUserSync() {
   useBindRootCache();
   const user = useUser();
+  const shown = useRef(user);
   useEffect(() => {
-    const before = session.user();
-    session.set(user);
+    const before = shown.current;
+    shown.current = user;
     if (before && !user) loadNavigation().then((code) => code.leaveIfSignedOut(), noop);
   }, [user]);
   return null;

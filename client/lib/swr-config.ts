@@ -186,21 +186,23 @@ export interface RootCache {
   mutate: ScopedMutator;
 }
 
+let bound: RootCache | undefined;
+
 /** Bound by the root (`useBindRootCache`); undefined before it mounts. */
-export let rootCache: RootCache | undefined;
+export const rootCache = (): RootCache | undefined => bound;
 
 /** Inside the root's SWRConfig: code outside components (loaders, prefetch, forms) reads and changes its cache. */
 export function useBindRootCache(): void {
   const config = useSWRConfig();
   useEffect(() => {
-    rootCache = config;
+    bound = config;
     // Unmounted, SWR lets go of the cache's state: writing to it then would throw.
-    return () => void (rootCache = undefined);
+    return () => void (bound = undefined);
   }, [config]);
 }
 
 function mutateBound(key: string, ...rest: [] | [data: unknown, options: { revalidate: false }]): Promise<unknown> {
-  return rootCache ? rootCache.mutate(key, ...rest) : Promise.resolve();
+  return bound ? bound.mutate(key, ...rest) : Promise.resolve();
 }
 
 /** An API answer already says what a seeded `key` holds now: shown at once, no request. */

@@ -1,10 +1,10 @@
 import type { PublicUser } from '../../contract/page-data.ts';
+import { appRouter } from './app-router.ts';
 import { browserToken } from './cookies.ts';
-import { session } from './session.ts';
-import { apiFetcher, revalidateCached, setCached, statusOf } from './swr-config.ts';
+import { apiFetcher, type Dated, revalidateCached, rootCache, setCached, statusOf } from './swr-config.ts';
 
-// Who is logged in, in SWR's cache: read by `useUser()` (client/hooks.ts), seeded by the root
-// loader's data (client/components/root.tsx), changed by the form actions.
+// Who is logged in, in SWR's cache alone: read by `useUser()` (client/hooks.ts) and the loaders,
+// seeded by the root loader's data, changed by the form actions and by what the API answers.
 
 export interface UserData {
   user: PublicUser | null;
@@ -24,12 +24,15 @@ export async function fetchCurrentUser(key: string): Promise<UserData> {
   }
 }
 
-/**
- * Login, registration, a password reset, a profile change, logout, deletion: the API's answer
- * is who is logged in now, for route middleware (session) and for what the page shows (SWR).
- */
+/** Who is logged in now: SWR's entry once it holds one, until then what the server rendered. */
+export function currentUser(): PublicUser | null {
+  const entry = rootCache()?.cache.get(userKey)?.data as Dated<UserData> | undefined;
+  if (entry) return entry.data.user;
+  return (appRouter()?.state.loaderData.root as UserData | undefined)?.user ?? null;
+}
+
+/** Login, registration, a password reset, a profile change, logout, deletion: who is logged in now. */
 export function setCurrentUser(user: PublicUser | null): Promise<void> {
-  session.set(user);
   return setCached(userKey, { user } satisfies UserData);
 }
 

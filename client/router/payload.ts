@@ -31,12 +31,12 @@ export interface PageEntry extends Dated<unknown> {
   asking?: Promise<PayloadAnswer>;
 }
 
-const entryOf = (key: string) => rootCache?.cache.get(key)?.data as PageEntry | undefined;
+const entryOf = (key: string) => rootCache()?.cache.get(key)?.data as PageEntry | undefined;
 
 const isFresh = (entry: PageEntry | undefined) => entry?.data !== undefined && Date.now() - entry.at < FRESH_MS;
 
 function write(key: string, entry: PageEntry | undefined): void {
-  void rootCache?.mutate(key, entry, { revalidate: false });
+  void rootCache()?.mutate(key, entry, { revalidate: false });
 }
 
 async function request(key: string): Promise<PayloadAnswer> {
@@ -113,6 +113,6 @@ export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void
 
 /** A form's success may change what any page shows: the next load of each asks the server. */
 export function forgetPageData(): void {
-  const keys = [...(rootCache?.cache.keys() ?? [])];
+  const keys = [...(rootCache()?.cache.keys() ?? [])];
   for (const key of keys) if (key.endsWith('/_payload.json')) write(key, undefined);
 }

@@ -4,8 +4,7 @@ import { runRouteMiddleware } from '../../contract/route-middleware.ts';
 import type { PageHandle } from '../../contract/route-tree.ts';
 import { appRouter } from '../lib/app-router.ts';
 import { setFlash } from '../lib/flash.ts';
-import { session } from '../lib/session.ts';
-import { setCurrentUser } from '../lib/user-cache.ts';
+import { currentUser, setCurrentUser } from '../lib/user-cache.ts';
 import { payloadUrl } from './payload-url.ts';
 
 // Signed out elsewhere (another tab, an ended session), found out from a payload or SWR's user:
@@ -15,12 +14,12 @@ import { payloadUrl } from './payload-url.ts';
 function signedOut(to: string): void {
   if (!isLoginAddress(to)) return;
   setFlash('signedOutElsewhere');
-  if (session.user()) void setCurrentUser(null);
+  if (currentUser()) void setCurrentUser(null);
 }
 
 /** A navigation's payload sends to `to`: while this tab believes someone signed in, that says nobody is. */
 export function redirectedWhileSignedIn(to: string): void {
-  if (session.user()) signedOut(to);
+  if (currentUser()) signedOut(to);
 }
 
 /** Goes to `to` in place of the page shown, so Back does not return to what is no longer shown. */

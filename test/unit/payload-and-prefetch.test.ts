@@ -56,7 +56,7 @@ const settled = () => until(() => true).then(() => new Promise((resolve) => setI
 const answer = (index: number, data: unknown, status = 200) =>
   calls[index]!.resolve(status === 200 ? { buildId: 'b', data } : data, status);
 const cached = (path: string) =>
-  (swr.rootCache?.cache.get(payloadUrl(path))?.data as { data?: unknown } | undefined)?.data;
+  (swr.rootCache()?.cache.get(payloadUrl(path))?.data as { data?: unknown } | undefined)?.data;
 
 /** The root's SWRConfig, fresh for each test: its cache is the one every call below uses. */
 let unmount: () => Promise<void> = async () => undefined;
