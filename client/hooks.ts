@@ -1,5 +1,4 @@
 import { useLoaderData, useLocation, useMatches, useRouteLoaderData } from 'react-router';
-import type { DataSourceKey, PageDataMap } from '../contract/data-sources.ts';
 import { cookieNames } from '../contract/cookies.ts';
 import { defaultLocale, isLocale, localePath, splitLocale, type Locale } from '../contract/locales.ts';
 import type { PublicUser } from '../contract/page-data.ts';
@@ -34,9 +33,11 @@ export function useLocale(): Locale {
   return useTranslationLocale();
 }
 
-/** The one place loader data gets its type, from the data source the route manifest names. */
-export function usePageData<K extends DataSourceKey>(_source: K): PageDataMap[K] {
-  return useLoaderData() as PageDataMap[K];
+/** What a page's loader gives: `Loader` is `typeof loader` of its `.server.ts` (a type, never its code). */
+export type LoaderData<Loader> = Loader extends (...args: never[]) => infer Data ? Awaited<Data> : never;
+
+export function usePageData<Loader>(): LoaderData<Loader> {
+  return useLoaderData() as LoaderData<Loader>;
 }
 
 /** True in the server render (no DOM): hooks that only matter in the browser are skipped there. */
@@ -60,12 +61,12 @@ const noUser: UserData = { user: null };
  * A page's data that changes while it is shown (the account page's login and play sessions): the
  * loader's, then kept fresh by SWR like the current user, under the key navigations use.
  */
-export function useLivePageData<K extends DataSourceKey>(source: K): PageDataMap[K] {
+export function useLivePageData<Loader>(): LoaderData<Loader> {
   const { pathname } = useLocation();
   return useSeededSWR(
     payloadUrl(pathname),
-    livePageData as (key: string) => Promise<PageDataMap[K]>,
-    usePageData(source),
+    livePageData as (key: string) => Promise<LoaderData<Loader>>,
+    usePageData<Loader>(),
   );
 }
 

@@ -50,7 +50,7 @@ export async function runPageSteps(
     if (location !== undefined) return { type: 'redirect', location };
   }
   const data = route.data ? await fetchData() : null;
-  const problem = route.checkSearch?.(url.searchParams, data as never, fullPath);
+  const problem = route.checkSearch?.(url.searchParams, data, fullPath);
   if (problem) {
     const { status, message, detail } = problem;
     return { type: 'error', error: { statusCode: status, message, fatal: false, ...(detail ? { detail } : {}) } };

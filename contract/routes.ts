@@ -1,6 +1,6 @@
 import { notFoundMessages } from './http-error.ts';
 import { loginPath } from './login-path.ts';
-import type { DataSourceKey, PageDataMap } from './data-sources.ts';
+import type { ArticleListData } from './content.ts';
 import type { PageErrorInfo } from './page-error.ts';
 
 /** Every page, for server and client: `client/<module>`, and its `.server.ts` for data or a form. */
@@ -28,12 +28,13 @@ export type PageId =
   | 'account'
   | 'content';
 
-export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
+export interface PageRoute {
   id: PageId;
   /** '' is the locale's home; '*' is the catch-all and may span several segments. */
   path: string;
   module: string;
-  data?: K;
+  /** The page has a loader: its data comes with its document, or as its `_payload.json`. */
+  data?: true;
   validate?: (params: Readonly<Record<string, string | undefined>>) => boolean;
   middleware?: readonly MiddlewareName[];
   /** A POST to the page runs its server half's `action`, with or without JavaScript. */
@@ -41,7 +42,7 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
   /** The language's account strings, loaded (and preloaded) with the page's module. */
   strings?: 'account';
   /** The page's data never depends on the query; this checks the query against it. */
-  checkSearch?(search: URLSearchParams, data: PageDataMap[K], fullPath: string): SearchProblem | undefined;
+  checkSearch?(search: URLSearchParams, data: unknown, fullPath: string): SearchProblem | undefined;
   /** The query parameters the page reads: other spellings are redirected to one (page-query.ts). */
   query?: readonly string[];
   /** Same for every visitor but its `<VisitorPart>`s: signed in, drawn from a shell (decision 0037). */
@@ -54,11 +55,7 @@ export interface PageRoute<K extends DataSourceKey = DataSourceKey> {
 
 const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-function checkPageNumber(
-  search: URLSearchParams,
-  data: PageDataMap['articleList'],
-  fullPath: string,
-): SearchProblem | undefined {
+function checkPageNumber(search: URLSearchParams, data: ArticleListData, fullPath: string): SearchProblem | undefined {
   const raw = search.get('page');
   if (raw === null) return undefined;
   if (!/^[1-9]\d{0,5}$/.test(raw))
@@ -72,11 +69,11 @@ function checkPageNumber(
 }
 
 export const pageRoutes: readonly PageRoute[] = [
-  { id: 'home', path: '', data: 'home', module: 'pages/home.tsx', sharedRender: true },
+  { id: 'home', path: '', data: true, module: 'pages/home.tsx', sharedRender: true },
   {
     id: 'articles',
     path: 'asdas',
-    data: 'articleList',
+    data: true,
     module: 'pages/article-list.tsx',
     checkSearch: checkPageNumber,
     query: ['page'],
@@ -85,7 +82,7 @@ export const pageRoutes: readonly PageRoute[] = [
   {
     id: 'article',
     path: 'asdas/:slug',
-    data: 'article',
+    data: true,
     validate: ({ slug }) => articleSlugPattern.test(slug ?? ''),
     module: 'pages/article.tsx',
     sharedRender: true,
@@ -141,7 +138,7 @@ export const pageRoutes: readonly PageRoute[] = [
   {
     id: 'play',
     path: 'play',
-    data: 'play',
+    data: true,
     launchToken: true,
     middleware: ['auth'],
     action: true,
@@ -151,11 +148,11 @@ export const pageRoutes: readonly PageRoute[] = [
   {
     id: 'account',
     path: 'account',
-    data: 'account',
+    data: true,
     middleware: ['auth'],
     action: true,
     module: 'pages/account.tsx',
     strings: 'account',
   },
-  { id: 'content', path: '*', data: 'contentPage', module: 'pages/content.tsx', sharedRender: true },
+  { id: 'content', path: '*', data: true, module: 'pages/content.tsx', sharedRender: true },
 ];

@@ -6,8 +6,9 @@ import type { AccountSettingsData, SessionView } from '../contract/account-view.
 import type { FieldErrors } from '../lib/auth/validation.ts';
 import { HttpError } from '../contract/http-error.ts';
 import type { Locale } from '../contract/locales.ts';
-import type { PageDataMap } from '../contract/data-sources.ts';
 import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
+import type { AccountPageData } from '../contract/play.ts';
+import type { SeoData } from '../contract/seo.ts';
 import { tokenFailed } from '../lib/http/link-errors.ts';
 import { validationFailed } from '../lib/http/validation.ts';
 
@@ -28,7 +29,7 @@ export interface AccountSettingsFeature {
   endOtherSessions(request: FastifyRequest): Promise<number>;
   deleteAccount(request: FastifyRequest, password: unknown): Promise<void>;
   /** The account page's data: its play part (app.play) and its settings part. */
-  accountPage(args: PageDataArgs): Promise<PageDataMap['account']>;
+  accountPage(args: PageDataArgs): Promise<AccountPageData & AccountSettingsData & { seo: SeoData }>;
 }
 
 declare module 'fastify' {

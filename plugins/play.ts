@@ -7,8 +7,7 @@ import { loginThenBackTo } from '../contract/login-path.ts';
 import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
 import type { SeoData } from '../contract/seo.ts';
 import { PlayService } from '../lib/play/service.ts';
-import type { AccountPageData } from '../contract/play.ts';
-import type { PageDataMap } from '../contract/data-sources.ts';
+import type { AccountPageData, PlayPageData } from '../contract/play.ts';
 import { pageOf } from '../lib/pages/page-request.ts';
 
 export interface PlayPluginOptions {
@@ -28,7 +27,7 @@ export interface Play {
   start(user: PublicUser, locale: Locale, userAgent: string | undefined): Promise<PlayStart>;
   accountPage(args: PageDataArgs): Promise<AccountPageData & { seo: SeoData }>;
   /** `/play?session=<id>`, where a verified launch lands: the player's recent sessions. */
-  playPage(args: PageDataArgs): Promise<PageDataMap['play']>;
+  playPage(args: PageDataArgs): Promise<PlayPageData & { seo: SeoData }>;
 }
 
 export type PlayStart =

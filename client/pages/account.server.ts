@@ -99,4 +99,4 @@ export const action: FormAction = async (args, request, reply) => {
   }
 };
 
-export const loader: PageLoader<'account'> = (app, args) => app.accountSettings.accountPage(args);
+export const loader = ((app, args) => app.accountSettings.accountPage(args)) satisfies PageLoader;

@@ -8,12 +8,13 @@ import { AppLink } from '../components/app-link.tsx';
 import { LocalDateTime } from '../components/local-time.tsx';
 import { useLivePageData, useLocale, useUser } from '../hooks.ts';
 import { formStateFor } from '../lib/intent-state.ts';
+import type { loader } from './account.server.ts';
 
 /** `/account`: the account's details, "take a break" (self-exclusion), play and login sessions, deletion. */
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const data = useLivePageData('account');
+  const data = useLivePageData<typeof loader>();
   return (
     <div className="page account-page">
       <h1>{t('accountPage.title')}</h1>

@@ -1,3 +1,3 @@
 import type { PageLoader } from '../../lib/pages/page-server.ts';
 
-export const loader: PageLoader<'articleList'> = (app, args) => app.content.index.articleList(args);
+export const loader = ((app, args) => app.content.index.articleList(args)) satisfies PageLoader;

@@ -3,6 +3,7 @@ import { useLocation, useSearchParams } from 'react-router';
 import { AppLink } from '../components/app-link.tsx';
 import { ArticleCardList, PageHeader } from '../components/content-parts.tsx';
 import { usePageData } from '../hooks.ts';
+import type { loader } from './article-list.server.ts';
 
 /** The page numbers to show: first, last, and a window around the current one; null is a gap. */
 export function pageWindow(current: number, count: number, around = 2): (number | null)[] {
@@ -64,7 +65,7 @@ function Pagination({ current, count, pathname }: { current: number; count: numb
 
 /** `/asdas`: every article, newest first; `?page=N` picks the slice (checked by the route's checkSearch). */
 export default function ArticleListPage() {
-  const data = usePageData('articleList');
+  const data = usePageData<typeof loader>();
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const [search] = useSearchParams();

@@ -1,3 +1,3 @@
 import type { PageLoader } from '../../lib/pages/page-server.ts';
 
-export const loader: PageLoader<'article'> = (app, args) => app.content.index.article(args);
+export const loader = ((app, args) => app.content.index.article(args)) satisfies PageLoader;

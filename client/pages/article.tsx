@@ -12,6 +12,7 @@ import {
 } from '../components/content-parts.tsx';
 import { PlayCallToAction } from '../components/play-button.tsx';
 import { usePageData } from '../hooks.ts';
+import type { loader } from './article.server.ts';
 
 function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' | 'next' }) {
   const { t } = useTranslation();
@@ -28,7 +29,7 @@ function Neighbour({ link, rel }: { link: ArticleLink | undefined; rel: 'prev' |
 
 /** `/asdas/:slug`: the article with its byline, dates, table of contents and neighbours. */
 export default function ArticlePage() {
-  const { article, previous, next, seo } = usePageData('article');
+  const { article, previous, next, seo } = usePageData<typeof loader>();
   const { t } = useTranslation();
   const lang = article.fallback ? 'en' : undefined;
   return (

@@ -1,3 +1,3 @@
 import type { PageLoader } from '../../lib/pages/page-server.ts';
 
-export const loader: PageLoader<'contentPage'> = (app, args) => app.content.index.contentPage(args);
+export const loader = ((app, args) => app.content.index.contentPage(args)) satisfies PageLoader;

@@ -12,6 +12,7 @@ import {
   TableOfContents,
 } from '../components/content-parts.tsx';
 import { usePageData } from '../hooks.ts';
+import type { loader } from './content.server.ts';
 
 /** A Markdown section (bonus, terms apply, play responsibility ...), with its ToC when it has two headings or more. */
 function SectionPage({ data }: { data: SectionPageData }) {
@@ -160,7 +161,7 @@ function SiteTocPage({ data }: { data: SiteTocPageData }) {
 
 /** The catch-all: what the `contentPage` data source found at this path. */
 export default function ContentPage() {
-  const data = usePageData('contentPage');
+  const data = usePageData<typeof loader>();
   switch (data.kind) {
     case 'section':
       return <SectionPage data={data} />;

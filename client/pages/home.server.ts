@@ -1,3 +1,3 @@
 import type { PageLoader } from '../../lib/pages/page-server.ts';
 
-export const loader: PageLoader<'home'> = (app, args) => app.content.index.home(args);
+export const loader = ((app, args) => app.content.index.home(args)) satisfies PageLoader;

@@ -5,6 +5,7 @@ import { ArticleCardList, FallbackNote, Prose } from '../components/content-part
 import { PlayCallToAction } from '../components/play-button.tsx';
 import { useLocale, usePageData, useUser } from '../hooks.ts';
 import { VisitorPart } from '../components/visitor-part.tsx';
+import type { loader } from './home.server.ts';
 
 /** Where a first visit usually goes next; a signed-in player's third card is their account. */
 const entryPoints = [
@@ -38,7 +39,7 @@ export function AccountEntry() {
 }
 
 export default function HomePage() {
-  const data = usePageData('home');
+  const data = usePageData<typeof loader>();
   const { t } = useTranslation();
   const locale = useLocale();
   const { intro } = data;

@@ -25,4 +25,4 @@ export const action: FormAction = async ({ locale }, request): Promise<FormActio
   return { ok: true, redirect: started.url, ...(app.config.playUrl ? { external: true } : {}) };
 };
 
-export const loader: PageLoader<'play'> = (app, args) => app.play.playPage(args);
+export const loader = ((app, args) => app.play.playPage(args)) satisfies PageLoader;

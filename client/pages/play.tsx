@@ -14,6 +14,7 @@ import { launchProblemOf, startPlay, verifiedSession, verifyLaunch, type PlayOut
 import { rememberPlayIntent, takePlayIntent } from '../lib/play-intent.ts';
 import { readReminderChoice, reminderParam, reminderStore } from '../lib/play-reminder.ts';
 import { launchProblemCodes, type LaunchProblem } from '../../contract/play.ts';
+import type { loader } from './play.server.ts';
 
 // The strings only this page shows come with its code, in every language (vite.config.ts).
 translations.add('en', en);
@@ -60,7 +61,7 @@ function StartPlay() {
   const user = useUser();
   const { key } = useLocation();
   const refusal = useRefusal();
-  const data = usePageData('play');
+  const data = usePageData<typeof loader>();
   // A visit shows the page and its Play button (rendered by the server, it works without JavaScript);
   // only the arrival from "Play, then log in" presses it for the player (play-intent.ts).
   const [outcome, setOutcome] = useState<PlayOutcome | 'starting' | 'idle'>(refusal ?? 'idle');
@@ -204,7 +205,7 @@ function LaunchFailed({ code }: { code: string }) {
 function PlayAgainPage({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const user = useUser();
-  const data = usePageData('play');
+  const data = usePageData<typeof loader>();
   return (
     <PlayLayout heading={t('nav.play')}>
       {children}
@@ -217,7 +218,7 @@ function PlayAgainPage({ children }: { children: ReactNode }) {
 function PlaySession({ id }: { id: string }) {
   const { t } = useTranslation();
   const user = useUser();
-  const data = usePageData('play');
+  const data = usePageData<typeof loader>();
   const known = data?.playSessions.find((session) => session.id === id);
   const startedAt = known?.startedAt ?? verifiedSession(id)?.session.startedAt;
   if (!startedAt || !user) {

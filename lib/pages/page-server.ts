@@ -1,14 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DataSourceKey, PageDataMap } from '../../contract/data-sources.ts';
 import { formStateFrom } from '../../contract/form-state.ts';
 import { HttpError } from '../../contract/http-error.ts';
 import type { FormActionArgs, FormActionResult, PageDataArgs } from '../../contract/page-data.ts';
 
-/** A page's data, for its document and its `_payload.json` alike. */
-export type PageLoader<K extends DataSourceKey> = (
-  app: FastifyInstance,
-  args: PageDataArgs,
-) => PageDataMap[K] | Promise<PageDataMap[K]>;
+/** A page's data, for its document and its `_payload.json` alike; its page reads `typeof loader`. */
+export type PageLoader = (app: FastifyInstance, args: PageDataArgs) => unknown;
 
 /** A page's form action: the same service calls as the JSON API; may set cookies on the reply. */
 export type FormAction = (
@@ -18,7 +14,7 @@ export type FormAction = (
 ) => Promise<FormActionResult>;
 
 export interface PageServerModule {
-  loader?: PageLoader<DataSourceKey>;
+  loader?: PageLoader;
   action?: FormAction;
 }
 

@@ -23,7 +23,7 @@ t.teardown(() => app.close());
 const article = (locale: Locale, slug: string) =>
   callSource(app, 'article', locale, `/asdas/${slug}`, { slug }) as Promise<ArticleData>;
 const contentPage = (locale: Locale, rest: string) =>
-  callSource(app, 'contentPage', locale, `/${rest}`, { '*': rest }) as Promise<ContentPageData>;
+  callSource(app, 'content', locale, `/${rest}`, { '*': rest }) as Promise<ContentPageData>;
 
 t.test('a page with data or a form has its server half beside its component, holding just that', async (t) => {
   for (const route of pageRoutes) {
@@ -42,10 +42,10 @@ t.test('a page with data or a form has its server half beside its component, hol
 t.test('data is plain JSON', async (t) => {
   for (const [name, locale, path, params] of [
     ['home', 'th', '/', {}],
-    ['articleList', 'th', '/asdas', {}],
+    ['articles', 'th', '/asdas', {}],
     ['article', 'th', '/asdas/second-post', { slug: 'second-post' }],
-    ['contentPage', 'th', '/table-of-content', { '*': 'table-of-content' }],
-    ['contentPage', 'en', '/author/ann-author', { '*': 'author/ann-author' }],
+    ['content', 'th', '/table-of-content', { '*': 'table-of-content' }],
+    ['content', 'en', '/author/ann-author', { '*': 'author/ann-author' }],
   ] as const) {
     const data = await callSource(app, name, locale, path, params);
     t.same(JSON.parse(JSON.stringify(data)), data, `${name} ${path}`);
@@ -73,7 +73,7 @@ t.test('home', async (t) => {
 });
 
 t.test('article list: every article, newest first, with summaries', async (t) => {
-  const list = (await callSource(app, 'articleList', 'en', '/asdas')) as ArticleListData;
+  const list = (await callSource(app, 'articles', 'en', '/asdas')) as ArticleListData;
   t.equal(list.pageSize, 12);
   t.same(
     list.articles.map((item) => item.slug),
@@ -96,7 +96,7 @@ t.test('article list: every article, newest first, with summaries', async (t) =>
     { name: 'Home', path: '/' },
     { name: 'Articles', path: '/asdas' },
   ]);
-  const thai = (await callSource(app, 'articleList', 'th', '/asdas')) as ArticleListData;
+  const thai = (await callSource(app, 'articles', 'th', '/asdas')) as ArticleListData;
   t.same(
     thai.articles.map((item) => [item.slug, item.title, item.fallback]),
     [
@@ -207,7 +207,7 @@ t.test('sections, nested sections and their breadcrumbs', async (t) => {
   );
   const guides = (await contentPage('en', 'guides')) as SectionPageData;
   t.equal(guides.page.title, 'Guides', 'guides/index.md is /guides');
-  const trailing = (await callSource(app, 'contentPage', 'en', '/bonus/', { '*': 'bonus/' })) as SectionPageData;
+  const trailing = (await callSource(app, 'content', 'en', '/bonus/', { '*': 'bonus/' })) as SectionPageData;
   t.equal(trailing.page.title, 'Bonus', 'a trailing slash is the same page');
 });
 
@@ -309,13 +309,13 @@ t.test('nothing to show is PageNotFoundError with the full path', async (t) => {
   await notFound(contentPage('th', 'foo'), '/th/foo');
   await notFound(contentPage('en', 'author/nobody'), '/author/nobody');
   await notFound(contentPage('en', 'asdas/first-post/extra'), '/asdas/first-post/extra');
-  await notFound(callSource(app, 'contentPage', 'en', '/', { '*': '' }), '/');
+  await notFound(callSource(app, 'content', 'en', '/', { '*': '' }), '/');
   await notFound(callSource(app, 'article', 'en', '/asdas/', {}), '/asdas/');
 });
 
 t.test('drafts: never in production, shown (and marked) in development', async (t) => {
   await t.rejects(article('en', 'draft-post'), { name: 'PageNotFoundError' });
-  const list = (await callSource(app, 'articleList', 'en', '/asdas')) as ArticleListData;
+  const list = (await callSource(app, 'articles', 'en', '/asdas')) as ArticleListData;
   t.notOk(list.articles.some((item) => item.slug === 'draft-post'));
 
   const dev = await buildContentApp({ root, env: 'development', dev: true, watch: false });
@@ -323,7 +323,7 @@ t.test('drafts: never in production, shown (and marked) in development', async (
   const draft = (await callSource(dev, 'article', 'en', '/asdas/draft-post', { slug: 'draft-post' })) as ArticleData;
   t.equal(draft.article.draft, true);
   t.equal(draft.seo.noindex, true, 'a draft asks not to be indexed');
-  const devList = (await callSource(dev, 'articleList', 'en', '/asdas')) as ArticleListData;
+  const devList = (await callSource(dev, 'articles', 'en', '/asdas')) as ArticleListData;
   t.equal(devList.articles[0]!.slug, 'draft-post');
   t.notOk(dev.content.sitemapXml().includes('draft-post'), 'drafts are never in the sitemap');
 

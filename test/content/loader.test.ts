@@ -125,8 +125,8 @@ t.test('in development bad content does not stop the start; the page shows the p
   await t.rejects(callSource(app, 'article', 'th', '/asdas/bad-yaml', { slug: 'bad-yaml' }), {
     message: /th\/asdas\/bad-yaml\.md: the frontmatter is not valid YAML/,
   });
-  await t.rejects(callSource(app, 'contentPage', 'en', '/with-h1', { '*': 'with-h1' }), { message: /level-1 heading/ });
-  await t.rejects(callSource(app, 'contentPage', 'en', '/author/no-role', { '*': 'author/no-role' }), {
+  await t.rejects(callSource(app, 'content', 'en', '/with-h1', { '*': 'with-h1' }), { message: /level-1 heading/ });
+  await t.rejects(callSource(app, 'content', 'en', '/author/no-role', { '*': 'author/no-role' }), {
     message: /"role" is required/,
   });
   const good = (await callSource(app, 'article', 'en', '/asdas/good-article', { slug: 'good-article' })) as {

@@ -25,7 +25,7 @@ for (const poll of [false, true]) {
       await cleanup();
     });
     const bonus = async () =>
-      ((await callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' })) as SectionPageData).page.title;
+      ((await callSource(app, 'content', 'en', '/bonus', { '*': 'bonus' })) as SectionPageData).page.title;
     t.equal(await bonus(), 'Bonus');
     const version = app.content.version;
 
@@ -39,7 +39,7 @@ for (const poll of [false, true]) {
     // A broken edit: the page shows the problem, the rest of the site keeps working.
     await save(file, original.replace('published: 2026-01-02', 'published: yesterday'));
     await eventually(() => app.content.index.issues.length === 1);
-    await t.rejects(callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' }), {
+    await t.rejects(callSource(app, 'content', 'en', '/bonus', { '*': 'bonus' }), {
       name: 'ContentError',
       message: /en\/bonus\.md: "published" must be a date \(YYYY-MM-DD\)/,
     });
@@ -75,7 +75,7 @@ t.test('production does not watch', async (t) => {
   const file = path.join(dir, 'en/bonus.md');
   await writeFile(file, (await readFile(file, 'utf8')).replace('title: Bonus', 'title: Changed'));
   await new Promise((resolve) => setTimeout(resolve, 400));
-  const data = (await callSource(app, 'contentPage', 'en', '/bonus', { '*': 'bonus' })) as SectionPageData;
+  const data = (await callSource(app, 'content', 'en', '/bonus', { '*': 'bonus' })) as SectionPageData;
   t.equal(data.page.title, 'Bonus');
 });
 

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { DataSourceKey } from '../../contract/data-sources.ts';
 import { buildApp } from '../../app.ts';
 import type { Locale } from '../../contract/locales.ts';
 import type { PageDataArgs } from '../../contract/page-data.ts';
-import { pageRoutes } from '../../contract/routes.ts';
+import { type PageId, pageRoutes } from '../../contract/routes.ts';
 import type { PageServerModule } from '../../lib/pages/page-server.ts';
 import type { ContentPluginOptions } from '../../plugins/content.ts';
 import { testConfig } from './app.ts';
@@ -32,16 +31,16 @@ export async function buildContentApp(options: ContentTestAppOptions = {}): Prom
   return app;
 }
 
-/** Calls the loader of the page with this data, as its document and its `_payload.json` do. */
+/** Calls the page's loader, as its document and its `_payload.json` do. */
 export async function callSource(
   app: FastifyInstance,
-  name: DataSourceKey,
+  page: PageId,
   locale: Locale,
   path: string,
   params: Record<string, string | undefined> = {},
 ): Promise<unknown> {
   const args: PageDataArgs = { locale, path, params, user: null };
-  const route = pageRoutes.find((route) => route.data === name)!;
+  const route = pageRoutes.find((route) => route.id === page)!;
   const half = (await import(`../../client/${route.module.replace(/\.tsx$/, '.server.ts')}`)) as PageServerModule;
   return half.loader!(app, args);
 }

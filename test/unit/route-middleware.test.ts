@@ -24,7 +24,7 @@ function route(middleware: string[], extra: Partial<PageRoute> = {}): PageRoute 
     id: 'account',
     path: 'account',
     middleware: middleware as MiddlewareName[],
-    data: 'account',
+    data: true,
     module: 'pages/test.tsx',
     ...extra,
   };
