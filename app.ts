@@ -14,6 +14,7 @@ import backgroundJobs from './plugins/background-jobs.ts';
 import cacheHeaders from './plugins/cache-headers.ts';
 import canonicalPath from './plugins/canonical-path.ts';
 import type { BuildsRoutesOptions } from './routes/builds.ts';
+import { addressRefusals } from './routes/pages/refusals.ts';
 import compression from './plugins/compression.ts';
 import configPlugin from './plugins/config.ts';
 import connectionLimit from './plugins/connection-limit.ts';
@@ -98,7 +99,7 @@ export async function buildApp({
         acceptsHtml(request.headers.accept) &&
         !/^\/(api|assets|builds)\//.test(request.url)
       ) {
-        const detail = { key: tooLong ? ('pathTooLong' as const) : ('malformedPath' as const) };
+        const detail = { key: addressRefusals[body.code]! };
         return void app.renderer.sendRefused(request, reply.code(body.statusCode), { ...body, fatal: false, detail });
       }
       reply.code(body.statusCode).send(body);
