@@ -53,6 +53,9 @@ export interface PageRoute {
   emailedLink?: true;
 }
 
+/** A page's file name (`article-list` for `pages/article-list.tsx`): its server half's, metrics', traces'. */
+export const pageName = (module: string) => module.replace(/^pages\/(.*)\.tsx$/, '$1');
+
 const articleSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 function checkPageNumber(search: URLSearchParams, data: ArticleListData, fullPath: string): SearchProblem | undefined {

@@ -8,7 +8,7 @@ import { builtAppIcons } from '../lib/icons/built-app-icons.ts';
 import { type PageErrorInfo, renderErrorLog } from '../contract/page-error.ts';
 import { localePath, splitLocale } from '../contract/locales.ts';
 import { isBotRequest } from '../lib/bots.ts';
-import { pageRoutes } from '../contract/routes.ts';
+import { pageName, pageRoutes } from '../contract/routes.ts';
 import { renderStateOf } from '../lib/pages/render-state.ts';
 import type { RenderState } from '../contract/render-state.ts';
 import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
@@ -128,7 +128,7 @@ async function ssr(app: FastifyInstance) {
   const tracing = app.hasDecorator('tracing') ? app.tracing : undefined;
   function render(renderer: Renderer, state: RenderState, pageModule: string | undefined) {
     if (!tracing) return renderer.render(state);
-    const name = pageModule?.replace(/^pages\//, '').replace(/\.tsx?$/, '') ?? 'error';
+    const name = pageModule ? pageName(pageModule) : 'error';
     return tracing.inSpan(`render ${name}`, { attributes: { 'asdas.page': name } }, async (span) => {
       const page = await renderer.render(state);
       if (page.failure !== undefined) tracing.fail(span, page.failure);

@@ -41,10 +41,11 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
     handle: { page: route } satisfies PageHandle,
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
-    ...(loaded ? { Component: loaded.default } : {}),
-    ...(!loaded && side.loadPageModule
-      ? { lazy: async () => ({ Component: (await side.loadPageModule!(route, locale)).default }) }
-      : {}),
+    ...(loaded
+      ? { Component: loaded.default }
+      : side.loadPageModule && {
+          lazy: async () => ({ Component: (await side.loadPageModule!(route, locale)).default }),
+        }),
   };
 }
 

@@ -10,8 +10,7 @@ import {
   type StaticHandlerContext,
 } from 'react-router';
 import type { RenderState } from '../../contract/render-state.ts';
-import { pageRoutes } from '../../contract/routes.ts';
-import type { PageRoute } from '../../contract/routes.ts';
+import { pageName, pageRoutes } from '../../contract/routes.ts';
 import { createRouteObjects, type PageModule } from './route-objects.tsx';
 
 /** What the server decided for this render (contract/render-state.ts): all the loaders read. */
@@ -27,10 +26,12 @@ const pageLoader: LoaderFunction = ({ context }) => {
 // The SSR bundle's routes: every page module loaded once at start, so no render resolves a lazy
 // route (the browser keeps loading each page's chunk on demand). Their loaders and actions only
 // hand react-router what the server has decided.
-const importPage = (route: PageRoute): Promise<PageModule> =>
-  import(`../pages/${route.module.replace(/^pages\/(.*)\.tsx$/, '$1')}.tsx`);
 const loadedPages = new Map(
-  await Promise.all(pageRoutes.map(async (route) => [route.id, await importPage(route)] as const)),
+  await Promise.all(
+    pageRoutes.map(
+      async (route) => [route.id, (await import(`../pages/${pageName(route.module)}.tsx`)) as PageModule] as const,
+    ),
+  ),
 );
 const routes = createRouteObjects({
   pages: loadedPages,

@@ -7,7 +7,7 @@ import { encodeRedirectLocation } from '../../contract/navigation-guard.ts';
 import { renderErrorLog, unexpectedError } from '../../contract/page-error.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
 import { redirectParam } from '../../contract/page-steps.ts';
-import { pageRoutes as routeTable } from '../../contract/routes.ts';
+import { pageName, pageRoutes as routeTable } from '../../contract/routes.ts';
 import { acceptsHtml, wantsJson } from '../../lib/accept.ts';
 import { isBotRequest } from '../../lib/bots.ts';
 import { readBuildInfo } from '../../lib/build-info.ts';
@@ -63,10 +63,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   /** The render time by page, and the request metrics' route label: the page that answered, errors by status. */
   function observe(request: FastifyRequest, kind: 'document' | 'payload', started: number, outcome: PageOutcome) {
     if (!metrics) return;
-    const page =
-      outcome.type === 'redirect'
-        ? 'other'
-        : outcome.target.route.module.replace(/^pages\//, '').replace(/\.tsx?$/, '');
+    const page = outcome.type === 'redirect' ? 'other' : pageName(outcome.target.route.module);
     metrics.ssrRender.observe({ kind, page }, (performance.now() - started) / 1000);
     metrics.labelRoute(request, kind === 'payload' ? '/*/_payload.json' : `page:${page}`);
   }

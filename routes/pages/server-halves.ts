@@ -1,9 +1,9 @@
-import type { PageRoute } from '../../contract/routes.ts';
+import { pageName, type PageRoute } from '../../contract/routes.ts';
 import type { PageServerModule } from '../../lib/pages/page-server.ts';
 
 /** A page's `client/pages/<name>.server.ts`, checked to hold what its route declares. */
 async function serverHalfOf(route: PageRoute): Promise<[PageRoute, PageServerModule]> {
-  const name = route.module.replace(/^pages\/(.*)\.tsx$/, '$1');
+  const name = pageName(route.module);
   const half = (await import(`../../client/pages/${name}.server.ts`)) as PageServerModule;
   if (Boolean(route.data) !== Boolean(half.loader) || Boolean(route.action) !== Boolean(half.action))
     throw new Error(`client/pages/${name}.server.ts: its loader and action do not match the route table`);
