@@ -16,12 +16,15 @@ const strictOptions = {
   allowUnionTypes: true,
 } as const;
 
+/** The API's validator for `schema`, for a body that came another way (a page's form). */
+export const apiValidator = (schema: object) => ajvValidator('api', strictOptions, schema);
+
 /**
  * JSON bodies only (an empty one counts as none), strictly validated; answers never cached. Returns
  * the scope typed by its schemas: a route's `request.body` (and params) is what its schema allows.
  */
 export function jsonApiScope(app: FastifyInstance) {
-  app.setValidatorCompiler(({ schema }) => ajvValidator('api', strictOptions, schema));
+  app.setValidatorCompiler(({ schema }) => apiValidator(schema));
 
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');

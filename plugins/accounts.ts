@@ -83,7 +83,7 @@ function defaultAuthMode(routePath: string): AuthMode {
 
 const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/** `app.accounts` and `request.user`; the HTTP routes are routes/api/auth.ts and the login, registration and logout pages' server halves. */
+/** `app.accounts` and `request.user`; the operations on them are lib/auth/operations.ts. */
 export default fp<AccountsPluginOptions>(
   async (app, options) => {
     const hasher =

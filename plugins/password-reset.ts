@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-/** Forgotten passwords; the routes are routes/api/password-reset.ts and client/pages/*-password.server.ts. */
+/** Forgotten passwords; the operations are lib/auth/operations.ts. */
 export default fp(
   async (app) => {
     const service = new PasswordResets(app.accountLinks.dependencies);

@@ -3,11 +3,8 @@ import type { AppPart } from '../lib/app-parts.ts';
 import accountSettingsRoutes from './api/account-settings.ts';
 import accountRoutes from './api/account.ts';
 import authRoutes from './api/auth.ts';
-import emailChangeRoutes from './api/email-change.ts';
-import emailVerificationRoutes from './api/email-verification.ts';
 import iconRoutes from './api/icons.ts';
 import apiNotFoundRoutes from './api/not-found.ts';
-import passwordResetRoutes from './api/password-reset.ts';
 import playRoutes from './api/play.ts';
 import benchRoutes from './bench.ts';
 import buildsRoutes, { type BuildsRoutesOptions } from './builds.ts';
@@ -25,9 +22,6 @@ export async function registerRoutes(
   await app.register(apiNotFoundRoutes);
   if (included('accounts')) {
     await app.register(authRoutes, { prefix: '/api/auth' });
-    await app.register(passwordResetRoutes, { prefix: '/api/auth/password-reset' });
-    await app.register(emailVerificationRoutes, { prefix: '/api/auth/verify-email' });
-    await app.register(emailChangeRoutes, { prefix: '/api/auth/email-change' });
     await app.register(accountRoutes, { prefix: '/api/account' });
     await app.register(accountSettingsRoutes, { prefix: '/api/account' });
     await app.register(playRoutes, { prefix: '/api/play' });

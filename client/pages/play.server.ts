@@ -1,17 +1,16 @@
 import { localePath } from '../../contract/locales.ts';
 import { loginThenBackTo } from '../../contract/login-path.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
+import { perform, play } from '../../lib/auth/operations.ts';
 import type { FormAction, PageLoader } from '../../lib/pages/page-server.ts';
 
 /**
- * Play without JavaScript: the same outcomes as POST /api/play, which the button uses with it. The
+ * Play without JavaScript: POST /api/play's operation, which the button uses with it. The
  * launch URL's origin comes from the configuration, never from the request.
  */
-export const action: FormAction = async ({ locale }, request): Promise<FormActionResult> => {
-  const app = request.server;
-  const playPath = localePath(locale, '/play');
-  if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, playPath) };
-  const started = await app.play.start(request.user, locale, request.headers['user-agent']);
+export const action: FormAction = async ({ locale }, request, reply): Promise<FormActionResult> => {
+  if (!request.user) return { ok: true, redirect: loginThenBackTo(locale, localePath(locale, '/play')) };
+  const started = await perform(play, request, reply, { locale });
   if (!started.ok) {
     return {
       ok: false,
@@ -21,8 +20,7 @@ export const action: FormAction = async ({ locale }, request): Promise<FormActio
       message: started.code,
     };
   }
-  request.log.info({ playSession: started.playSessionId }, 'play session started');
-  return { ok: true, redirect: started.url, ...(app.config.playUrl ? { external: true } : {}) };
+  return { ok: true, redirect: started.url, ...(request.server.config.playUrl ? { external: true } : {}) };
 };
 
 export const loader = ((app, args) => app.play.playPage(args)) satisfies PageLoader;

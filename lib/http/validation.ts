@@ -43,7 +43,7 @@ export function fieldsFromSchemaErrors(issues: readonly SchemaIssue[], data: unk
         code = field === 'body' && (data === undefined || data === null) ? 'required' : 'invalid_type';
         break;
       case 'enum':
-        code = 'invalid_value';
+        code = isObject(data) && data[field] === '' ? 'required' : 'invalid_value';
         break;
       case 'maxLength':
         code = 'too_long';

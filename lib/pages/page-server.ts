@@ -24,3 +24,9 @@ export function formFailure(error: unknown, values: Record<string, string>, repl
   if (error.headers) reply.headers(error.headers);
   return { ok: false, status: error.statusCode, ...formStateFrom(error, values) };
 }
+
+/** An emailed link that cannot be used: its page says why (`?problem=used`), as the API's TOKEN_* codes. */
+export function linkFailure(error: unknown, page: string): FormActionResult | null {
+  const code = error instanceof HttpError ? /^TOKEN_(INVALID|USED|EXPIRED)$/.exec(error.code)?.[1] : undefined;
+  return code ? { ok: true, redirect: `${page}?problem=${code.toLowerCase()}` } : null;
+}

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales } from '../../contract/locales.ts';
-import { errorResponses, messageSchema, strictObject, text, userResponseSchema } from './schemas.ts';
+import {
+  changePassword,
+  deleteAccount,
+  endSession,
+  requestEmailChange,
+  strictObject,
+  updateProfile,
+} from '../../lib/auth/operations.ts';
+import { errorResponses, messageSchema, operationRoute, userResponseSchema } from './schemas.ts';
 
 const errors = errorResponses(400, 401, 404, 409, 413, 415, 429, 500);
 
@@ -30,59 +37,39 @@ export default async function accountSettingsRoutes(scope: FastifyInstance) {
 
   app.patch(
     '/profile',
-    {
-      schema: {
-        body: {
-          ...strictObject({ displayName: text, locale: { type: 'string', enum: [...locales] } }, []),
-          minProperties: 1,
-        },
-        response: { 200: userResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({ user: await settings.updateProfile(request, request.body) }),
+    operationRoute(updateProfile, { 200: userResponseSchema, ...errors }),
+    async (request, reply) => ({
+      user: await updateProfile.run(request, reply, request.body),
+    }),
   );
 
   app.post(
     '/password',
-    {
-      schema: {
-        body: strictObject({ currentPassword: text, newPassword: text }, ['currentPassword', 'newPassword']),
-        response: {
-          200: {
-            type: 'object',
-            additionalProperties: false,
-            properties: { endedSessions: { type: 'integer' } },
-            required: ['endedSessions'],
-          },
-          ...errors,
-        },
+    operationRoute(changePassword, {
+      200: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { endedSessions: { type: 'integer' } },
+        required: ['endedSessions'],
       },
-    },
-    async (request) => {
-      const { currentPassword, newPassword } = request.body;
-      return settings.changePassword(request, currentPassword, newPassword);
-    },
+      ...errors,
+    }),
+    (request, reply) => changePassword.run(request, reply, request.body),
   );
 
   app.post(
     '/email',
-    {
-      schema: {
-        body: strictObject({ currentPassword: text, newEmail: text }, ['currentPassword', 'newEmail']),
-        response: {
-          202: {
-            type: 'object',
-            additionalProperties: false,
-            properties: { pendingEmail: { type: 'string' }, message: { type: 'string' } },
-            required: ['pendingEmail', 'message'],
-          },
-          ...errors,
-        },
+    operationRoute(requestEmailChange, {
+      202: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { pendingEmail: { type: 'string' }, message: { type: 'string' } },
+        required: ['pendingEmail', 'message'],
       },
-    },
+      ...errors,
+    }),
     async (request, reply) => {
-      const { currentPassword, newEmail } = request.body;
-      const pendingEmail = await settings.requestEmailChange(request, currentPassword, newEmail);
+      const pendingEmail = await requestEmailChange.run(request, reply, request.body);
       return reply
         .code(202)
         .send({ pendingEmail, message: 'Use the link sent to the new address to finish the change.' });
@@ -129,25 +116,18 @@ export default async function accountSettingsRoutes(scope: FastifyInstance) {
     '/sessions/:id',
     {
       schema: {
-        params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] },
+        params: endSession.body,
         response: { 204: { type: 'null' }, ...errors },
       },
     },
     async (request, reply) => {
-      await settings.endSession(request, request.params.id);
+      await endSession.run(request, reply, request.params);
       return reply.code(204).send(null);
     },
   );
 
-  app.delete(
-    '/',
-    {
-      schema: { body: strictObject({ password: text }, ['password']), response: { 204: { type: 'null' }, ...errors } },
-    },
-    async (request, reply) => {
-      await settings.deleteAccount(request, request.body.password);
-      app.accounts.clearSessionCookie(request, reply);
-      return reply.code(204).send(null);
-    },
-  );
+  app.delete('/', operationRoute(deleteAccount, { 204: { type: 'null' }, ...errors }), async (request, reply) => {
+    await deleteAccount.run(request, reply, request.body);
+    return reply.code(204).send(null);
+  });
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonApiScope } from '../../lib/json-api.ts';
 import { selfExclusionPeriods } from '../../contract/play.ts';
-import { errorResponses, publicUserSchema } from './schemas.ts';
+import { selfExclude } from '../../lib/auth/operations.ts';
+import { errorResponses, operationRoute, publicUserSchema } from './schemas.ts';
 import { sendUntilError, untilErrorSchema } from './play.ts';
 
 const selfExclusionSchema = {
@@ -53,31 +54,12 @@ export default async function accountRoutes(scope: FastifyInstance) {
 
   app.post(
     '/self-exclusion',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { period: { type: 'string', enum: [...selfExclusionPeriods] } },
-          required: ['period'],
-        },
-        response: { 201: selfExclusionSchema, 409: untilErrorSchema, ...errors },
-      },
-    },
+    operationRoute(selfExclude, { 201: selfExclusionSchema, 409: untilErrorSchema, ...errors }),
     async (request, reply) => {
-      const { period } = request.body;
-      const result = await app.play.service.selfExclude(request.user!.id, period);
-      if (!result.ok) {
-        return sendUntilError(
-          reply,
-          409,
-          'SELF_EXCLUSION_ACTIVE',
-          'A break is already in force; it can only be made longer, never shorter.',
-          result.current.until,
-        );
-      }
-      request.log.info({ until: result.selfExclusion.until, period }, 'self-exclusion started');
-      return reply.code(201).send(result.selfExclusion);
+      const result = await selfExclude.run(request, reply, request.body);
+      if (result.ok) return reply.code(201).send(result.selfExclusion);
+      const message = 'A break is already in force; it can only be made longer, never shorter.';
+      return sendUntilError(reply, 409, 'SELF_EXCLUSION_ACTIVE', message, result.current.until);
     },
   );
 }

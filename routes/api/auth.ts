@@ -1,45 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../contract/http-error.ts';
 import type { IssuedSession } from '../../lib/auth/accounts.ts';
-import { type FieldErrors, validateRegistration } from '../../lib/auth/validation.ts';
-import { validationFailed } from '../../lib/http/validation.ts';
+import {
+  confirmEmailChange,
+  login,
+  register,
+  requestPasswordReset,
+  resetPassword,
+  strictObject,
+  verifyEmail,
+} from '../../lib/auth/operations.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales } from '../../contract/locales.ts';
-import { authErrors as errors, sessionResponseSchema, text, userResponseSchema } from './schemas.ts';
+import {
+  authErrors as errors,
+  messageSchema,
+  operationRoute,
+  sessionResponseSchema,
+  tokenErrors,
+  userResponseSchema,
+} from './schemas.ts';
 
-// Strict validation (schemas.ts says why).
-const registerBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    email: text,
-    /** 8 to 128 characters, not the email, not a common password (checked after the schema). */
-    password: text,
-    displayName: text,
-    locale: { type: 'string', enum: [...locales] },
-    /** Must be true. */
-    acceptTerms: { type: 'boolean' },
-    /** Must be true: the user is 18 or older. */
-    confirmAge: { type: 'boolean' },
-  },
-  required: ['email', 'password', 'displayName', 'locale', 'acceptTerms', 'confirmAge'],
-} as const;
+const acceptedMessage =
+  'If an account uses this address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
-const loginBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    email: { ...text, minLength: 1 },
-    password: { ...text, minLength: 1 },
-  },
-  required: ['email', 'password'],
-} as const;
-
-/** Registration's own rules, also run on a body the schema refused: one answer names every problem. */
-function registrationFieldChecks(body: Record<string, unknown>): FieldErrors {
-  const checked = validateRegistration(body);
-  return checked.ok ? {} : checked.fields;
-}
+/** An emailed link says whose it is: no login, so no session is looked up. */
+const publicRoute = <O extends ReturnType<typeof operationRoute>>(options: O) => ({
+  ...options,
+  config: { ...options.config, auth: false as const },
+});
 
 /** The cookie is for pages; a programmatic client takes the token from the body. */
 const sessionAnswer = ({ user, token, expiresAt }: IssuedSession) => ({
@@ -48,40 +36,21 @@ const sessionAnswer = ({ user, token, expiresAt }: IssuedSession) => ({
   expiresAt: expiresAt.toISOString(),
 });
 
-/** Every body and answer has a schema; errors carry stable field codes. */
+/**
+ * Every body and answer has a schema; errors carry stable field codes. Asking for a reset link
+ * answers the same 202, known address or not (503 while the disk is full).
+ */
 export default async function authRoutes(scope: FastifyInstance) {
   // Only JSON here (the no-JavaScript form posts get their own routes). An empty body counts as
   // no body, so `POST /logout` with a JSON content type and nothing in it is fine.
   const app = jsonApiScope(scope);
 
-  app.post(
-    '/register',
-    {
-      onRequest: app.accounts.limitRegisterPerIp,
-      config: { bodyFieldChecks: registrationFieldChecks },
-      schema: { body: registerBodySchema, response: { 201: sessionResponseSchema, ...errors } },
-    },
-    async (request, reply) => {
-      const checked = validateRegistration(request.body);
-      if (!checked.ok) throw validationFailed(checked.fields);
-      const session = await app.accounts.register(request, checked.value);
-      app.accounts.setSessionCookie(request, reply, session);
-      return reply.code(201).send(sessionAnswer(session));
-    },
+  app.post('/register', operationRoute(register, { 201: sessionResponseSchema, ...errors }), async (request, reply) =>
+    reply.code(201).send(sessionAnswer(await register.run(request, reply, request.body))),
   );
 
-  app.post(
-    '/login',
-    {
-      onRequest: app.accounts.limitLoginPerIp,
-      schema: { body: loginBodySchema, response: { 200: sessionResponseSchema, ...errors } },
-    },
-    async (request, reply) => {
-      const { email, password } = request.body;
-      const session = await app.accounts.login(request, email, password);
-      app.accounts.setSessionCookie(request, reply, session);
-      return sessionAnswer(session);
-    },
+  app.post('/login', operationRoute(login, { 200: sessionResponseSchema, ...errors }), async (request, reply) =>
+    sessionAnswer(await login.run(request, reply, request.body)),
   );
 
   // The session is named by the Bearer header only: a cookie alone ends nothing (no cross-site
@@ -99,5 +68,45 @@ export default async function authRoutes(scope: FastifyInstance) {
     '/me',
     { preHandler: app.accounts.requireUser, schema: { response: { 200: userResponseSchema, ...errors } } },
     async (request) => ({ user: request.user! }),
+  );
+
+  app.post(
+    '/password-reset',
+    publicRoute(operationRoute(requestPasswordReset, { 202: messageSchema, ...errors })),
+    async (request, reply) => {
+      await requestPasswordReset.run(request, reply, request.body);
+      return reply.code(202).send({ message: acceptedMessage });
+    },
+  );
+
+  app.post(
+    '/password-reset/confirm',
+    publicRoute(operationRoute(resetPassword, { 200: userResponseSchema, ...tokenErrors })),
+    async (request, reply) => ({ user: await resetPassword.run(request, reply, request.body) }),
+  );
+
+  app.post(
+    '/verify-email',
+    publicRoute(
+      operationRoute(verifyEmail, {
+        200: strictObject({ emailVerified: { type: 'boolean', const: true } }, ['emailVerified']),
+        ...tokenErrors,
+      }),
+    ),
+    async (request, reply) => {
+      await verifyEmail.run(request, reply, request.body);
+      return { emailVerified: true as const };
+    },
+  );
+
+  app.post(
+    '/email-change/confirm',
+    publicRoute(
+      operationRoute(confirmEmailChange, {
+        200: strictObject({ email: { type: 'string' } }, ['email']),
+        ...tokenErrors,
+      }),
+    ),
+    async (request, reply) => ({ email: (await confirmEmailChange.run(request, reply, request.body)).email }),
   );
 }

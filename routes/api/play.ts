@@ -2,16 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseSchema, HttpError } from '../../contract/http-error.ts';
 import { jsonApiScope } from '../../lib/json-api.ts';
-import { locales } from '../../contract/locales.ts';
 import { launchProblemCodes } from '../../contract/play.ts';
-import { errorResponses } from './schemas.ts';
-
-// Strict: unknown fields and wrong types are refused, never dropped or coerced.
-const playBodySchema = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: { locale: { type: 'string', enum: [...locales] } },
-} as const;
+import { play } from '../../lib/auth/operations.ts';
+import { errorResponses, operationRoute } from './schemas.ts';
 
 const verifyBodySchema = {
   type: 'object',
@@ -94,19 +87,14 @@ export default async function playRoutes(scope: FastifyInstance) {
     '/',
     {
       preHandler: app.accounts.requireUser,
-      schema: {
-        body: playBodySchema,
-        response: {
-          200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
-          403: forbiddenSchema,
-          ...errors,
-        },
-      },
+      ...operationRoute(play, {
+        200: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+        403: forbiddenSchema,
+        ...errors,
+      }),
     },
     async (request, reply) => {
-      const user = request.user!;
-      const locale = request.body?.locale ?? user.locale;
-      const started = await app.play.start(user, locale, request.headers['user-agent']);
+      const started = await play.run(request, reply, request.body);
       if (!started.ok && started.code === 'EMAIL_NOT_VERIFIED') {
         throw new HttpError(
           403,
@@ -122,7 +110,6 @@ export default async function playRoutes(scope: FastifyInstance) {
           'You are taking a break from play until it ends.',
           started.until,
         );
-      request.log.info({ playSession: started.playSessionId }, 'play session started');
       return { url: started.url };
     },
   );

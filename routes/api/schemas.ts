@@ -1,20 +1,9 @@
 import { errorResponseSchema } from '../../contract/http-error.ts';
 import { locales } from '../../contract/locales.ts';
-import { limits } from '../../lib/auth/validation.ts';
+import type { Operation } from '../../lib/auth/operations.ts';
+import { strictObject } from '../../lib/auth/operations.ts';
 
-/*
- * The JSON-schema pieces the API's routes share. Objects are strict (`additionalProperties: false`):
- * Fastify's shared Ajv removes unknown properties and coerces types ("true" -> true), which would
- * let extra fields and wrong types through silently.
- */
-
-/** A string field: any string up to the hard maximum (each field's own rules are checked after the schema). */
-export const text = { type: 'string', maxLength: limits.stringHardMax } as const;
-
-export const strictObject = <const P extends Record<string, unknown>, const R extends readonly string[]>(
-  properties: P,
-  required: R,
-) => ({ type: 'object', additionalProperties: false, properties, required }) as const;
+/** The JSON-schema pieces the API's routes share; the bodies are the operations' (lib/auth/operations.ts). */
 
 /** The user as the API shows it (contract/page-data.ts's PublicUser). */
 export const publicUserSchema = strictObject(
@@ -54,7 +43,17 @@ export function errorResponses<S extends number>(...statuses: S[]): Record<S, ty
 
 export const authErrors = errorResponses(400, 401, 409, 413, 415, 429, 500);
 
-export const tokenBodySchema = strictObject({ token: text }, ['token']);
-
 /** The error answers of a route that uses an emailed link: the account API's, and 410 for an expired link. */
 export const tokenErrors = { ...authErrors, ...errorResponses(410) };
+
+/** The route options that run an operation as a form would: its limit first, then its schema. */
+export function operationRoute<const S extends object, R, const Responses extends object>(
+  op: Operation<S, R>,
+  response: Responses,
+) {
+  return {
+    ...(op.limit ? { onRequest: op.limit } : {}),
+    config: { bodyFieldChecks: op.fieldChecks },
+    schema: { body: op.body, response },
+  };
+}

@@ -371,7 +371,7 @@ for (const backend of testBackends()) {
       const run = (fields: Record<string, string>, loggedIn = true, locale: 'en' | 'th' = 'th') =>
         accountPage.action(
           { locale, fields, redirectTo: null },
-          { user: loggedIn ? publicUser : null, server: app } as never,
+          { user: loggedIn ? publicUser : null, server: app, log: app.log } as never,
           {} as never,
         );
 
