@@ -69,10 +69,13 @@ const routes = createRouteObjects({
     },
   // Every page's form, with JavaScript: the same action as without, answered as JSON (router/form-post.ts).
   pageAction:
-    (route) =>
+    (route, locale) =>
     async ({ request }) => {
-      const { postForm } = navigationLoaded() ?? (await loadNavigation());
-      return postForm(request, route.id);
+      const [{ postForm }, page] = await Promise.all([
+        navigationLoaded() ?? loadNavigation(),
+        loadPageModule(route, locale),
+      ]);
+      return postForm(request, page.emptyFormErrors);
     },
 });
 

@@ -1,26 +1,13 @@
-/**
- * The server's answer to a form sent with nothing typed, by page id (and `intent`): the browser
- * gives it at once only then (test/ssr/required-fields.test.ts keeps the two equal).
- */
-export const emptyFormErrors: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  login: { email: 'required', password: 'required' },
-  registration: {
-    email: 'required',
-    displayName: 'required',
-    password: 'required',
-    acceptTerms: 'must_accept',
-    confirmAge: 'must_accept',
-  },
-  'forgot-password': { email: 'required' },
-  'account:email': { newEmail: 'required', currentPassword: 'required' },
-  'account:password': { currentPassword: 'required', newPassword: 'required' },
-  'account:deleteAccount': { password: 'required' },
-};
+/** A page's answer to its empty form, by `intent` ('' for none), which the browser gives at once. */
+export type EmptyFormErrors = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-/** The server's answer to this form if nothing was typed in it (and the form is one listed above), else null. */
-export function answerToEmptyForm(page: string, form: { get(name: string): unknown }): Record<string, string> | null {
+/** That answer if nothing was typed in this form (test/ssr/required-fields.test.ts: as the server's). */
+export function answerToEmptyForm(
+  byIntent: EmptyFormErrors | undefined,
+  form: { get(name: string): unknown },
+): Record<string, string> | null {
   const intent = form.get('intent');
-  const errors = emptyFormErrors[typeof intent === 'string' ? `${page}:${intent}` : page];
+  const errors = byIntent?.[typeof intent === 'string' ? intent : ''];
   if (!errors) return null;
   const typed = Object.keys(errors).some((name) => {
     const value = form.get(name);

@@ -9,8 +9,16 @@ import { LocalDateTime } from '../components/local-time.tsx';
 import { useLivePageData, useLocale, useUser } from '../hooks.ts';
 import { formStateFor } from '../lib/intent-state.ts';
 import type { loader } from './account.server.ts';
+import type { EmptyFormErrors } from '../../contract/required-fields.ts';
 
 /** `/account`: the account's details, "take a break" (self-exclusion), play and login sessions, deletion. */
+/** What the server answers to the empty form; the browser answers it at once. */
+export const emptyFormErrors: EmptyFormErrors = {
+  email: { newEmail: 'required', currentPassword: 'required' },
+  password: { currentPassword: 'required', newPassword: 'required' },
+  deleteAccount: { password: 'required' },
+};
+
 export default function AccountPage() {
   const { t } = useTranslation();
   const user = useUser();

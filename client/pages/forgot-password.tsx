@@ -5,8 +5,12 @@ import { AccountForm, EmailField, useAccountForm } from '../components/account-f
 import { AppLink } from '../components/app-link.tsx';
 import { useLocale } from '../hooks.ts';
 import { useTranslation } from '../i18n.ts';
+import type { EmptyFormErrors } from '../../contract/required-fields.ts';
 
 /** `/forgot-password`: an email address in, a link out (if an account uses it). */
+/** What the server answers to the empty form; the browser answers it at once. */
+export const emptyFormErrors: EmptyFormErrors = { '': { email: 'required' } };
+
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const locale = useLocale();

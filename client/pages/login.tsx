@@ -4,6 +4,10 @@ import { AccountFormPage, EmailField, useAccountForm } from '../components/accou
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
+import type { EmptyFormErrors } from '../../contract/required-fields.ts';
+
+/** What the server answers to the empty form; the browser answers it at once. */
+export const emptyFormErrors: EmptyFormErrors = { '': { email: 'required', password: 'required' } };
 
 export default function LoginPage() {
   const { t } = useTranslation();

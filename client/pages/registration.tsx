@@ -4,6 +4,18 @@ import { AccountFormPage, EmailField, NewPasswordField, useAccountForm } from '.
 import { AppLink } from '../components/app-link.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useLocale } from '../hooks.ts';
+import type { EmptyFormErrors } from '../../contract/required-fields.ts';
+
+/** What the server answers to the empty form; the browser answers it at once. */
+export const emptyFormErrors: EmptyFormErrors = {
+  '': {
+    email: 'required',
+    displayName: 'required',
+    password: 'required',
+    acceptTerms: 'must_accept',
+    confirmAge: 'must_accept',
+  },
+};
 
 export default function RegistrationPage() {
   const { t } = useTranslation();

@@ -1,9 +1,8 @@
 import { redirect } from 'react-router';
 import { isFlashCode } from '../../contract/flash.ts';
 import { formStateFrom, keptValues } from '../../contract/form-state.ts';
-import { answerToEmptyForm } from '../../contract/required-fields.ts';
+import { answerToEmptyForm, type EmptyFormErrors } from '../../contract/required-fields.ts';
 import type { FormState, PublicUser } from '../../contract/page-data.ts';
-import type { PageId } from '../../contract/routes.ts';
 import { loadApiClient } from '../lib/api.ts';
 import { setFlash } from '../lib/flash.ts';
 import { hardNavigate } from '../lib/navigation-state.ts';
@@ -28,10 +27,10 @@ const isFormState = (body: unknown): body is FormState =>
  * same action as without JavaScript and answers its outcome as JSON. A success goes where the action
  * says (with who is signed in now, and the next page's notice); a refusal is the form's state.
  */
-export async function postForm(request: Request, page: PageId): Promise<FormState | Response> {
+export async function postForm(request: Request, emptyFormErrors?: EmptyFormErrors): Promise<FormState | Response> {
   const form = await request.formData();
-  // A form sent with nothing typed in it gets the server's answer at once (contract/required-fields.ts).
-  const empty = answerToEmptyForm(page, form);
+  // A form sent with nothing typed in it gets the server's answer at once (the page declares it).
+  const empty = answerToEmptyForm(emptyFormErrors, form);
   if (empty) return formStateFrom({ fields: empty }, keptValues(form));
   const body = new URLSearchParams();
   for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);

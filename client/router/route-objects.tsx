@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
 import type { Locale } from '../../contract/locales.ts';
+import type { EmptyFormErrors } from '../../contract/required-fields.ts';
 import type { PageRoute } from '../../contract/routes.ts';
 import { routeTree, type PageHandle, type RouteNode } from '../../contract/route-tree.ts';
 import { LocaleErrorBoundary, RootErrorBoundary } from '../components/error-boundaries.tsx';
@@ -10,6 +11,7 @@ import { Root } from '../components/root.tsx';
 /** What a page's component module, `client/<route.module>`, exports. */
 export interface PageModule {
   default: ComponentType;
+  emptyFormErrors?: EmptyFormErrors;
 }
 
 /** What one side adds to the route tree: the browser loads and acts, the server only renders. */
