@@ -53,19 +53,18 @@ const routes = createRouteObjects({
   // The root's data (who is logged in) changes only through form submissions (login, logout ...).
   shouldRevalidateRoot: ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
     (formMethod !== undefined || currentUrl.href === nextUrl.href) && defaultShouldRevalidate,
-  pageLoader:
+  pageMiddleware:
     (route, locale) =>
+    async ({ params, request }) => {
+      const { checkPage } = navigationLoaded() ?? (await loadNavigation());
+      checkPage({ route, locale, params, url: new URL(request.url), user: currentUser() });
+    },
+  pageLoader:
+    (route) =>
     async ({ params, request }) => {
       const url = new URL(request.url);
       const { loadPage, fetchPayload } = navigationLoaded() ?? (await loadNavigation());
-      return loadPage({
-        route,
-        locale,
-        params,
-        url,
-        user: currentUser(),
-        fetchData: () => fetchPayload(url.pathname, request.signal),
-      });
+      return loadPage({ route, params, url, fetchData: () => fetchPayload(url.pathname, request.signal) });
     },
   // Every page's form, with JavaScript: the same action as without, answered as JSON (router/form-post.ts).
   pageAction:

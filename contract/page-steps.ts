@@ -1,9 +1,8 @@
 import type { Locale } from './locales.ts';
-import { safeRedirectPath } from './navigation-guard.ts';
 import { displayPath, type PageErrorInfo, validationFailedError } from './page-error.ts';
 import type { PublicUser } from './page-data.ts';
 import { normalQuery } from './page-query.ts';
-import { runRouteMiddleware } from './route-middleware.ts';
+import { middlewareRedirect } from './route-middleware.ts';
 import type { PageRoute } from './routes.ts';
 
 export interface PageStepsInput {
@@ -20,40 +19,38 @@ export type PageStepsOutcome =
   | { type: 'redirect'; location: string; permanent?: boolean }
   | { type: 'error'; error: PageErrorInfo };
 
-/** The `redirect` query parameter when it is a path of this site. */
-export function redirectParam(url: URL): string | null {
-  const value = url.searchParams.get('redirect');
-  return value === null ? null : safeRedirectPath(value, '') || null;
-}
-
 /**
- * What happens before a page renders, server and browser alike: the query's one form, validate,
- * middleware, data (`fetchData`: the source, or `_payload.json`), then the query against it.
+ * Before a page's data (in the browser, react-router's middleware): the query's one form,
+ * validate, then the page's middleware. Undefined: on to the data.
  */
-export async function runPageSteps(
-  { route, locale, params, url, user }: PageStepsInput,
-  fetchData: () => Promise<unknown>,
-): Promise<PageStepsOutcome> {
-  const fullPath = displayPath(url);
+export function stepsBeforeData({ route, locale, params, url, user }: PageStepsInput): PageStepsOutcome | undefined {
   const query = route.query && normalQuery(route.query, url.searchParams);
   if (query !== undefined && query !== url.search.slice(1)) {
     return { type: 'redirect', location: query ? `${url.pathname}?${query}` : url.pathname, permanent: true };
   }
-  if (route.validate && !route.validate(params)) return { type: 'error', error: validationFailedError(fullPath) };
-  if (route.middleware?.length) {
-    const location = runRouteMiddleware(route.middleware, {
-      user,
-      locale,
-      target: url.pathname + url.search,
-      redirectTo: redirectParam(url),
-    });
-    if (location !== undefined) return { type: 'redirect', location };
-  }
+  if (route.validate && !route.validate(params))
+    return { type: 'error', error: validationFailedError(displayPath(url)) };
+  const location = middlewareRedirect(route.middleware, { user, locale, url });
+  return location === undefined ? undefined : { type: 'redirect', location };
+}
+
+/** The page's data (`fetchData`: its loader, or `_payload.json`), then the query against it. */
+export async function dataStep(
+  route: PageRoute,
+  url: URL,
+  fetchData: () => Promise<unknown>,
+): Promise<PageStepsOutcome> {
   const data = route.data ? await fetchData() : null;
-  const problem = route.checkSearch?.(url.searchParams, data, fullPath);
-  if (problem) {
-    const { status, message, detail } = problem;
-    return { type: 'error', error: { statusCode: status, message, fatal: false, ...(detail ? { detail } : {}) } };
-  }
-  return { type: 'data', data };
+  const problem = route.checkSearch?.(url.searchParams, data, displayPath(url));
+  if (!problem) return { type: 'data', data };
+  const { status, message, detail } = problem;
+  return { type: 'error', error: { statusCode: status, message, fatal: false, ...(detail ? { detail } : {}) } };
+}
+
+/** Everything before a page renders, as the server runs it for a document, a payload or a form. */
+export async function runPageSteps(
+  input: PageStepsInput,
+  fetchData: () => Promise<unknown>,
+): Promise<PageStepsOutcome> {
+  return stepsBeforeData(input) ?? dataStep(input.route, input.url, fetchData);
 }

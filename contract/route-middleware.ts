@@ -1,5 +1,6 @@
 import { localePath, type Locale } from './locales.ts';
 import { loginThenBackTo } from './login-path.ts';
+import { safeRedirectPath } from './navigation-guard.ts';
 import type { PublicUser } from './page-data.ts';
 import type { MiddlewareName } from './routes.ts';
 
@@ -31,4 +32,20 @@ export function runRouteMiddleware(names: readonly string[], context: Middleware
     if (redirect !== undefined) return redirect;
   }
   return undefined;
+}
+
+/** The `redirect` query parameter when it is a path of this site. */
+export function redirectParam(url: URL): string | null {
+  const value = url.searchParams.get('redirect');
+  return value === null ? null : safeRedirectPath(value, '') || null;
+}
+
+/** Where a page's middleware send this visitor instead of `url` (react-router's in the browser). */
+export function middlewareRedirect(
+  names: readonly string[] | undefined,
+  context: { user: PublicUser | null; locale: Locale; url: URL },
+): string | undefined {
+  if (!names?.length) return undefined;
+  const { user, locale, url } = context;
+  return runRouteMiddleware(names, { user, locale, target: url.pathname + url.search, redirectTo: redirectParam(url) });
 }

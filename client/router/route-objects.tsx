@@ -1,5 +1,11 @@
 import type { ComponentType } from 'react';
-import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router';
+import type {
+  ActionFunction,
+  LoaderFunction,
+  MiddlewareFunction,
+  RouteObject,
+  ShouldRevalidateFunction,
+} from 'react-router';
 import type { Locale } from '../../contract/locales.ts';
 import type { EmptyFormErrors } from '../../contract/required-fields.ts';
 import type { PageRoute } from '../../contract/routes.ts';
@@ -19,6 +25,8 @@ export interface RouterSide {
   /** Browser only: the root's data (who is logged in) and when to read it again. */
   rootLoader?: LoaderFunction;
   shouldRevalidateRoot?: ShouldRevalidateFunction;
+  /** Browser only: what runs before a page's loader and action (its query, validate, middleware). */
+  pageMiddleware?: (route: PageRoute, locale: Locale) => MiddlewareFunction;
   /** Browser only: a navigation's loader (`_payload.json`). */
   pageLoader?: (route: PageRoute, locale: Locale) => LoaderFunction;
   /** Browser only: a form submitted with JavaScript, posted to the page's own address. */
@@ -41,6 +49,7 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
     id: node.id,
     ...(node.index ? { index: true } : { path: node.path, caseSensitive: true }),
     handle: { page: route } satisfies PageHandle,
+    ...(side.pageMiddleware ? { middleware: [side.pageMiddleware(route, locale)] } : {}),
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
     ...(loaded

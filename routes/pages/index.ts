@@ -6,7 +6,7 @@ import { locales } from '../../contract/locales.ts';
 import { encodeRedirectLocation } from '../../contract/navigation-guard.ts';
 import { renderErrorLog, unexpectedError } from '../../contract/page-error.ts';
 import type { FormActionResult } from '../../contract/page-data.ts';
-import { redirectParam } from '../../contract/page-steps.ts';
+import { redirectParam } from '../../contract/route-middleware.ts';
 import { pageName, pageRoutes as routeTable } from '../../contract/routes.ts';
 import { acceptsHtml, wantsJson } from '../../lib/accept.ts';
 import { isBotRequest } from '../../lib/bots.ts';

@@ -2,12 +2,12 @@ import t from 'tap';
 import type { Locale } from '../../contract/locales.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 import { routeMiddleware, runRouteMiddleware } from '../../contract/route-middleware.ts';
-import { loadPage } from '../../client/router/page-loader.ts';
+import { checkPage, loadPage } from '../../client/router/page-loader.ts';
 import type { MiddlewareName, PageRoute } from '../../contract/routes.ts';
 
-// loadPage is the browser router's loader around contract/page-steps.ts, which the server's
-// pipeline (lib/pages/pipeline.ts) runs too, so these cover both; the routes are made here because no page of
-// the real table uses `auth` yet (the account page comes later).
+// checkPage and loadPage are the browser router's middleware and loader around
+// contract/page-steps.ts, which the server's pipeline (lib/pages/pipeline.ts) runs in one go, so
+// these cover both; the routes are made here to combine what no page of the table combines.
 
 const user: PublicUser = {
   id: 'u1',
@@ -34,12 +34,13 @@ async function run(pageRoute: PageRoute, href: string, who: PublicUser | null, l
   let fetched = 0;
   const url = new URL(href, 'http://localhost');
   try {
+    const params = { slug: url.pathname.split('/').pop() ?? '' };
+    // As react-router runs them: the route's middleware, then its loader.
+    checkPage({ route: pageRoute, locale, params, url, user: who });
     const data = await loadPage({
       route: pageRoute,
-      locale,
-      params: { slug: url.pathname.split('/').pop() ?? '' },
+      params,
       url,
-      user: who,
       fetchData: async () => {
         fetched++;
         return { ok: true };
