@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
+import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../contract/http-error.ts';
 import { ajvValidator } from './schemas/compilers.ts';
@@ -16,8 +17,14 @@ const strictOptions = {
   allowUnionTypes: true,
 } as const;
 
-/** The API's validator for `schema`, for a body that came another way (a page's form). */
-export const apiValidator = (schema: object) => ajvValidator('api', strictOptions, schema);
+const validators = new WeakMap<object, ValidateFunction>();
+
+/** The API's validator for `schema`, for a body that came another way (a page's form): found by hashing, so kept. */
+export function apiValidator(schema: object): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajvValidator('api', strictOptions, schema)));
+  return validate;
+}
 
 /**
  * JSON bodies only (an empty one counts as none), strictly validated; answers never cached. Returns

@@ -12,3 +12,10 @@ export function tokenFailed(problem: TokenProblem): HttpError {
   const [status, code, message] = tokenFailures[problem];
   return new HttpError(status, code, message);
 }
+
+/** Which problem a `tokenFailed` error names, if it is one. */
+export function tokenProblemOf(error: unknown): TokenProblem | null {
+  if (!(error instanceof HttpError)) return null;
+  const found = Object.entries(tokenFailures).find(([, [, code]]) => code === error.code);
+  return found ? (found[0] as TokenProblem) : null;
+}

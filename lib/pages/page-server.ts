@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formStateFrom } from '../../contract/form-state.ts';
 import { HttpError } from '../../contract/http-error.ts';
+import { tokenProblemOf } from '../http/link-errors.ts';
 import type { FormActionArgs, FormActionResult, PageDataArgs } from '../../contract/page-data.ts';
 
 /** A page's data, for its document and its `_payload.json` alike; its page reads `typeof loader`. */
@@ -25,8 +26,8 @@ export function formFailure(error: unknown, values: Record<string, string>, repl
   return { ok: false, status: error.statusCode, ...formStateFrom(error, values) };
 }
 
-/** An emailed link that cannot be used: its page says why (`?problem=used`), as the API's TOKEN_* codes. */
+/** An emailed link that cannot be used: its page says why (`?problem=used`). */
 export function linkFailure(error: unknown, page: string): FormActionResult | null {
-  const code = error instanceof HttpError ? /^TOKEN_(INVALID|USED|EXPIRED)$/.exec(error.code)?.[1] : undefined;
-  return code ? { ok: true, redirect: `${page}?problem=${code.toLowerCase()}` } : null;
+  const problem = tokenProblemOf(error);
+  return problem ? { ok: true, redirect: `${page}?problem=${problem}` } : null;
 }
