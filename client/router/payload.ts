@@ -1,7 +1,8 @@
 import { notFoundMessages } from '../../contract/http-error.ts';
 import { redirect } from 'react-router';
 import { loadApiClient } from '../lib/api.ts';
-import { FRESH_MS, rootCache, type Dated } from '../lib/swr-config.ts';
+import { appRouter } from '../lib/app-router.ts';
+import { FRESH_MS } from '../lib/swr-config.ts';
 import { pageError } from './page-error.ts';
 import { payloadFetchUrl, payloadUrl } from './payload-url.ts';
 import { followPageRedirect, redirectedWhileSignedIn } from './signed-out.ts';
@@ -23,21 +24,18 @@ interface PayloadAnswer {
   body: PayloadBody | null;
 }
 
-/**
- * What SWR's cache holds under a page's `_payload.json` address: the data last answered and when
- * (what `useLivePageData` shows), and the request in flight, which everyone asking for it joins.
- */
-export interface PageEntry extends Dated<unknown> {
-  asking?: Promise<PayloadAnswer>;
+/** An answer asked for (`at` unset) or answered with data at `at`: what loaders, prefetch and SWR's live hook share. */
+interface Kept {
+  answer: Promise<PayloadAnswer>;
+  at?: number;
 }
 
-const entryOf = (key: string) => rootCache()?.cache.get(key)?.data as PageEntry | undefined;
+// Answers live FRESH_MS, so a prefetch serves the click after it and requests in flight are joined;
+// past that the router's loader data is the page's one copy.
+const answers = new Map<string, Kept>();
 
-const isFresh = (entry: PageEntry | undefined) => entry?.data !== undefined && Date.now() - entry.at < FRESH_MS;
-
-function write(key: string, entry: PageEntry | undefined): void {
-  void rootCache()?.mutate(key, entry, { revalidate: false });
-}
+const usable = (kept: Kept | undefined): kept is Kept =>
+  kept !== undefined && (kept.at === undefined || Date.now() - kept.at < FRESH_MS);
 
 async function request(key: string): Promise<PayloadAnswer> {
   const response = await (await loadApiClient()).getPayload(payloadFetchUrl(key));
@@ -45,24 +43,29 @@ async function request(key: string): Promise<PayloadAnswer> {
   return { ok: response.ok, status: response.status, body: typeof body === 'object' ? body : null };
 }
 
-/**
- * The answer for a payload address (`key`) from SWR's cache: the request in flight, or data fresh
- * for FRESH_MS, else one new request. Only data is kept: errors and redirects ask again next time.
- */
+/** The answer for a payload address (`key`): the one in flight or fresh, else a new request. Errors and redirects are not kept. */
 function pageAnswer(key: string): Promise<PayloadAnswer> {
-  const entry = entryOf(key);
-  if (entry?.asking) return entry.asking;
-  if (isFresh(entry)) return Promise.resolve({ ok: true, status: 200, body: { data: entry!.data } });
-  const kept: PageEntry = { data: entry?.data, at: entry?.at ?? 0 };
-  const asking = request(key);
-  write(key, { ...kept, asking });
+  const known = answers.get(key);
+  if (usable(known)) return known.answer;
+  for (const [old, kept] of answers) if (!usable(kept)) answers.delete(old);
+  const kept: Kept = { answer: request(key) };
+  answers.set(key, kept);
   const settle = (answer?: PayloadAnswer) => {
-    if (entryOf(key)?.asking !== asking) return;
-    const data = answer?.ok ? answer.body?.data : undefined;
-    write(key, data === undefined ? kept : { data, at: Date.now() });
+    if (answers.get(key) !== kept) return;
+    if (answer?.ok && answer.body?.data !== undefined) kept.at = Date.now();
+    else answers.delete(key);
   };
-  asking.then(settle, () => settle());
-  return asking;
+  kept.answer.then(settle, () => settle());
+  return kept.answer;
+}
+
+// The page the document brought (no loader ran) counts as an answer from when this code arrives,
+// right after hydration: a link back to it within FRESH_MS asks nothing.
+const shown = appRouter()?.state;
+const shownData: unknown = shown?.loaderData[shown.matches.at(-1)?.route.id ?? ''];
+if (shown && shownData !== undefined) {
+  const answer = Promise.resolve<PayloadAnswer>({ ok: true, status: 200, body: { data: shownData } });
+  answers.set(payloadUrl(shown.location.pathname), { answer, at: Date.now() });
 }
 
 /** Waits for a request others may share, but gives up when this navigation is cancelled. */
@@ -104,7 +107,7 @@ export type SlotRunner = <T>(task: () => Promise<T>) => Promise<T>;
 /** Nothing to do when SWR's cache has the page or is asking for it, now or once a slot frees. */
 export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void> {
   const key = payloadUrl(pathname);
-  const known = () => entryOf(key)?.asking !== undefined || isFresh(entryOf(key));
+  const known = () => usable(answers.get(key));
   if (known()) return Promise.resolve();
   return run(async () => {
     if (!known()) await pageAnswer(key);
@@ -113,6 +116,5 @@ export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void
 
 /** A form's success may change what any page shows: the next load of each asks the server. */
 export function forgetPageData(): void {
-  const keys = [...(rootCache()?.cache.keys() ?? [])];
-  for (const key of keys) if (key.endsWith('/_payload.json')) write(key, undefined);
+  answers.clear();
 }

@@ -38,7 +38,8 @@ const heading = (page: Page, text: string) =>
   page.waitForFunction((expected) => document.querySelector('main h1')?.textContent === expected, text);
 
 t.test('the page just loaded asks nothing; a click after a prefetch asks nothing more', async (t) => {
-  const { page, context, consoleLog, payloads } = await open('/');
+  // A clock the test can move: the document's data counts as an answer for 5 s (FRESH_MS).
+  const { page, context, consoleLog, payloads } = await open('/', { beforeLoad: (page) => page.clock.install() });
   t.equal(payloads('/'), 0, 'no payload for the page the server rendered');
 
   const bonus = page.locator('a[data-nav="bonus"]').first();
@@ -53,8 +54,10 @@ t.test('the page just loaded asks nothing; a click after a prefetch asks nothing
   await settled(page);
   t.equal(payloads('/bonus'), 1, 'prefetch and navigation: one request in all');
 
-  // Back to the page the server rendered: asked for once now (by the link to it in view, or by the navigation).
+  // Back to the page the server rendered, its data older than 5 s: asked for once (by the link to
+  // it in view, or by the navigation).
   const homeTitle = await page.evaluate(() => document.title);
+  await page.clock.fastForward(FRESH_MS + 1_000);
   await page.goBack();
   await page.waitForFunction((bonusTitle) => location.pathname === '/' && document.title !== bonusTitle, homeTitle);
   await page.locator('main h1').waitFor();
@@ -125,7 +128,7 @@ t.test("the account page: none when loaded, one per navigation to it (its live d
   });
   t.equal(registered.statusCode, 201);
   const token = registered.cookies.find((cookie) => cookie.name === 'token')!.value;
-  // A clock the test can move: SWR's answer stands in for 5 s (FRESH_MS), then a visit asks again.
+  // A clock the test can move: an answer stands in for 5 s (FRESH_MS), then a visit asks again.
   const { page, context, consoleLog, payloads, documents } = await open('/account', {
     token,
     beforeLoad: (page) => page.clock.install(),

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
@@ -138,9 +139,22 @@ const contentPages = [
 ];
 const accountPages = ['/login', '/th/login', '/registration', '/th/registration'];
 
+/**
+ * A chunk's file names in it with a hash made of the name alone: each build's content hashes
+ * compress differently (up to about 100 bytes on the entry chunk for the same code), the code does not.
+ */
+const withNamedHashes = (code: string) =>
+  code.replace(
+    /([\w.-]+?)-[\w-]{8}\.(js|css)/g,
+    (_, name: string, ext: string) =>
+      `${name}-${createHash('sha256').update(name).digest('base64url').slice(0, 8)}.${ext}`,
+  );
+
 async function firstLoadBytes(url: string): Promise<{ scripts: number; bytes: number }> {
   const scripts = await firstLoadScripts(url);
-  const bytes = scripts.reduce((sum, src) => sum + brotliCompressSync(readFileSync(join(clientDir, src))).length, 0);
+  const brotli = (src: string) =>
+    brotliCompressSync(withNamedHashes(readFileSync(join(clientDir, src), 'utf8'))).length;
+  const bytes = scripts.reduce((sum, src) => sum + brotli(src), 0);
   return { scripts: scripts.length, bytes };
 }
 
