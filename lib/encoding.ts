@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import { type BrotliOptions, brotliCompress, constants, gzip } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
 import { stringMemo } from './string-memo.ts';
 
@@ -48,18 +48,6 @@ export function compressForStorage(body: Buffer, encoding: ContentEncoding): Pro
     return brotli(body, brotliOptions(body, storedBrotliQuality));
   }
   return gzipAsync(body, { level: constants.Z_BEST_COMPRESSION });
-}
-
-/** The fastest, for bodies made per request (decision 0018). */
-const responseBrotliQuality = 1;
-const responseGzipLevel = 1;
-
-/** Synchronous: at this level it costs less CPU than the thread pool or a stream (decision 0018). */
-export function compressResponse(body: Buffer, encoding: ContentEncoding): Buffer {
-  if (encoding === 'br') {
-    return brotliCompressSync(body, brotliOptions(body, responseBrotliQuality));
-  }
-  return gzipSync(body, { level: responseGzipLevel });
 }
 
 /** Lower case, as @fastify/compress and @fastify/static write it, so neither adds it twice. */

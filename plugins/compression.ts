@@ -1,19 +1,14 @@
+import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
-import type { onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  compressibleType,
-  compressionThresholdBytes,
-  compressResponse,
-  contentEncodings,
-  negotiateEncoding,
-  varyWithAcceptEncoding,
-} from '../lib/encoding.ts';
-import { utf8Bytes } from '../lib/utf8-bytes.ts';
+import { compressibleType, compressionThresholdBytes, contentEncodings } from '../lib/encoding.ts';
+
+/** A page is at most a few hundred KB: compressed in one call, never through a stream (decision 0018). */
+const wholeBodyBytes = 4 * 1024 * 1024;
 
 /**
- * Whole bodies compressed here at the fastest level (decision 0018), streams by @fastify/compress.
- * Registered before every route: both attach to the routes added after them.
+ * @fastify/compress at its fastest for bodies made per request (decision 0018); cached pages come
+ * compressed already (lib/page-cache.ts). Registered before every route: it attaches to those added after it.
  */
 export default fp(
   async (app) => {
@@ -21,30 +16,12 @@ export default fp(
       global: true,
       encodings: [...contentEncodings],
       threshold: compressionThresholdBytes,
+      syncThreshold: wholeBodyBytes,
       customTypes: compressibleType,
-    });
-
-    // First among the route's own onSend hooks, so after every application-level one (the page cache
-    // stores the identity body); synchronous. The identity answer says `Vary: Accept-Encoding` too.
-    const compressWhole: onSendHookHandler = (request, reply, payload, done) => {
-      if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return done(null, payload);
-      if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
-      // Encoded once: its length, the compressor and the socket all need bytes.
-      const whole = typeof payload === 'string' ? utf8Bytes(payload) : Buffer.isBuffer(payload) ? payload : undefined;
-      if (whole && whole.length < compressionThresholdBytes) return done(null, payload);
-      reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary') as string | undefined));
-      const encoding = negotiateEncoding(request.headers['accept-encoding']);
-      if (!whole || encoding === 'identity' || request.method === 'HEAD') return done(null, whole ?? payload);
-      const body = compressResponse(whole, encoding);
-      reply.header('content-encoding', encoding);
-      reply.removeHeader('content-length');
-      done(null, body);
-    };
-    app.addHook('onRoute', (route) => {
-      route.onSend = [
-        compressWhole,
-        ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]),
-      ];
+      brotliOptions: {
+        params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: 1 },
+      },
+      zlibOptions: { level: 1 },
     });
   },
   { name: 'compression' },

@@ -58,7 +58,12 @@ export function pageHeadersFor(settings: SharedCacheSettings) {
     Object.fromEntries(
       audiences.map((audience) => [
         audience,
-        Object.freeze({ 'content-type': type, 'cache-control': cacheControl[audience], vary }),
+        // Said of the identity answer too; lower case, as @fastify/compress looks for it.
+        Object.freeze({
+          'content-type': type,
+          'cache-control': cacheControl[audience],
+          vary: `${vary}, accept-encoding`,
+        }),
       ]),
     ) as Record<Audience, StoredHeaders>;
   const [document, home, payload] = [byAudience(html, varies), byAudience(html, homeVaries), byAudience(json, varies)];
