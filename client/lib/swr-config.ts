@@ -150,9 +150,6 @@ export interface Dated<T> {
   at: number;
 }
 
-/** Keys `revalidateCached` asked for: their next answer is the API's, not the seed. */
-const mustAsk = new Set<string>();
-
 /** When each loader result was first seen: every hook reading it agrees on its age. */
 const seenAt = new WeakMap<object, number>();
 
@@ -173,14 +170,14 @@ export const useSeededSWR: <T>(key: string, fetcher: (key: string) => Promise<T>
 function useSeededSWRInBrowser<T>(key: string, fetcher: (key: string) => Promise<T>, seed: T): T {
   const at = arrivedAt(seed);
   const answer = (asked: string): Promise<Dated<T>> =>
-    !mustAsk.delete(asked) && Date.now() - at < FRESH_MS
+    Date.now() - at < FRESH_MS
       ? Promise.resolve({ data: seed, at })
       : fetcher(asked).then((data) => ({ data, at: Date.now() }));
   const { data } = useSWR<Dated<T>>(key, answer, { fallbackData: { data: seed, at } });
   return data && data.at > at ? data.data : seed;
 }
 
-/** The root's SWR cache with its `mutate`, once mounted: the one data cache of the browser. */
+/** The root's SWR cache with its `mutate`, once mounted: the current user's store. */
 export interface RootCache {
   cache: Cache;
   mutate: ScopedMutator;
@@ -201,17 +198,7 @@ export function useBindRootCache(): void {
   }, [config]);
 }
 
-function mutateBound(key: string, ...rest: [] | [data: unknown, options: { revalidate: false }]): Promise<unknown> {
-  return bound ? bound.mutate(key, ...rest) : Promise.resolve();
-}
-
 /** An API answer already says what a seeded `key` holds now: shown at once, no request. */
 export async function setCached(key: string, data: unknown): Promise<void> {
-  await mutateBound(key, { data, at: Date.now() } satisfies Dated<unknown>, { revalidate: false });
-}
-
-/** Something changed what `key` holds: its hooks ask the API again, however fresh their seed. */
-export async function revalidateCached(key: string): Promise<void> {
-  mustAsk.add(key);
-  await mutateBound(key);
+  await bound?.mutate(key, { data, at: Date.now() } satisfies Dated<unknown>, { revalidate: false });
 }

@@ -1,7 +1,7 @@
 import type { PublicUser } from '../../contract/page-data.ts';
 import { appRouter } from './app-router.ts';
 import { browserToken } from './cookies.ts';
-import { apiFetcher, type Dated, revalidateCached, rootCache, setCached, statusOf } from './swr-config.ts';
+import { apiFetcher, type Dated, rootCache, setCached, statusOf } from './swr-config.ts';
 
 // Who is logged in, in SWR's cache alone: read by `useUser()` (client/hooks.ts) and the loaders,
 // seeded by the root loader's data, changed by the form actions and by what the API answers.
@@ -34,9 +34,4 @@ export function currentUser(): PublicUser | null {
 /** Login, registration, a password reset, a profile change, logout, deletion: who is logged in now. */
 export function setCurrentUser(user: PublicUser | null): Promise<void> {
   return setCached(userKey, { user } satisfies UserData);
-}
-
-/** An emailed link changed the account (verified, new address): ask the API again. */
-export function revalidateCurrentUser(): Promise<void> {
-  return revalidateCached(userKey);
 }
