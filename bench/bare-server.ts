@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { createLogger } from '../lib/logger.ts';
-import { reactFloor } from '../lib/react-floor.ts';
-import { processFigures } from '../routes/bench.ts';
 import type { CapturedAnswer } from './bare.ts';
+import { processFigures } from './baseline-routes.ts';
+import { reactFloor } from './react-floor.ts';
 
 const captured = JSON.parse(readFileSync(process.env.BENCH_BARE_ANSWER!, 'utf8')) as CapturedAnswer;
 const body = Buffer.from(captured.body, 'base64');
@@ -25,7 +25,7 @@ app.get(captured.path, (_request, reply) => {
     .headers(headers)
     .send(render ? render() : body);
 });
-// What the bench reads the CPU per request from, as on the real server (routes/bench.ts).
+// What the bench reads the CPU per request from, as on the real server (bench/baseline-routes.ts).
 app.get('/__bench/process', { logLevel: 'warn' }, async () => processFigures());
 
 await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT) });

@@ -72,7 +72,7 @@ export interface BareServer {
 
 /**
  * The bare server, with the real server's Node flags, memory settings and log level. `react`: it
- * renders the captured (uncompressed) page's markup with React per request instead (lib/react-floor.ts).
+ * renders the captured (uncompressed) page's markup with React per request instead (bench/react-floor.ts).
  */
 export async function startBareServer(
   root: string,

@@ -6,7 +6,7 @@ export interface ProcessFigures {
   memoryBytes: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
 }
 
-/** The server's own CPU and memory (BENCH_BASELINE=1), or undefined when it does not say. */
+/** The server's own CPU and memory (the bench's routes), or undefined when it does not say. */
 export async function readProcess(base: string): Promise<ProcessFigures | undefined> {
   try {
     const response = await fetch(base + processPath, { headers: { accept: 'application/json' } });

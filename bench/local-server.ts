@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { runtimeFlags, withRuntimeEnv } from '../lib/runtime-env.ts';
+import { benchServerFile, bundleBenchServer } from './server-bundle.ts';
 
 export interface LocalServer {
   child: ChildProcess;
@@ -19,11 +20,14 @@ export interface LocalServer {
   memory: () => { rssMiB: number; peakMiB: number } | undefined;
 }
 
-export function buildIfNeeded(root: string, force: boolean) {
+/** The production build when it is missing (or `force`), then the bench's bundle of it (bench/server-bundle.ts). */
+export async function buildIfNeeded(root: string, force: boolean) {
   const built = existsSync(join(root, 'dist/build.json')) && existsSync(join(root, 'dist/node/server.js'));
-  if (built && !force) return;
-  console.log(built ? 'Rebuilding (--build)...' : 'No production build in dist/: building...');
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (!built || force) {
+    console.log(built ? 'Rebuilding (--build)...' : 'No production build in dist/: building...');
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  }
+  await bundleBenchServer(root, force);
 }
 
 export function freePort(): Promise<number> {
@@ -38,11 +42,12 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts the production server (dist/node/server.js) on a free port with its own data folder,
- * BENCH_BASELINE=1 (the baseline page and the process figures) and the load generator's address
- * allowed past the rate limits, as an operator load-testing login would set it. It starts with the
- * image's process settings (lib/runtime-env.ts: V8 heap sizing and flags, glibc arenas) unless the
- * environment sets them: `NODE_OPTIONS= npm run bench` measures Node's default heap sizing instead.
+ * Starts the production server on a free port with its own data folder: the bench's bundle of it
+ * (dist/bench/server.js: the baseline page and the process figures) or with `site` the build's own
+ * dist/node/server.js. The load generator's address is allowed past the rate limits, as an
+ * operator load-testing login would set it. It starts with the image's process settings
+ * (lib/runtime-env.ts: V8 heap sizing and flags, glibc arenas) unless the environment sets them:
+ * `NODE_OPTIONS= npm run bench` measures Node's default heap sizing instead.
  */
 export async function startLocalServer(
   root: string,
@@ -51,6 +56,7 @@ export async function startLocalServer(
     cpuProfileDir,
     dataDir: keptDataDir,
     waitFor = '/readyz',
+    site = false,
   }: {
     env?: Record<string, string>;
     cpuProfileDir?: string | undefined;
@@ -58,6 +64,8 @@ export async function startLocalServer(
     dataDir?: string;
     /** The address whose first 200 ends the start (`/` for the first page). */
     waitFor?: string;
+    /** The site's server without the bench's routes, as the image runs it. */
+    site?: boolean;
   } = {},
 ): Promise<LocalServer> {
   const port = await freePort();
@@ -71,7 +79,7 @@ export async function startLocalServer(
     [
       ...flags,
       ...(profileTmp ? ['--cpu-prof', `--cpu-prof-dir=${profileTmp}`] : []),
-      join(root, 'dist/node/server.js'),
+      join(root, site ? 'dist/node/server.js' : benchServerFile),
     ],
     {
       cwd: root,
@@ -84,7 +92,6 @@ export async function startLocalServer(
         METRICS_PORT: '0',
         LOG_LEVEL: 'warn',
         DATA_DIR: dataDir,
-        BENCH_BASELINE: '1',
         // No load balancer to drain for, and no start-up warning about the public origin.
         SHUTDOWN_DRAIN_MS: '0',
         PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -28,8 +28,9 @@ export interface BenchOptions {
 
 export const usage = `npm run bench -- [options]
 
-  --url <origin>        drive a running deployment (no local start); CPU and memory figures need
-                        BENCH_BASELINE=1 on that deployment, otherwise they are left blank
+  --url <origin>        drive a running deployment (no local start); CPU and memory figures and
+                        the baseline need the bench's routes, which only the local server has:
+                        they are left blank
   --connections <n>     concurrent connections (default 50, 300 for overload; login uses at most 8)
   --duration <s>        seconds measured per route (default 10)
   --warmup <s>          seconds of unmeasured load first (default 2)

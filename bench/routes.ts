@@ -15,9 +15,9 @@ export interface BenchRoute extends BenchRequest {
   name?: string;
   /** The status every answer should have (default 200). */
   status?: number;
-  /** The constant page the others are compared with: the server's BENCH_BASELINE route. */
+  /** The constant page the others are compared with: a bench route (bench/baseline-routes.ts). */
   baseline?: boolean;
-  /** Another of the server's BENCH_BASELINE routes (absent without it). */
+  /** Another of the bench's routes (absent from a server without them). */
   benchOnly?: boolean;
   /** A React floor row: the name of the page row whose bytes it renders (its "CPU x floor"). */
   floorOf?: string;

@@ -59,7 +59,9 @@ async function runRoutes(
   let routes = singleRoutes(user);
   const baselineAnswers = (await probe(target, routes[0]!, token, options.encoding)) === 200;
   if (!baselineAnswers) {
-    console.log(`  (no ${baselinePath} on this server: start it with BENCH_BASELINE=1 for ratios and CPU figures)`);
+    console.log(
+      `  (no ${baselinePath} on this server: only the server the bench starts has it, for ratios and CPU figures)`,
+    );
     routes = routes.filter((route) => !route.baseline && !route.benchOnly);
   }
   if (options.routes) {
@@ -157,7 +159,7 @@ async function main() {
   }
   const options = parsed;
   const startedAt = new Date();
-  if (!options.url) buildIfNeeded(root, options.build);
+  if (!options.url) await buildIfNeeded(root, options.build);
   const build = options.url
     ? undefined
     : (JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { id: string });

@@ -191,7 +191,8 @@ export async function runSoak(
 ) {
   const samples: SoakSample[] = [];
   const first = await readProcess(target.base);
-  if (!first) console.log('  (the server does not report its memory: start it with BENCH_BASELINE=1 for RSS figures)');
+  if (!first)
+    console.log('  (the server does not report its memory: only the server the bench starts does, for RSS figures)');
   const sample = async (seconds: number, requests: number) => {
     const figures = await readProcess(target.base);
     if (!figures) return;

@@ -20,9 +20,10 @@ const starts = [
 ] as const;
 
 /**
- * `--scenario start-up`: the production server started `rounds` times on a new data folder, then
- * twice on the folder it made, each timed from spawn to the first 200 from /readyz or from `/`,
- * with its memory then. With DATABASE_URL set it measures a PostgreSQL replica.
+ * `--scenario start-up`: the site's own server (dist/node/server.js, no bench route) started
+ * `rounds` times on a new data folder, then twice on the folder it made, each timed from spawn to
+ * the first 200 from /readyz or from `/`, with its memory then. With DATABASE_URL set it measures
+ * a PostgreSQL replica.
  */
 export async function runStartUp(root: string, rounds: number, env: Record<string, string>): Promise<StartUpSample[]> {
   const samples: StartUpSample[] = [];
@@ -33,7 +34,7 @@ export async function runStartUp(root: string, rounds: number, env: Record<strin
     try {
       for (const { folder, until } of starts) {
         const waitFor = until === 'ready' ? '/readyz' : '/';
-        const server = await startLocalServer(root, { env, dataDir, waitFor });
+        const server = await startLocalServer(root, { env, dataDir, waitFor, site: true });
         const memory = server.memory();
         samples.push({ folder, until, ms: server.readyMs, rssMiB: memory?.rssMiB, peakMiB: memory?.peakMiB });
         await server.stop();

@@ -112,7 +112,5 @@ export const schema = {
     },
     OTEL_TRACES_SAMPLER_ARG: { type: 'number', minimum: 0, maximum: 1 },
     OTEL_SDK_DISABLED: { type: 'string', enum: ['true', 'false'] },
-    // Only `npm run bench` sets it.
-    BENCH_BASELINE: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
   },
 } as const;

@@ -67,8 +67,6 @@ export interface Config {
   pageCacheMaxBytes: number;
   sharedCacheSeconds: number;
   sharedCacheStaleSeconds: number;
-  /** The bench's constant baseline page and process figures; never in a real deployment. */
-  benchBaseline: boolean;
   /** On with an OTLP endpoint unless OTEL_SDK_DISABLED; the SDK reads the rest itself. */
   tracing: { protocol: TracesProtocol } | undefined;
 }
@@ -191,7 +189,6 @@ export function loadConfig(env: Env = process.env, overrides: { dev?: boolean } 
     pageCacheMaxBytes: raw.PAGE_CACHE_MAX_BYTES as number,
     sharedCacheSeconds: raw.SHARED_CACHE_SECONDS as number,
     sharedCacheStaleSeconds: raw.SHARED_CACHE_STALE_SECONDS as number,
-    benchBaseline: raw.BENCH_BASELINE === '1' || raw.BENCH_BASELINE === 'true',
     tracing: tracingOf(raw),
   };
 }

@@ -6,7 +6,6 @@ import authRoutes from './api/auth.ts';
 import iconRoutes from './api/icons.ts';
 import apiNotFoundRoutes from './api/not-found.ts';
 import playRoutes from './api/play.ts';
-import benchRoutes from './bench.ts';
 import buildsRoutes, { type BuildsRoutesOptions } from './builds.ts';
 import healthRoutes from './health.ts';
 import pageRoutes from './pages/index.ts';
@@ -29,8 +28,5 @@ export async function registerRoutes(
   if (included('content')) await app.register(sitemapRoutes);
   if (included('icons')) await app.register(iconRoutes);
   if (included('builds')) await app.register(buildsRoutes, options.builds ?? {});
-  if (included('pages')) {
-    await app.register(pageRoutes);
-    if (app.config.benchBaseline) await app.register(benchRoutes);
-  }
+  if (included('pages')) await app.register(pageRoutes);
 }

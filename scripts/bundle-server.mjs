@@ -1,7 +1,7 @@
 // The production server as a few files (decision 0041): esbuild bundles server.ts and what it
 // imports, packages included, into dist/node; what a start does not run (tracing, Redis, pg,
-// nodemailer, the Markdown pipeline, the bench) is a chunk loaded on first use. Native addons
-// and what only development loads stay in node_modules.
+// nodemailer, the Markdown pipeline) is a chunk loaded on first use. Native addons and what only
+// development loads stay in node_modules. Other entries, folder or plugins: a bundle made the same way.
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -30,12 +30,12 @@ const external = [
   'pino-pretty',
 ];
 
-export async function bundleServer(root) {
-  const outdir = resolve(root, 'dist/node');
+export async function bundleServer(root, { entries = entryPoints, folder = 'dist/node', plugins = [] } = {}) {
+  const outdir = resolve(root, folder);
   rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints,
+    entryPoints: entries,
     outbase: '.',
     outdir,
     bundle: true,
@@ -50,6 +50,7 @@ export async function bundleServer(root) {
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
+    plugins,
     logLevel: 'warning',
   });
 }

@@ -7,9 +7,8 @@ import { loadConfig } from '../lib/config.ts';
 import { compiledSchemasFile, recordedModule, startRecording } from '../lib/schemas/compiled.ts';
 
 /**
- * `npm run build`, after bundling: builds the app once with every optional route on (the bench's),
- * records the code of each validator and serializer its routes compile, and writes the table a
- * production start loads. Returns how many functions it holds.
+ * `npm run build`, after bundling: builds the app once, records the code of each validator and
+ * serializer its routes compile, and writes the table a production start loads. Returns how many functions it holds.
  */
 export async function writeCompiledSchemas(): Promise<number> {
   startRecording();
@@ -20,7 +19,6 @@ export async function writeCompiledSchemas(): Promise<number> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       METRICS_PORT: '0',
-      BENCH_BASELINE: '1',
       PLAY_SECRET: randomBytes(32).toString('base64url'),
     });
     const { buildApp } = await import('../app.ts');

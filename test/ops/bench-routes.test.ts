@@ -1,12 +1,14 @@
 import { brotliDecompressSync } from 'node:zlib';
 import t from 'tap';
+import { registerBenchRoutes } from '../../bench/app.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 
-// The routes `npm run bench` measures the pages against (routes/bench.ts): what a load tester
-// reads off the table is only true if they send what the pages send.
+// The routes `npm run bench` measures the pages against (bench/baseline-routes.ts), added to the
+// site's app as the bench's server adds them (bench/app.ts): what a load tester reads off the table
+// is only true if they send what the pages send.
 const page = { 'user-agent': browserUserAgent, accept: 'text/html', 'accept-language': 'en' };
 
-t.test('without BENCH_BASELINE the bench routes do not exist', async (t) => {
+t.test('the site alone has no bench route', async (t) => {
   const { app, close } = await startTestApp();
   t.teardown(close);
   for (const url of ['/__bench/baseline', '/__bench/react-floor', '/__bench/process']) {
@@ -14,8 +16,11 @@ t.test('without BENCH_BASELINE the bench routes do not exist', async (t) => {
   }
 });
 
-t.test('with BENCH_BASELINE=1', async (t) => {
-  const { app, close } = await startTestApp({ BENCH_BASELINE: '1', PAGE_CACHE_TTL_MS: '0' });
+t.test("with the bench's routes", async (t) => {
+  const { app, close } = await startTestApp(
+    { PAGE_CACHE_TTL_MS: '0' },
+    { extraRoutes: (app) => void registerBenchRoutes(app) },
+  );
   t.teardown(close);
   const get = (url: string, headers: Record<string, string> = {}) =>
     app.inject({ url, headers: { ...page, ...headers } });
@@ -57,6 +62,20 @@ t.test('with BENCH_BASELINE=1', async (t) => {
     t.equal(figures.pid, process.pid, 'this process');
     t.ok(figures.cpuMicros.user > 0 && figures.memoryBytes.rss > 0);
   });
+});
+
+t.test("the server the bench starts: the site's server.ts, bundled with the bench's routes", async (t) => {
+  const { projectRoot } = await import('../../lib/build-info.ts');
+  const { bundleBenchServer } = await import('../../bench/server-bundle.ts');
+  const { startLocalServer } = await import('../../bench/local-server.ts');
+  await bundleBenchServer(projectRoot);
+  const server = await startLocalServer(projectRoot);
+  t.teardown(() => server.stop());
+  const baseline = await fetch(`${server.base}/__bench/baseline`, { headers: page });
+  t.equal(baseline.status, 200);
+  t.match(await baseline.text(), /^<!DOCTYPE html>/i, 'the home page');
+  const figures = (await (await fetch(`${server.base}/__bench/process`)).json()) as { pid: number };
+  t.equal(figures.pid, server.child.pid, "the server's own figures");
 });
 
 t.test("the render scenario's floor: a bare server rendering the page's markup per request", async (t) => {

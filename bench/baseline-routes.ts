@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PageEntry } from '../lib/page-cache.ts';
 import { storedBody } from '../lib/page-cache-answer.ts';
 
-/** The paths the bench reads; nothing else answers them, and only under BENCH_BASELINE=1. */
+/** The paths the bench reads; only the server the bench starts answers them (bench/app.ts). */
 const benchPaths = {
   baseline: '/__bench/baseline',
   reactFloor: '/__bench/react-floor',
@@ -12,9 +12,9 @@ const benchPaths = {
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /**
- * What `npm run bench` compares the pages with (docs/benchmark.md, decision 0021), registered with
- * the pages, so the baseline goes through exactly the hooks a page does. `/__bench/process` lets
- * the bench report server CPU per request rather than the load generator's.
+ * What `npm run bench` compares the pages with (docs/benchmark.md, decision 0021), registered at
+ * the root after the pages, so the baseline goes through exactly the hooks a page does.
+ * `/__bench/process` lets the bench report server CPU per request rather than the load generator's.
  */
 export default async function bench(app: FastifyInstance) {
   const pageHtml = async (url: string) => {
@@ -39,7 +39,7 @@ export default async function bench(app: FastifyInstance) {
   const floorOf = (path: string) => {
     let floor = floors.get(path);
     if (!floor) {
-      floor = import('../lib/react-floor.ts').then(async ({ reactFloor }) => reactFloor(await pageHtml(path)));
+      floor = import('./react-floor.ts').then(async ({ reactFloor }) => reactFloor(await pageHtml(path)));
       floor.catch(() => floors.delete(path));
       floors.set(path, floor);
     }
@@ -86,7 +86,7 @@ export default async function bench(app: FastifyInstance) {
   });
 }
 
-/** This process's CPU and memory; the bench's bare Fastify server answers them too (bench/bare-server.ts). */
+/** This process's CPU and memory; the bare Fastify server answers them too (bench/bare-server.ts). */
 export function processFigures() {
   const cpu = process.cpuUsage();
   const memory = process.memoryUsage();
