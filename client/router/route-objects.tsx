@@ -33,10 +33,8 @@ export interface RouterSide {
   pageAction?: (route: PageRoute, locale: Locale) => ActionFunction;
   /** Browser only: loads a language's strings before its pages render (the server has both). */
   loadLocale?: (locale: Locale) => Promise<void>;
-  /** Browser only: loads a page's module with what it needs to render (its language's account strings). */
+  /** Loads a page's module with what it needs to render (in the browser, its language's account strings). */
   loadPageModule?: (route: PageRoute, locale: Locale) => Promise<PageModule>;
-  /** Server only: every page module, loaded at start (by page id); the browser loads them lazily. */
-  pages?: ReadonlyMap<string, PageModule>;
 }
 
 export interface LocaleHandle {
@@ -44,7 +42,6 @@ export interface LocaleHandle {
 }
 
 function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: RouterSide): RouteObject {
-  const loaded = side.pages?.get(route.id);
   return {
     id: node.id,
     ...(node.index ? { index: true } : { path: node.path, caseSensitive: true }),
@@ -52,11 +49,9 @@ function pageObject(node: RouteNode, route: PageRoute, locale: Locale, side: Rou
     ...(side.pageMiddleware ? { middleware: [side.pageMiddleware(route, locale)] } : {}),
     ...(side.pageLoader ? { loader: side.pageLoader(route, locale) } : {}),
     ...(route.action && side.pageAction ? { action: side.pageAction(route, locale) } : {}),
-    ...(loaded
-      ? { Component: loaded.default }
-      : side.loadPageModule && {
-          lazy: async () => ({ Component: (await side.loadPageModule!(route, locale)).default }),
-        }),
+    ...(side.loadPageModule && {
+      lazy: async () => ({ Component: (await side.loadPageModule!(route, locale)).default }),
+    }),
   };
 }
 

@@ -10,7 +10,7 @@ import {
   type StaticHandlerContext,
 } from 'react-router';
 import type { RenderState } from '../../contract/render-state.ts';
-import { pageName, pageRoutes } from '../../contract/routes.ts';
+import { pageName } from '../../contract/routes.ts';
 import { createRouteObjects, type PageModule } from './route-objects.tsx';
 
 /** What the server decided for this render (contract/render-state.ts): all the loaders read. */
@@ -23,18 +23,11 @@ const pageLoader: LoaderFunction = ({ context }) => {
   return state.data;
 };
 
-// The SSR bundle's routes: every page module loaded once at start, so no render resolves a lazy
-// route (the browser keeps loading each page's chunk on demand). Their loaders and actions only
-// hand react-router what the server has decided.
-const loadedPages = new Map(
-  await Promise.all(
-    pageRoutes.map(
-      async (route) => [route.id, (await import(`../pages/${pageName(route.module)}.tsx`)) as PageModule] as const,
-    ),
-  ),
-);
+// The SSR bundle's routes: a page's module is loaded by its route's `lazy` on its first render, so a
+// replica's start evaluates no page. Their loaders and actions only hand react-router what the
+// server has decided.
 const routes = createRouteObjects({
-  pages: loadedPages,
+  loadPageModule: (route) => import(`../pages/${pageName(route.module)}.tsx`) as Promise<PageModule>,
   rootLoader: ({ context }) => ({ user: context.get(decided).user }),
   pageLoader: () => pageLoader,
   pageAction:
@@ -63,11 +56,11 @@ function branchOf(state: Pick<RenderState, 'locale' | 'routeId'>): RouteObject[]
   return branch;
 }
 
-/** The branch each render's context was made over. */
-const contextBranches = new WeakMap<StaticHandlerContext, RouteObject[]>();
+/** The branch each render's context was made over, and its handler (whose routes have the page's module). */
+const contextBranches = new WeakMap<StaticHandlerContext, { branch: RouteObject[]; handler: StaticHandler }>();
 
 export function matchedBranch(context: StaticHandlerContext): RouteObject[] {
-  return contextBranches.get(context)!;
+  return contextBranches.get(context)!.branch;
 }
 
 /** A static handler per branch, made with it. */
@@ -90,11 +83,11 @@ export async function staticContext(state: RenderState): Promise<StaticHandlerCo
   );
   if (context instanceof Response) throw new Error(`${pathname}: a render's loaders answered a response`);
   context.statusCode = state.status;
-  contextBranches.set(context, branch);
+  contextBranches.set(context, { branch, handler });
   return context;
 }
 
 /** The router a render reads: react-router's, over the matched routes and the request's state. */
 export function staticRouterFor(context: StaticHandlerContext) {
-  return createStaticRouter(matchedBranch(context), context);
+  return createStaticRouter(contextBranches.get(context)!.handler.dataRoutes, context);
 }
