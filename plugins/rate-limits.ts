@@ -1,4 +1,4 @@
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis as RedisClient } from 'ioredis';
@@ -6,8 +6,7 @@ import { Gauge } from 'prom-client';
 import { addressMatcher } from '../lib/address-list.ts';
 import { ConfigError } from '../lib/config.ts';
 import { HttpError } from '../contract/http-error.ts';
-import { counterStore, type SharedCounters } from '../lib/rate-limit/counter-store.ts';
-import { MemoryCounters } from '../lib/rate-limit/memory-counters.ts';
+import { isRefusal, type LimitState, MemoryLimiter } from '../lib/rate-limit/memory-limiter.ts';
 import {
   memoryKeys,
   type RateLimitRule,
@@ -68,46 +67,78 @@ function rateLimited(retryAfterSeconds: number, message = attempts): HttpError {
   return new HttpError(429, 'RATE_LIMITED', message(seconds), undefined, { 'retry-after': String(seconds) });
 }
 
+// rate-limiter-flexible's own script, but a refund (negative points) never takes a count below zero
+// nor starts one that has ended.
+const countScript = `
+if tonumber(ARGV[1]) < 0 then
+  local current = redis.call('get', KEYS[1])
+  if not current or tonumber(current) <= 0 then return {0, redis.call('pttl', KEYS[1])} end
+  return {redis.call('incrby', KEYS[1], ARGV[1]), redis.call('pttl', KEYS[1])}
+end
+redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local consumed = redis.call('incrby', KEYS[1], ARGV[1])
+return {consumed, redis.call('pttl', KEYS[1])}`;
+
+interface Limiter {
+  consume(key: string): Promise<unknown>;
+  reward(key: string): Promise<unknown>;
+}
+
 /**
- * One @fastify/rate-limit store: counters in memory, bounded per limit (decision 0036), or in
- * Redis at REDIS_URL, falling back to memory while Redis is away (decision 0010).
+ * rate-limiter-flexible's limiters: in Redis at REDIS_URL, insured by counters in memory while
+ * Redis is away (decision 0010), or in memory alone, bounded per limit (decisions 0036, 0045).
  */
 export default fp<RateLimitsPluginOptions>(
   async (app, options) => {
     const settings = rateLimitSettings(app.config, options.limits);
     const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
+    const namespace = options.namespace ?? 'rate-limit:';
 
     const lastOverflowLog = new Map<string, number>();
-    const memory = new MemoryCounters({
-      capacity: memoryKeys,
-      ...(options.now ? { now: options.now } : {}),
-      overflowing(limit) {
-        const now = Date.now();
-        if ((lastOverflowLog.get(limit) ?? -Infinity) > now - 60_000) return;
-        lastOverflowLog.set(limit, now);
-        app.log.warn(
-          { limit, keys: memoryKeys },
-          'rate limit: more keys than memory counts exactly; new keys are counted approximately (never fewer) until the flood ends',
-        );
-      },
-    });
-    const shared = app.config.redisUrl ? await connectRedis(app.config.redisUrl) : undefined;
-    const store = counterStore(memory, shared);
+    const overflowing = (limit: string) => {
+      const now = Date.now();
+      if ((lastOverflowLog.get(limit) ?? -Infinity) > now - 60_000) return;
+      lastOverflowLog.set(limit, now);
+      app.log.warn(
+        { limit, keys: memoryKeys },
+        'rate limit: more keys than memory counts exactly; new keys are counted approximately (never fewer) until the flood ends',
+      );
+    };
+    // While Redis is away (not while it is let go at close): the counting is per replica.
+    let degraded = false;
+    let closing = false;
+    const redis = app.config.redisUrl ? await connectRedis(app.config.redisUrl) : undefined;
+    const flexible = redis && (await import('rate-limiter-flexible'));
+    /** The memory limiter as rate-limiter-flexible's kind, for its insurance (loaded with Redis only, as its client). */
+    function insurance(memory: MemoryLimiter) {
+      const { RateLimiterCompatibleAbstract, RateLimiterRes } = flexible!;
+      return new (class extends RateLimiterCompatibleAbstract {
+        override readonly keyPrefix = memory.keyPrefix;
+        override blockDuration = 0;
+        override execEvenly = false;
+        override consume(key: string | number) {
+          return memory.consume(key) as Promise<InstanceType<typeof RateLimiterRes>>;
+        }
+        override reward(key: string | number) {
+          return memory.reward(key).then(() => new RateLimiterRes());
+        }
+      })();
+    }
 
-    async function connectRedis(url: string): Promise<SharedCounters> {
+    async function connectRedis(url: string): Promise<RedisClient> {
       // Loaded only here: a replica without Redis does not carry the client (decision 0022).
       // Its module.exports, the client class (CommonJS on demand: lib/tracing.ts says why).
       const Redis = (await import('ioredis')).default as unknown as typeof RedisClient;
       const redis = new Redis(url, {
         lazyConnect: true,
-        // Fail fast when Redis is away: the store then counts in memory and no request waits.
+        // Fail fast when Redis is away: the limits then count in memory and no request waits.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         commandTimeout: 1000,
         connectTimeout: 5000,
         retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
       });
-      // ioredis reports every failed reconnection; the store logs the change of state once.
+      // ioredis reports every failed reconnection; the change of state is logged once.
       let lastError: NodeJS.ErrnoException | undefined;
       redis.on('error', (error: NodeJS.ErrnoException) => {
         lastError = error;
@@ -125,21 +156,27 @@ export default fp<RateLimitsPluginOptions>(
           { cause: error },
         );
       }
+      redis.on('close', () => {
+        if (degraded || closing) return;
+        degraded = true;
+        app.log.error(
+          { err: lastError },
+          'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)',
+        );
+      });
+      redis.on('ready', () => {
+        if (!degraded) return;
+        degraded = false;
+        app.log.info('rate limits: Redis answers again; counters are shared again');
+      });
       app.addHook('onClose', async () => {
+        closing = true;
         await redis.quit().catch(() => redis.disconnect());
       });
-      return {
-        redis,
-        namespace: options.namespace ?? 'rate-limit:',
-        degraded: (error) =>
-          app.log.error(
-            { err: error },
-            'rate limits: Redis is unreachable; counting in this process until it is back (limits are per replica meanwhile)',
-          ),
-        recovered: () => app.log.info('rate limits: Redis answers again; counters are shared again'),
-      };
+      return redis;
     }
 
+    const memory = new Map<string, MemoryLimiter>();
     if (metrics) {
       new Gauge({
         name: 'rate_limit_memory_keys',
@@ -147,60 +184,59 @@ export default fp<RateLimitsPluginOptions>(
         labelNames: ['limit'],
         registers: [metrics.registry],
         collect() {
-          for (const [limit, keys] of memory.sizes()) this.set({ limit }, keys);
+          for (const [limit, limiter] of memory) this.set({ limit }, limiter.size);
         },
       });
-      if (shared) {
-        const isDegraded = () => store.isDegraded();
+      if (redis) {
         new Gauge({
           name: 'rate_limit_store_degraded',
           help: '1 while Redis does not answer and rate limits count in this process (docs/decisions/0010).',
           registers: [metrics.registry],
           collect() {
-            this.set(isDegraded() ? 1 : 0);
+            this.set(degraded ? 1 : 0);
           },
         });
       }
     }
-    await app.register(rateLimit, {
-      global: false,
-      store: store.Store as never,
-      errorResponseBuilder: (_request, context) => rateLimited(context.ttl / 1000),
-    });
 
-    type Limiter = ReturnType<typeof app.createRateLimit>;
-    function refuse(label: string, retryAfterSeconds: number, message?: (seconds: number) => string): HttpError {
-      metrics?.rateLimitRefusals.inc({ limit: label });
-      return rateLimited(retryAfterSeconds, message);
+    /** Keys name their limit (`login-ip:<address>`) right after the namespace. */
+    function limiter(name: string, rule: RateLimitRule): Limiter {
+      if (name.includes(':')) throw new Error(`A limit's name holds no ':' (${name})`);
+      const inMemory = new MemoryLimiter({
+        keyPrefix: name,
+        points: rule.max,
+        windowMs: rule.windowMs,
+        capacity: memoryKeys,
+        overflowing,
+        ...(options.now ? { now: options.now } : {}),
+      });
+      memory.set(name, inMemory);
+      if (!redis || !flexible) return inMemory;
+      return new flexible.RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: namespace + name,
+        points: rule.max,
+        duration: Math.max(1, Math.round(rule.windowMs / 1000)),
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: insurance(inMemory),
+        customIncrTtlLuaScript: countScript,
+      });
     }
-    // The store falls back to memory by itself when Redis fails: anything thrown here is a bug,
-    // logged, and lets the request through.
-    async function consult(limiter: Limiter, request: FastifyRequest, increment = true) {
+
+    /** Counts one for `key`: a RateLimiterRes past the limit, else undefined. A fault is a bug, logged, and lets the request through. */
+    async function count(limit: Limiter, request: FastifyRequest, key: string): Promise<LimitState | undefined> {
       try {
-        return await limiter(request, { increment });
-      } catch (error) {
-        request.log.warn({ err: error }, 'rate limit check failed; request allowed');
-        return null;
+        await limit.consume(key);
+        return undefined;
+      } catch (outcome) {
+        if (isRefusal(outcome)) return outcome;
+        request.log.warn({ err: outcome }, 'rate limit check failed; request allowed');
+        return undefined;
       }
     }
-    function declare(name: string) {
-      if (name.includes(':')) throw new Error(`A limit's name holds no ':' (${name})`);
-    }
-    const keyOf = (name: string, value: string) => `${name}:${value}`;
-    /** A limiter whose key is the value the caller set on the request under `name`. */
-    function keyedLimiter(name: string, rule: RateLimitRule) {
-      declare(name);
-      const key = Symbol(name);
-      type WithKey = FastifyRequest & { [key]?: string };
-      const limiter = app.createRateLimit({
-        max: rule.max,
-        timeWindow: rule.windowMs,
-        keyGenerator: (request) => keyOf(name, (request as WithKey)[key] ?? ''),
-      });
-      return (request: FastifyRequest, value: string, increment = true) => {
-        (request as WithKey)[key] = value;
-        return consult(limiter, request, increment);
-      };
+    function refuse(label: string, res: LimitState, message?: (seconds: number) => string): HttpError {
+      metrics?.rateLimitRefusals.inc({ limit: label });
+      return rateLimited(res.msBeforeNext / 1000, message);
     }
 
     // A request whose connection is already gone has no address; the limiter must not throw on it.
@@ -208,51 +244,45 @@ export default fp<RateLimitsPluginOptions>(
     // RATE_LIMIT_ALLOW_LIST: an operator's load generator; per-account failure limits still apply.
     const allowListed = addressMatcher(app.config.rateLimitAllowList);
     const allowList = (request: FastifyRequest) => allowListed(request.ip ?? '');
-    const nothing: Refund = async () => {};
 
     app.decorate('rateLimits', {
       settings,
       addressOf: ipKey,
       allowListed: allowList,
       perIp(name, rule, { label = name, allowList: allowed = false, message } = {}) {
-        declare(name);
-        const limiter = app.createRateLimit({
-          ...(allowed ? { allowList } : {}),
-          max: rule.max,
-          timeWindow: rule.windowMs,
-          keyGenerator: (request) => keyOf(name, ipKey(request)),
-        });
+        const limit = limiter(name, rule);
         return async (request) => {
-          const result = await consult(limiter, request);
-          if (result && !result.isAllowed && result.isExceeded) throw refuse(label, result.ttlInSeconds, message);
+          if (allowed && allowList(request)) return;
+          const refused = await count(limit, request, ipKey(request));
+          if (refused) throw refuse(label, refused, message);
         };
       },
       keyed(name, rule) {
-        const limiter = keyedLimiter(name, rule);
+        const limit = limiter(name, rule);
         return async (request, value) => {
-          const result = await limiter(request, value);
-          if (result && !result.isAllowed && result.isExceeded) throw refuse(name, result.ttlInSeconds);
+          const refused = await count(limit, request, value);
+          if (refused) throw refuse(name, refused);
         };
       },
       failures(name, rule) {
-        const limiter = keyedLimiter(name, rule);
+        const limit = limiter(name, rule);
         return {
           async reserve(request, value, { enforce = true } = {}) {
-            const result = await limiter(request, value);
-            if (!result || result.isAllowed) return nothing;
-            const refund = () => store.refund(keyOf(name, value));
-            if (!enforce || !result.isExceeded) return refund;
+            const refused = await count(limit, request, value);
+            const refund = () =>
+              limit.reward(value).then(
+                () => undefined,
+                (error: unknown) => request.log.warn({ err: error }, 'rate limit refund failed'),
+              );
+            if (!enforce || !refused) return refund;
             await refund();
-            throw refuse(name, result.ttlInSeconds);
+            throw refuse(name, refused);
           },
         };
       },
       quota(name, rule) {
-        const limiter = keyedLimiter(name, rule);
-        return async (request, value) => {
-          const result = await limiter(request, value);
-          return !result || result.isAllowed || !result.isExceeded;
-        };
+        const limit = limiter(name, rule);
+        return async (request, value) => !(await count(limit, request, value));
       },
     } satisfies RateLimits);
   },
