@@ -1,25 +1,22 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Attributes,
-  type Context,
-  defaultTextMapGetter,
-  isSpanContextValid,
-  ROOT_CONTEXT,
+  context,
+  propagation,
   type Span,
   SpanKind,
+  type SpanStatus,
   SpanStatusCode,
   trace,
-  type Tracer,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { loggingErrorHandler, setGlobalErrorHandler } from '@opentelemetry/core';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import {
-  BasicTracerProvider,
   BatchSpanProcessor,
-  type ReadableSpan,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-base';
+  NodeTracerProvider,
+  RandomIdGenerator,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
 import {
   ATTR_DB_COLLECTION_NAME,
   ATTR_DB_OPERATION_NAME,
@@ -37,245 +34,184 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { TraceIds } from './logger.ts';
 
-/**
- * OpenTelemetry tracing, imported only with an OTLP endpoint (decision 0034); the SDK reads the
- * standard variables itself. Nothing is global: each app keeps its own provider and context.
- */
+// The OpenTelemetry SDK, imported only with an OTLP endpoint (decision 0051); it reads the
+// standard variables itself. Requests are @fastify/otel's spans, PostgreSQL's instrumentation-pg's.
 
 export type TracesProtocol = 'http/protobuf' | 'http/json';
 
-/** What a span's failure records, whatever was thrown. */
 function fail(span: Span, error: unknown): void {
-  if (error instanceof Error) {
-    span.recordException(error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-  } else {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
-  }
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
+  if (error instanceof Error) span.recordException(error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
 /** `SELECT users`: the operation and the first table, as OpenTelemetry's database spans are named. */
 export function describeQuery(text: string): { operation: string | undefined; table: string | undefined } {
   const operation = /^\s*([a-z]+)/i.exec(text)?.[1]?.toUpperCase();
-  const table =
-    operation === 'SELECT' || operation === 'INSERT' || operation === 'UPDATE' || operation === 'DELETE'
-      ? /\b(?:from|into|update)\s+"?([\w$]+)"?(?:\s*\.\s*"?([\w$]+)"?)?/i.exec(text)
-      : null;
+  const table = /^(SELECT|INSERT|UPDATE|DELETE)$/.test(operation ?? '')
+    ? /\b(?:from|into|update)\s+"?([\w$]+)"?(?:\s*\.\s*"?([\w$]+)"?)?/i.exec(text)
+    : null;
   return { operation, table: table ? (table[2] ?? table[1]) : undefined };
 }
 
-/** A failed export is said once a minute at most: a collector that is away must not flood the log. */
-class LoggedExporter implements SpanExporter {
-  #lastWarning = 0;
-  constructor(
-    readonly inner: SpanExporter,
-    readonly warn: (error: unknown) => void,
-  ) {}
-  export(spans: ReadableSpan[], done: Parameters<SpanExporter['export']>[1]): void {
-    this.inner.export(spans, (result) => {
-      if (result.code === ExportResultCode.FAILED && Date.now() - this.#lastWarning > 60_000) {
-        this.#lastWarning = Date.now();
-        this.warn(result.error);
-      }
-      done(result);
-    });
-  }
-  shutdown(): Promise<void> {
-    return this.inner.shutdown();
-  }
-  forceFlush(): Promise<void> {
-    return this.inner.forceFlush?.() ?? Promise.resolve();
-  }
+function nameQuery(span: Span, text: string): void {
+  const { operation, table } = describeQuery(text);
+  if (operation) span.setAttribute(ATTR_DB_OPERATION_NAME, operation);
+  if (table) span.setAttribute(ATTR_DB_COLLECTION_NAME, table);
+  if (operation) span.updateName(table ? `${operation} ${table}` : operation);
 }
+
+/** A request's ids, drawn when its logger is made, so that Fastify's "incoming request" line has them. */
+const random = new RandomIdGenerator();
+const reserved: Partial<TraceIds> = {};
+const idGenerator = {
+  generateTraceId: () => take('trace_id') ?? random.generateTraceId(),
+  generateSpanId: () => take('span_id') ?? random.generateSpanId(),
+};
+function take(id: keyof TraceIds): string | undefined {
+  const value = reserved[id];
+  delete reserved[id];
+  return value;
+}
+
+/** As the HTTP conventions have a server span: a 4xx is not a failure (@fastify/otel marks any thrown error). */
+const serverSpanStatus: SpanProcessor = {
+  onStart: () => {},
+  onEnd: () => {},
+  forceFlush: async () => {},
+  shutdown: async () => {},
+  onEnding(span) {
+    const status = span.attributes[ATTR_HTTP_RESPONSE_STATUS_CODE];
+    if (span.kind !== SpanKind.SERVER || typeof status !== 'number') return;
+    // Still the SDK's mutable span while it ends (setStatus ignores UNSET).
+    if (status < 500) (span as { status: SpanStatus }).status = { code: SpanStatusCode.UNSET };
+    else if (span.attributes[ATTR_ERROR_TYPE] === undefined) span.setAttribute(ATTR_ERROR_TYPE, String(status));
+  },
+};
 
 export interface TracingOptions {
   protocol: TracesProtocol;
   serviceVersion: string | undefined;
-  /** A failed export (the collector is away). */
+  /** A failed export (the collector is away), at most once a minute. */
   onExportError: (error: unknown) => void;
 }
 
-/** A request's span and the context that makes it the parent of what the request does. */
-export interface RequestTrace {
-  span: Span;
-  context: Context;
-}
-
-/** How long shutdown waits for the last spans to leave: a collector that is away must not hold it. */
-const shutdownTimeoutMs = 2000;
-
 export class Tracing {
-  readonly #provider: BasicTracerProvider;
-  readonly #tracer: Tracer;
-  readonly #contexts = new AsyncLocalStorageContextManager();
-  readonly #propagator = new W3CTraceContextPropagator();
+  readonly #tracer = trace.getTracer('asdas-site');
+  readonly #pg = new PgInstrumentation({
+    enabled: false,
+    requestHook: (span, { query }) => nameQuery(span, query.text),
+  });
+  constructor(readonly provider: NodeTracerProvider) {}
 
-  constructor(provider: BasicTracerProvider) {
-    this.#provider = provider;
-    this.#tracer = provider.getTracer('asdas-site');
-    this.#contexts.enable();
+  /** A request's ids for its logger, before its span exists: `startingWith` gives them to that span. */
+  reserveIds(headers: Record<string, unknown>): TraceIds {
+    const parent = trace.getSpanContext(propagation.extract(context.active(), headers));
+    const traceId = parent && trace.isSpanContextValid(parent) ? parent.traceId : random.generateTraceId();
+    return { trace_id: traceId, span_id: random.generateSpanId() };
   }
 
-  /** A request's span, continuing a W3C `traceparent` when one came; named by method until routed. */
-  startRequest(method: string, headers: IncomingHttpHeaders): RequestTrace {
-    const parent = this.#propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
-    const span = this.#tracer.startSpan(
-      method,
-      { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method } },
-      parent,
-    );
-    return { span, context: trace.setSpan(parent, span) };
+  startingWith(ids: TraceIds, work: () => void): void {
+    Object.assign(reserved, ids);
+    try {
+      work();
+    } finally {
+      delete reserved.trace_id;
+      delete reserved.span_id;
+    }
   }
 
-  /** Runs `work` with `context` active: spans it starts, now or after an await, are its children. */
-  within<T>(context: Context, work: () => T): T {
-    return this.#contexts.with(context, work);
+  activeIds(): TraceIds | undefined {
+    const span = trace.getSpan(context.active())?.spanContext();
+    return span && trace.isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : undefined;
   }
 
-  activeSpan(): Span | undefined {
-    return trace.getSpan(this.#contexts.active());
-  }
-
-  /** For log lines: `span`'s ids (the active span's without one). */
-  idsOf(span: Span | undefined = this.activeSpan()): TraceIds | undefined {
-    const context = span?.spanContext();
-    return context && isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : undefined;
+  /** PostgreSQL's queries as spans, patched where `pg` is loaded: the bundle holds no hook to patch it. */
+  instrumentPg(pg: object): void {
+    for (const definition of this.#pg.getModuleDefinitions()) if (definition.name === 'pg') definition.patch?.(pg);
   }
 
   /** Runs `work` in a child span of the active one; a throw marks it failed and passes on. */
-  inSpan<T>(
-    name: string,
-    options: { kind?: 'internal' | 'client'; attributes?: Attributes },
-    work: (span: Span) => T,
-  ): T {
-    const parent = this.#contexts.active();
-    const span = this.#tracer.startSpan(
-      name,
-      {
-        kind: options.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL,
-        ...(options.attributes ? { attributes: options.attributes } : {}),
-      },
-      parent,
-    );
-    let result: T;
-    try {
-      result = this.#contexts.with(trace.setSpan(parent, span), work, undefined, span);
-    } catch (error) {
-      fail(span, error);
-      span.end();
-      throw error;
-    }
-    if (!isPromiseLike(result)) {
-      span.end();
-      return result;
-    }
-    return result.then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
+  inSpan<T>(name: string, options: { kind?: 'internal' | 'client'; attributes?: Attributes }, work: (span: Span) => T) {
+    const kind = options.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL;
+    return this.#tracer.startActiveSpan(name, { kind, attributes: options.attributes ?? {} }, (span): T => {
+      const failed = (error: unknown) => {
         fail(span, error);
         span.end();
         throw error;
-      },
-    ) as T;
+      };
+      try {
+        const result = work(span);
+        if (result instanceof Promise) {
+          return result.then((value: unknown) => {
+            span.end();
+            return value;
+          }, failed) as T;
+        }
+        span.end();
+        return result;
+      } catch (error) {
+        return failed(error);
+      }
+    });
   }
 
-  /** A query that has just ended (Kysely reports afterwards), as a span started `durationMs` ago. */
-  recordQuery(query: { system: 'postgresql' | 'sqlite'; text: string; durationMs: number; error?: unknown }): void {
+  /** A SQLite query that has just ended (Kysely reports afterwards), as a span started `durationMs` ago. */
+  recordQuery(query: { text: string; durationMs: number; error?: unknown }): void {
     const end = performance.timeOrigin + performance.now();
-    const { operation, table } = describeQuery(query.text);
-    const attributes: Attributes = {
-      [ATTR_DB_SYSTEM_NAME]: query.system,
-      [ATTR_DB_QUERY_TEXT]: query.text,
-    };
-    if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
-    if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
-    const span = this.#tracer.startSpan(
-      operation ? (table ? `${operation} ${table}` : operation) : query.system,
-      { kind: SpanKind.CLIENT, attributes, startTime: end - query.durationMs },
-      this.#contexts.active(),
-    );
+    const attributes = { [ATTR_DB_SYSTEM_NAME]: 'sqlite', [ATTR_DB_QUERY_TEXT]: query.text };
+    const span = this.#tracer.startSpan('sqlite', {
+      kind: SpanKind.CLIENT,
+      attributes,
+      startTime: end - query.durationMs,
+    });
+    nameQuery(span, query.text);
     if (query.error !== undefined) {
-      // PostgreSQL's SQLSTATE or SQLite's code, when the driver gives one (`23505`: a unique key taken).
+      // SQLite's code when the driver gives one (`SQLITE_CONSTRAINT_UNIQUE`).
       const code = query.error instanceof Error && 'code' in query.error ? query.error.code : undefined;
       if (typeof code === 'string') span.setAttribute(ATTR_DB_RESPONSE_STATUS_CODE, code);
-      span.setAttribute(
-        ATTR_ERROR_TYPE,
-        typeof code === 'string' ? code : query.error instanceof Error ? query.error.name : 'error',
-      );
+      span.setAttribute(ATTR_ERROR_TYPE, typeof code === 'string' ? code : (query.error as Error).name);
       fail(span, query.error);
     }
     span.end(end);
   }
 
   /** An HTTP call to another service: `work` reports the answer's status, or the kind of failure. */
-  httpClient<T>(
-    method: string,
-    url: string,
-    work: (report: { status(code: number): void; failure(type: string): void }) => Promise<T>,
-  ): Promise<T> {
+  httpClient<T>(method: string, url: string, work: (report: CallReport) => Promise<T>): Promise<T> {
     const { hostname, port, protocol } = new URL(url);
-    return this.inSpan(
-      method,
-      {
-        kind: 'client',
-        attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: method,
-          [ATTR_URL_FULL]: url,
-          [ATTR_SERVER_ADDRESS]: hostname,
-          [ATTR_SERVER_PORT]: Number(port) || (protocol === 'https:' ? 443 : 80),
+    const attributes = {
+      [ATTR_HTTP_REQUEST_METHOD]: method,
+      [ATTR_URL_FULL]: url,
+      [ATTR_SERVER_ADDRESS]: hostname,
+      [ATTR_SERVER_PORT]: Number(port) || (protocol === 'https:' ? 443 : 80),
+    };
+    return this.inSpan(method, { kind: 'client', attributes }, (span) => {
+      // An error status names the failure; what the caller then says of it does not replace it.
+      let failedStatus = false;
+      return work({
+        status: (code) => {
+          span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, code);
+          failedStatus = code >= 400;
+          if (failedStatus) span.setAttribute(ATTR_ERROR_TYPE, String(code));
         },
-      },
-      (span) => {
-        // An error status names the failure; what the caller then says of it does not replace it.
-        let failedStatus = false;
-        return work({
-          status: (code) => {
-            span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, code);
-            failedStatus = code >= 400;
-            if (failedStatus) span.setAttribute(ATTR_ERROR_TYPE, String(code));
-          },
-          failure: (type) => {
-            if (!failedStatus) span.setAttribute(ATTR_ERROR_TYPE, type);
-          },
-        });
-      },
-    );
-  }
-
-  /** Marks `span` failed with `error` (its exception event and an error status). */
-  fail(span: Span, error: unknown): void {
-    fail(span, error);
-  }
-
-  /** Sends the spans that have ended (tests; shutdown does it too). */
-  forceFlush(): Promise<void> {
-    return this.#provider.forceFlush();
-  }
-
-  /** Sends what is left, within a bound, and stops. */
-  async shutdown(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, shutdownTimeoutMs);
-      timer.unref();
+        failure: (type) => void (failedStatus || span.setAttribute(ATTR_ERROR_TYPE, type)),
+      });
     });
-    try {
-      await Promise.race([this.#provider.shutdown(), bound]);
-    } finally {
-      clearTimeout(timer);
-      this.#contexts.disable();
-    }
+  }
+
+  readonly fail = fail;
+
+  /** Sends what is left within 2 s (a collector that is away must not hold shutdown), and unregisters. */
+  async shutdown(): Promise<void> {
+    const bound = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
+    await Promise.race([this.provider.shutdown(), bound]);
+    for (const api of [trace, context, propagation]) api.disable();
+    setGlobalErrorHandler(loggingErrorHandler());
   }
 }
 
-/** The provider: a batch of spans sent every few seconds (OTEL_BSP_*) to the OTLP/HTTP endpoint. */
+type CallReport = { status(code: number): void; failure(type: string): void };
+
+/** The provider: batches (OTEL_BSP_*) to the OTLP/HTTP endpoint, with the API's globals set. */
 export async function startTracing(options: TracingOptions): Promise<Tracing> {
   // Only the exporter of the protocol in use is loaded. The server bundle loads its CommonJS build,
   // whose exports are only `default` (module.exports); Node, from the sources, its named ones.
@@ -286,15 +222,21 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
   const { OTLPTraceExporter } =
     'OTLPTraceExporter' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over our defaults.
+  const ours = { [ATTR_SERVICE_NAME]: 'asdas-site', [ATTR_SERVICE_VERSION]: options.serviceVersion };
   const resource = defaultResource()
-    .merge(
-      resourceFromAttributes({
-        [ATTR_SERVICE_NAME]: 'asdas-site',
-        ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
-      }),
-    )
+    .merge(resourceFromAttributes(ours))
     .merge(detectResources({ detectors: [envDetector] }));
-  const exporter = new LoggedExporter(new OTLPTraceExporter(), options.onExportError);
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  let lastWarning = 0;
+  setGlobalErrorHandler((error) => {
+    if (Date.now() - lastWarning < 60_000) return;
+    lastWarning = Date.now();
+    options.onExportError(error);
+  });
+  const provider = new NodeTracerProvider({
+    resource,
+    idGenerator,
+    spanProcessors: [serverSpanStatus, new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  provider.register();
   return new Tracing(provider);
 }

@@ -33,18 +33,19 @@ export default fp<DatabasePluginOptions>(
       db = options.db;
     } else {
       const backend = app.config.databaseUrl ? 'postgres' : 'sqlite';
-      const system = backend === 'postgres' ? 'postgresql' : 'sqlite';
       const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
       const tracing = app.hasDecorator('tracing') ? app.tracing : undefined;
       const opened = await openDatabase({
         dataDir: app.config.dataDir,
         databaseUrl: app.config.databaseUrl,
         onPoolError: (error) => app.log.warn({ err: error }, 'idle database connection failed'),
+        // PostgreSQL's query spans are instrumentation-pg's; SQLite's ours, from Kysely's log.
+        ...(tracing ? { instrumentPg: (pg: object) => tracing.instrumentPg(pg) } : {}),
         ...(metrics || tracing
           ? {
               onQuery: (ms: number, ok: boolean, text: string, error?: unknown) => {
                 metrics?.dbQuery.observe({ backend, outcome: ok ? 'ok' : 'error' }, ms / 1000);
-                tracing?.recordQuery({ system, text, durationMs: ms, ...(ok ? {} : { error }) });
+                if (backend === 'sqlite') tracing?.recordQuery({ text, durationMs: ms, ...(ok ? {} : { error }) });
               },
             }
           : {}),

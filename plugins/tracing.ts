@@ -1,18 +1,12 @@
-import type { IncomingMessage } from 'node:http';
-import { SpanStatusCode } from '@opentelemetry/api';
-import {
-  ATTR_ERROR_TYPE,
-  ATTR_HTTP_RESPONSE_STATUS_CODE,
-  ATTR_HTTP_ROUTE,
-  ATTR_URL_PATH,
-  ATTR_URL_SCHEME,
-} from '@opentelemetry/semantic-conventions';
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import { context, SpanStatusCode } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_ROUTE, ATTR_URL_PATH, ATTR_URL_SCHEME } from '@opentelemetry/semantic-conventions';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { readBuildInfo } from '../lib/build-info.ts';
-import { useTraceIds } from '../lib/logger.ts';
+import { type TraceIds, useTraceIds } from '../lib/logger.ts';
 import { pageOf } from '../lib/pages/page-request.ts';
-import { type RequestTrace, startTracing, type Tracing } from '../lib/tracing.ts';
+import { startTracing, type Tracing } from '../lib/tracing.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,22 +15,14 @@ declare module 'fastify' {
   }
 }
 
-/** The request id (plugins/request-id.ts), as the span's attribute. */
-const requestIdAttribute = 'asdas.request_id';
-
-interface Traced extends RequestTrace {
-  /** Kept to record on the span if the answer turns out a 5xx. */
-  error?: Error;
-}
-
 /** `GET /th/asdas/:slug`: the matched route, never the raw path; a payload by its own pattern. */
 function routeOf(request: FastifyRequest): string | undefined {
   return pageOf(request)?.pattern ?? request.routeOptions.url;
 }
 
 /**
- * A span per request, continuing the proxy's W3C trace context, active for everything the
- * request does; log lines carry its ids (decision 0034). Registered only when tracing is on.
+ * A span per request (@fastify/otel), continuing the proxy's W3C trace context, active for
+ * everything the request does; log lines carry its ids (decision 0051). Registered only when on.
  */
 export default fp(
   async (app) => {
@@ -53,71 +39,67 @@ export default fp(
       onExportError: (error) =>
         app.log.warn({ err: error }, 'spans could not be sent to the OpenTelemetry collector; they are dropped'),
     });
-    const requests = new WeakMap<IncomingMessage, Traced>();
-    const requestLoggers = new WeakMap<object, RequestTrace>();
 
-    // The request's span starts with its logger, so every line of `request.log` from "incoming
-    // request" on carries the ids, hooks or not; other loggers carry the active span's.
+    // Fastify logs "incoming request" before any hook: the request's ids are drawn with its logger,
+    // and the span @fastify/otel starts in the next onRequest hook takes them.
+    const reserved = new WeakMap<object, TraceIds>();
     app.setChildLoggerFactory(function (logger, bindings, options, raw) {
       const child = logger.child(bindings, options);
-      const traced: Traced = tracing.startRequest(raw.method ?? 'GET', raw.headers);
-      requests.set(raw, traced);
-      requestLoggers.set(child, traced);
+      const ids = tracing.reserveIds(raw.headers);
+      reserved.set(raw, ids).set(child, ids);
       return child;
     });
-    const undoLogIds = useTraceIds((logger) => tracing.idsOf(requestLoggers.get(logger)?.span));
-
-    // The rest of the request runs in its span's context: the hooks and the handler from here, and
-    // again after the body has arrived (its events come from the socket, outside any request).
+    const undoLogIds = useTraceIds((logger) => reserved.get(logger) ?? tracing.activeIds());
     app.addHook('onRequest', (request, _reply, done) => {
-      const traced = requests.get(request.raw);
-      if (!traced) return done();
-      traced.span.setAttribute(requestIdAttribute, request.id);
-      tracing.within(traced.context, done);
-    });
-    app.addHook('preValidation', (request, _reply, done) => {
-      const traced = requests.get(request.raw);
-      if (traced) tracing.within(traced.context, done);
+      const ids = reserved.get(request.raw);
+      if (ids) tracing.startingWith(ids, done);
       else done();
     });
 
+    const otel = new FastifyOtelInstrumentation({
+      // Renders, queries, emails are the request's own children, not a hook's or the handler's.
+      instrumentHooks: false,
+      instrumentHandler: false,
+      recordExceptions: false,
+      requestHook(span, request) {
+        const route = routeOf(request);
+        span.updateName(route ? `${request.method} ${route}` : request.method);
+        span.setAttributes({
+          [ATTR_URL_PATH]: request.url.split('?', 1)[0],
+          [ATTR_URL_SCHEME]: request.protocol,
+          'asdas.request_id': request.id,
+          ...(route ? { [ATTR_HTTP_ROUTE]: route } : {}),
+        });
+      },
+    });
+    await app.register(otel.plugin());
+
+    // A body's events come from the socket, outside any request: the rest runs in its span again.
+    app.addHook('preValidation', (request, _reply, done) => {
+      const active = request.opentelemetry().context;
+      if (active) context.with(active, done);
+      else done();
+    });
+    // Only a server fault's exception is recorded: the error handler decides the status after onError.
+    const errors = new WeakMap<FastifyRequest, Error>();
     app.addHook('onError', (request, _reply, error, done) => {
-      const traced = requests.get(request.raw);
-      if (traced) traced.error = error;
+      errors.set(request, error);
       done();
     });
-
-    function finish(request: FastifyRequest, statusCode: number | undefined) {
-      const traced = requests.get(request.raw);
-      if (!traced) return;
-      requests.delete(request.raw);
-      const { span } = traced;
-      const path = request.url.split('?', 1)[0] ?? '/';
-      const route = routeOf(request);
-      span.updateName(route ? `${request.method} ${route}` : request.method);
-      span.setAttributes({ [ATTR_URL_PATH]: path, [ATTR_URL_SCHEME]: request.protocol });
-      if (route) span.setAttribute(ATTR_HTTP_ROUTE, route);
-      if (statusCode === undefined) {
-        // The client went away before the answer.
-        span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
-        span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection' });
-      } else {
-        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
-        // A 4xx is the client's doing: only a server fault marks a server span failed.
-        if (statusCode >= 500) {
-          if (traced.error) span.recordException(traced.error);
-          span.setAttribute(ATTR_ERROR_TYPE, traced.error?.name ?? String(statusCode));
-          span.setStatus({ code: SpanStatusCode.ERROR, ...(traced.error ? { message: traced.error.message } : {}) });
-        }
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const error = errors.get(request);
+      const { span } = request.opentelemetry();
+      if (error && span && reply.statusCode >= 500) {
+        span.recordException(error);
+        span.setAttribute(ATTR_ERROR_TYPE, error.name);
       }
-      span.end();
-    }
-    app.addHook('onResponse', (request, reply, done) => {
-      finish(request, reply.statusCode);
-      done();
+      done(null, payload);
     });
     app.addHook('onRequestAbort', (request, done) => {
-      finish(request, undefined);
+      const { span } = request.opentelemetry();
+      span?.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+      span?.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection' });
+      span?.end();
       done();
     });
 

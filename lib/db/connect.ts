@@ -17,6 +17,8 @@ export interface OpenDatabaseOptions {
   onPoolError?: (error: Error) => void;
   /** After each query: its SQL has placeholders (`$1`, `?`), never the values. */
   onQuery?: (durationMs: number, ok: boolean, sql: string, error?: unknown) => void;
+  /** While tracing is on: given `pg` once loaded, before its first query. */
+  instrumentPg?: (pg: object) => void;
 }
 
 export interface OpenedDatabase {
@@ -42,6 +44,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   if (options.databaseUrl) {
     // Loaded only for PostgreSQL: a replica on the embedded database never holds pg's code.
     const { default: postgres } = await import('pg');
+    options.instrumentPg?.(postgres);
     const pool = new postgres.Pool({
       connectionString: options.databaseUrl,
       max: 10,

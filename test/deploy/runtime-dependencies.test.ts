@@ -27,7 +27,8 @@ function importedPackages(source: string): string[] {
     ...source.matchAll(/^\s*import\s*["']([^"'./][^"']*)["']/gm),
     ...source.matchAll(/\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g),
     // The compiled schemas (dist/node/compiled-schemas.cjs) require their runtime helpers.
-    ...source.matchAll(/\brequire\(\s*["']([^"'./][^"']*)["']\s*\)/g),
+    // A package name's first character: require-in-the-middle's debug text says `require('%s')`.
+    ...source.matchAll(/\brequire\(\s*["']([@a-z0-9][^"']*)["']\s*\)/g),
   ].map((match) => match[1]!);
   return specifiers
     .filter((specifier) => !specifier.startsWith('node:') && !builtinModules.includes(specifier.split('/')[0]!))

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry tracing (decision 0034): off, nothing of it is loaded; on, the spans of requests,
+ * OpenTelemetry tracing (decisions 0034, 0051): off, nothing of it is loaded; on, the spans of requests,
  * page renders, database queries, emails and the icon upstream reach an OTLP/HTTP receiver this
  * test runs, with the parents and attributes an operator reads, and log lines carry their ids.
  * Serves the production build (`npm run build` first).
@@ -17,11 +17,11 @@ import { browserUserAgent, startTestApp } from '../helpers/app.ts';
 
 const browser = { accept: 'text/html', 'user-agent': browserUserAgent };
 
-/** The OpenTelemetry packages this process has loaded (they are CommonJS: `require.cache` lists them). */
+/** The OpenTelemetry packages (and @fastify/otel) this process has loaded: CommonJS, in `require.cache`. */
 function loadedOpenTelemetry(): string[] {
   const names = new Set<string>();
   for (const path of Object.keys(createRequire(import.meta.url).cache)) {
-    const name = /[\\/]node_modules[\\/](@opentelemetry[\\/][^\\/]+)/.exec(path)?.[1];
+    const name = /[\\/]node_modules[\\/](@opentelemetry[\\/][^\\/]+|@fastify[\\/]otel)[\\/]/.exec(path)?.[1];
     if (name) names.add(name.replace('\\', '/'));
   }
   return [...names].sort();
@@ -264,7 +264,8 @@ t.test('on: requests, renders, queries, emails and the icon upstream as spans at
 
   t.test('only the JSON exporter is loaded', async (t) => {
     const loaded = loadedOpenTelemetry();
-    t.ok(loaded.includes('@opentelemetry/sdk-trace-base'));
+    t.ok(loaded.includes('@opentelemetry/sdk-trace-node'));
+    t.ok(loaded.includes('@fastify/otel'));
     t.ok(loaded.includes('@opentelemetry/exporter-trace-otlp-http'));
     t.notOk(loaded.includes('@opentelemetry/exporter-trace-otlp-proto'));
   });
