@@ -73,13 +73,18 @@ function take(id: keyof TraceIds): string | undefined {
   return value;
 }
 
-/** As the HTTP conventions have a server span: a 4xx is not a failure (@fastify/otel marks any thrown error). */
+/** As the conventions have it: a 4xx is not a server span's failure (@fastify/otel marks any thrown error); a query's SQLSTATE is. */
 const serverSpanStatus: SpanProcessor = {
   onStart: () => {},
   onEnd: () => {},
   forceFlush: async () => {},
   shutdown: async () => {},
   onEnding(span) {
+    // instrumentation-pg names a failed query's SQLSTATE only in its exception's message.
+    const message = span.events.find((event) => event.name === 'exception')?.attributes?.['exception.message'];
+    const sqlState =
+      span.kind === SpanKind.CLIENT && /^PostgreSQL error .*\(code: ([0-9A-Z]{5})\)$/.exec(String(message));
+    if (sqlState) span.setAttributes({ [ATTR_DB_RESPONSE_STATUS_CODE]: sqlState[1], [ATTR_ERROR_TYPE]: sqlState[1] });
     const status = span.attributes[ATTR_HTTP_RESPONSE_STATUS_CODE];
     if (span.kind !== SpanKind.SERVER || typeof status !== 'number') return;
     // Still the SDK's mutable span while it ends (setStatus ignores UNSET).

@@ -14,6 +14,7 @@ import { PasswordHasher, testHashing } from '../../lib/auth/passwords.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { validRegistration } from '../helpers/accounts.ts';
 import { browserUserAgent, startTestApp } from '../helpers/app.ts';
+import { createTestDatabase, postgresUrl } from '../helpers/database.ts';
 
 const browser = { accept: 'text/html', 'user-agent': browserUserAgent };
 
@@ -427,3 +428,38 @@ t.test('on: requests, renders, queries, emails and the icon upstream as spans at
     t.same([...receiver.contentTypes], ['application/json']);
   });
 });
+
+t.test(
+  'PostgreSQL: queries as client spans, a failed one with its SQLSTATE',
+  { skip: postgresUrl() ? false : 'TEST_DATABASE_URL is not set' },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.teardown(() => database.close());
+    const receiver = await startReceiver();
+    t.teardown(() => receiver.close());
+    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
+    Object.assign(process.env, otel, { OTEL_BSP_SCHEDULE_DELAY: '50' });
+    t.teardown(() => {
+      for (const name of [...Object.keys(otel), 'OTEL_BSP_SCHEDULE_DELAY']) delete process.env[name];
+    });
+    const { app, close } = await startTestApp(
+      { ...otel, DATABASE_URL: database.url!, PLAY_SECRET: 'a'.repeat(32) },
+      { databaseFromConfig: true, accounts: { passwordHasher: new PasswordHasher(testHashing), sweepIntervalMs: 0 } },
+    );
+    t.teardown(close);
+    const registration = validRegistration();
+    const register = (id: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/register', headers: { 'x-request-id': id }, payload: registration });
+    t.equal((await register('pg-register-1')).statusCode, 201);
+    t.equal((await register('pg-register-2')).statusCode, 409, 'the same email again');
+    const request = await requestSpan(receiver, 'pg-register-2');
+    const insert = await receiver.waitFor('the failed insert', () =>
+      childrenOf(receiver, request).find(
+        (span) => span.attributes['db.system.name'] === 'postgresql' && span.name === 'INSERT users',
+      ),
+    );
+    t.equal(insert.kind, 3, 'a client span of the request');
+    t.match(insert.attributes, { 'db.response.status_code': '23505', 'error.type': '23505' });
+    t.notOk(String(insert.attributes['db.query.text']).includes(registration.email as string), 'never the values');
+  },
+);
