@@ -73,14 +73,13 @@ function take(id: keyof TraceIds): string | undefined {
   return value;
 }
 
-/** As the conventions have it: a 4xx is not a server span's failure (@fastify/otel marks any thrown error); a query's SQLSTATE is. */
+/** A 4xx is no server span's failure (@fastify/otel marks any thrown error); a query's SQLSTATE, named only in instrumentation-pg's message, is its error type. */
 const serverSpanStatus: SpanProcessor = {
   onStart: () => {},
   onEnd: () => {},
   forceFlush: async () => {},
   shutdown: async () => {},
   onEnding(span) {
-    // instrumentation-pg names a failed query's SQLSTATE only in its exception's message.
     const message = span.events.find((event) => event.name === 'exception')?.attributes?.['exception.message'];
     const sqlState =
       span.kind === SpanKind.CLIENT && /^PostgreSQL error .*\(code: ([0-9A-Z]{5})\)$/.exec(String(message));
