@@ -144,19 +144,30 @@ export default async function pageRoutes(app: FastifyInstance) {
       const document: PageRequest = { route, locale, answer: 'document', pattern: patterns.document };
       const payload: PageRequest = { route, locale, answer: 'payload', pattern: patterns.payload };
       const config = (page: PageRouteConfig) => ({ auth: 'header-or-cookie' as const, page });
+      // One route for all of an address's methods: Fastify's own HEAD route is one more (0054).
+      const read = { method: ['GET', 'HEAD'], exposeHeadRoute: false };
       if (route.path === '*') {
-        const either = config({ page: document, payloadPage: payload });
-        app.get(patterns.document, { config: either }, (request, reply) => {
-          const page = pageOf(request)!;
-          return page.answer === 'payload' ? getPayload(request, reply) : getDocument(request, reply, page);
+        app.route({
+          ...read,
+          url: patterns.document,
+          config: config({ page: document, payloadPage: payload }),
+          handler: (request, reply) => {
+            const page = pageOf(request)!;
+            return page.answer === 'payload' ? getPayload(request, reply) : getDocument(request, reply, page);
+          },
         });
+        app.post(patterns.document, { config: config({ page: document }) }, postForm);
       } else {
-        app.get(patterns.document, { config: config({ page: document }) }, (request, reply) =>
-          getDocument(request, reply, document),
-        );
-        app.get(patterns.payload, { config: config({ page: payload }) }, getPayload);
+        app.route({
+          method: [...read.method, 'POST'],
+          exposeHeadRoute: false,
+          url: patterns.document,
+          config: config({ page: document }),
+          handler: (request, reply) =>
+            request.method === 'POST' ? postForm(request, reply) : getDocument(request, reply, document),
+        });
+        app.route({ ...read, url: patterns.payload, config: config({ page: payload }), handler: getPayload });
       }
-      app.post(patterns.document, { config: config({ page: document }) }, postForm);
     }
   }
 
