@@ -51,6 +51,7 @@ declare module 'fastify' {
 }
 
 const immutableAsset = 'public, max-age=31536000, immutable';
+const ssrAssets = resolve(projectRoot, 'dist/server/assets');
 
 /** Loads the SSR bundle (client/entry.server.tsx); production serves dist/ and never imports Vite. */
 async function ssr(app: FastifyInstance) {
@@ -84,6 +85,10 @@ async function ssr(app: FastifyInstance) {
       cacheControl: false,
       // scripts/build.mjs writes `.br`/`.gz` next to each asset.
       preCompressed: true,
+      // @fastify/vite serves /assets/ by one wildcard route over the client's and the SSR bundle's
+      // folders, and the rest of dist/client by a route per file (assets again): only the client's.
+      globIgnore: ['assets/**'],
+      allowedPath: (_path: string, root: string | undefined) => !root?.startsWith(ssrAssets),
       // Only /assets/ is fingerprinted.
       setHeaders(reply, path) {
         reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? immutableAsset : 'public, max-age=3600');

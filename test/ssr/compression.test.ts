@@ -125,3 +125,12 @@ t.test('hashed assets are sent pre-compressed from the build', async (t) => {
   const fontResponse = await get(`/assets/${font}`, 'br, gzip');
   t.equal(fontResponse.headers['content-encoding'], undefined, 'fonts are compressed already');
 });
+
+t.test("the public folder's files, and nothing of the SSR bundle", async (t) => {
+  for (const file of ['favicon.svg', 'og-image.png', 'apple-touch-icon.png'])
+    t.equal((await get(`/${file}`, 'br')).statusCode, 200, `/${file}`);
+  t.equal((await get('/index.html', 'br')).statusCode, 404, 'not the HTML template');
+  const chunk = readdirSync(join(projectRoot, 'dist/server/assets')).find((name) => name.endsWith('.js'))!;
+  t.notOk(readdirSync(join(projectRoot, 'dist/client/assets')).includes(chunk), `${chunk} is the server's alone`);
+  t.equal((await get(`/assets/${chunk}`, 'br')).statusCode, 404, 'a server chunk is not served');
+});
