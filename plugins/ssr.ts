@@ -85,8 +85,7 @@ async function ssr(app: FastifyInstance) {
       cacheControl: false,
       // scripts/build.mjs writes `.br`/`.gz` next to each asset.
       preCompressed: true,
-      // @fastify/vite serves /assets/ by one wildcard route over the client's and the SSR bundle's
-      // folders, and the rest of dist/client by a route per file (assets again): only the client's.
+      // /assets/ by @fastify/vite's wildcard route, from the client's folder only (decision 0054).
       globIgnore: ['assets/**'],
       allowedPath: (_path: string, root: string | undefined) => !root?.startsWith(ssrAssets),
       // Only /assets/ is fingerprinted.
