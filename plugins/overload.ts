@@ -97,8 +97,8 @@ export default fp<OverloadPluginOptions>(
           if (socket && (socket.destroyed === true || socket.writableEnded === true)) {
             metrics?.shed.inc({ reason: 'clientGone' });
             // The server may have ended the response with the connection.
-            if (reply.sent) requestsInFlight.done(request);
-            else reply.code(503).header('connection', 'close').send();
+            if (!reply.sent) reply.code(503).header('connection', 'close').send();
+            requestsInFlight.done(request);
             return;
           }
           done();
