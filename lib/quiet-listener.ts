@@ -1,12 +1,13 @@
+import type { Server as HttpServer } from 'node:http';
 import { Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Closes the listener of `server` once it accepted no connection for `quietMs`, at most after
  * `maxMs` (closing resets what is in the accept queue), right after a poll phase; resolves with the
- * ms waited. Only the socket: an HTTP close would stop Node's request timeouts (decision 0052).
+ * ms waited. As an HTTP close, but keeping Node's request timeouts running (decision 0052).
  */
-export async function closeWhenQuiet(server: Server, quietMs: number, maxMs: number): Promise<number> {
+export async function closeWhenQuiet(server: HttpServer, quietMs: number, maxMs: number): Promise<number> {
   const started = Date.now();
   let last = started;
   const seen = () => (last = Date.now());
@@ -18,5 +19,6 @@ export async function closeWhenQuiet(server: Server, quietMs: number, maxMs: num
   }
   server.off('connection', seen);
   Server.prototype.close.call(server);
+  server.closeIdleConnections();
   return Date.now() - started;
 }

@@ -1,8 +1,8 @@
 import { subscribe } from 'node:diagnostics_channel';
-import { Server } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
+import { closeWhenQuiet } from '../lib/quiet-listener.ts';
 
 /** The one count of requests in flight: shutdown drains it, the overload cap reads its `admitted` part. */
 export class RequestsInFlight {
@@ -12,7 +12,9 @@ export class RequestsInFlight {
   admitted = 0;
   idle?: () => void;
   admit({ work }: FastifyRequest) {
-    if (work && !work.done && !work.admitted) [work.admitted, this.admitted] = [true, this.admitted + 1];
+    if (!work || work.done || work.admitted) return;
+    work.admitted = true;
+    this.admitted += 1;
   }
   done({ work }: FastifyRequest) {
     if (!work || work.done) return;
@@ -85,8 +87,8 @@ export default fp(
     }
 
     app.addHook('preClose', async () => {
-      // Closed as a socket only: an HTTP close would stop Node cutting requests that stall (decision 0052).
-      if (app.server.listening) Server.prototype.close.call(app.server);
+      // Fastify would stop listening only after this hook; at once, and Node keeps cutting stalled requests.
+      if (app.server.listening) await closeWhenQuiet(app.server, 0, 0);
       const timeoutMs = config.shutdownTimeoutMs;
       // Node takes the larger of the two as the request's: a stalled upload is cut within half the timeout.
       for (const limit of ['headersTimeout', 'requestTimeout'] as const)
