@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, logLevels } from './lib/config.ts';
 import { createLogger, requestLines } from './lib/logger.ts';
-import { noNewConnections } from './lib/quiet-listener.ts';
+import { closeWhenQuiet } from './lib/quiet-listener.ts';
 import { loadCompiledSchemas, missedSchemas } from './lib/schemas/compiled.ts';
 
 export const initializationErrorLog = 'error caught during app initialization';
@@ -77,9 +77,7 @@ function handleShutdown(app: FastifyInstance, { drainMs, timeoutMs }: { drainMs:
 
   const close = async (signal: string) => {
     phase = 'closing';
-    const waited = await noNewConnections(app.server, quietMs, timeoutMs / 2);
-    // Right after the poll phase that accepted what was queued; app.close() would take ticks more.
-    app.server.close();
+    const waited = await closeWhenQuiet(app.server, quietMs, timeoutMs / 2);
     app.log.info({ signal, waitedMs: waited }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
       app.log.error({ timeoutMs }, 'requests still in flight after the shutdown timeout; exiting');

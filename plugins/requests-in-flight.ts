@@ -1,192 +1,109 @@
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { subscribe } from 'node:diagnostics_channel';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
+import { closeWhenQuiet } from '../lib/quiet-listener.ts';
 
 /** The one count of requests in flight: shutdown drains it, the overload cap reads its `admitted` part. */
-export interface RequestsInFlight {
+export class RequestsInFlight {
   /** Requests whose work is not done yet, from onRequest on, counted even when their client has gone. */
-  readonly count: number;
+  count = 0;
   /** Those of them holding a place under OVERLOAD_MAX_IN_FLIGHT (plugins/overload.ts). */
-  readonly admitted: number;
-  /** Gives the request a place until its work is done. */
-  admit(request: FastifyRequest): void;
-  /** Its work is over without a handler (its client went before the handler ran). */
-  done(request: FastifyRequest): void;
+  admitted = 0;
+  idle?: () => void;
+  admit({ work }: FastifyRequest) {
+    if (!work || work.done || work.admitted) return;
+    work.admitted = true;
+    this.admitted += 1;
+  }
+  done({ work }: FastifyRequest) {
+    if (!work || work.done) return;
+    work.done = true;
+    clearTimeout(work.timer);
+    this.count -= 1;
+    if (work.admitted) this.admitted -= 1;
+    if (this.count === 0) this.idle?.();
+  }
+}
+
+interface Work {
+  of: RequestsInFlight;
+  /** The handler's synchronous part, or its promise, is not done. */
+  running: boolean;
+  admitted: boolean;
+  done: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     requestsInFlight: RequestsInFlight;
   }
+  interface FastifyRequest {
+    work: Work | null;
+  }
 }
 
-/** A request's work, from onRequest until its handler is done. */
-interface Work {
-  /** The handler's synchronous part is running. */
-  calling: boolean;
-  /** The handler's promise has not settled yet. */
-  pending: boolean;
-  answered: boolean;
-  admitted: boolean;
-  done: boolean;
-  timer?: NodeJS.Timeout;
-}
+// Fastify says when a handler starts and when it, or its promise, is done (decision 0052).
+const on = (event: string, listener: (store: { request: FastifyRequest; async: boolean }) => unknown) =>
+  subscribe(`tracing:fastify.request.handler:${event}`, (store) => void listener(store as never));
+on('start', ({ request }) => request.work && (request.work.running = true));
+on('end', ({ request, async }) => !async && request.work && (request.work.running = false));
+on('asyncEnd', ({ request }) => request.work?.of.done(request));
 
-const wrapped = Symbol('requests-in-flight');
-
-/**
- * A request counts from onRequest until its handler is done, client gone or not, so onClose never
- * closes the database under a handler (decisions 0026, 0032).
- */
+/** So onClose never closes the database under a handler whose client has gone (decisions 0026, 0032). */
 export default fp(
   async (app) => {
     const { config } = app;
-    const works = new WeakMap<FastifyRequest, Work>();
-    // Bodies still arriving at onRequest, which shutdown may cut. Not in `works`: a reply in a
-    // WeakMap value points back at its key, which makes every collection of the map costly.
-    const uploads = new Map<FastifyReply, number>();
-    let inFlight = 0;
-    let admitted = 0;
-    let idle: (() => void) | undefined;
-
-    const finish = (work: Work) => {
-      if (work.done) return;
-      work.done = true;
-      clearTimeout(work.timer);
-      inFlight -= 1;
-      if (work.admitted) admitted -= 1;
-      if (inFlight === 0) idle?.();
-    };
+    const count = new RequestsInFlight();
+    app.decorate('requestsInFlight', count);
+    app.decorateRequest('work', null);
 
     app.addHook('onRequest', (request, reply, done) => {
-      const work: Work = { calling: false, pending: false, answered: false, admitted: false, done: false };
-      works.set(request, work);
-      inFlight += 1;
-      const upload = !request.raw.complete;
-      if (upload) uploads.set(reply, Date.now());
-      // A handler that never ends holds nothing longer than REQUEST_TIMEOUT_MS after its client left.
+      const work: Work = { of: count, running: false, admitted: false, done: false };
+      request.work = work;
+      count.count += 1;
       reply.raw.once('close', () => {
-        if (upload) uploads.delete(reply);
-        if (!work.done) work.timer = setTimeout(() => finish(work), config.requestTimeoutMs).unref();
+        // Answered, or its body never came: no handler runs now. Else it holds REQUEST_TIMEOUT_MS at most.
+        if (!work.running && (reply.sent || !request.raw.complete)) count.done(request);
+        else if (!work.done) work.timer = setTimeout(() => count.done(request), config.requestTimeoutMs).unref();
       });
       done();
     });
 
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      const work = works.get(request);
-      if (work) {
-        work.answered = true;
-        // An async handler counts until its promise settles: without a client it gets no onSend.
-        if (!work.calling && !work.pending) finish(work);
-      }
-      done(null, payload);
-    });
-
-    app.addHook('onRoute', (route) => {
-      const handler = route.handler as RouteHandlerMethod & { [wrapped]?: true };
-      if (handler[wrapped]) return;
-      const watched = function (this: unknown, request: FastifyRequest, reply: unknown) {
-        const work = works.get(request);
-        if (!work) return handler.call(this as never, request, reply as never);
-        work.calling = true;
-        let result: unknown;
-        try {
-          result = handler.call(this as never, request, reply as never);
-        } finally {
-          work.calling = false;
-        }
-        if (result !== null && typeof (result as Promise<unknown> | undefined)?.then === 'function') {
-          work.pending = true;
-          const settled = () => {
-            work.pending = false;
-            finish(work);
-          };
-          (result as Promise<unknown>).then(settled, settled);
-        } else if (work.answered) {
-          finish(work);
-        }
-        return result;
-      } as RouteHandlerMethod & { [wrapped]?: true };
-      watched[wrapped] = true;
-      route.handler = watched;
-    });
-
-    const counter: RequestsInFlight = {
-      get count() {
-        return inFlight;
-      },
-      get admitted() {
-        return admitted;
-      },
-      admit(request) {
-        const work = works.get(request);
-        if (!work || work.done || work.admitted) return;
-        work.admitted = true;
-        admitted += 1;
-      },
-      done(request) {
-        const work = works.get(request);
-        if (work) finish(work);
-      },
-    };
-    app.decorate('requestsInFlight', counter);
-
-    const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
-    if (metrics) {
-      new Gauge({
-        name: 'http_requests_in_flight',
-        help: 'Pages and API requests being worked on (OVERLOAD_MAX_IN_FLIGHT caps it).',
-        registers: [metrics.registry],
-        collect() {
-          this.set(admitted);
-        },
-      });
-      new Gauge({
-        name: 'http_requests_unfinished',
-        help: 'Requests whose work is not done, bodies still arriving and clients gone included: what a shutdown waits for.',
-        registers: [metrics.registry],
-        collect() {
-          this.set(inFlight);
-        },
-      });
+    if (app.hasDecorator('metrics')) {
+      const { registry } = app.metrics;
+      const gauge = (name: string, help: string, value: () => number) =>
+        new Gauge({
+          name,
+          help,
+          registers: [registry],
+          collect() {
+            this.set(value());
+          },
+        });
+      gauge('http_requests_in_flight', 'Requests holding an OVERLOAD_MAX_IN_FLIGHT place.', () => count.admitted);
+      gauge('http_requests_unfinished', 'Requests whose work is not done: what shutdown waits for.', () => count.count);
     }
 
     app.addHook('preClose', async () => {
-      // Fastify would stop listening only after this hook.
-      if (app.server.listening) app.server.close();
+      // Fastify would stop listening only after this hook; at once, and Node keeps cutting stalled requests.
+      if (app.server.listening) await closeWhenQuiet(app.server, 0, 0);
       const timeoutMs = config.shutdownTimeoutMs;
-      // Node stops cutting slow requests once its listener is closed: a stalled upload is
-      // answered 408 here, within half the shutdown timeout (decision 0026).
-      const latest = Date.now() + timeoutMs / 2;
-      for (const [reply, startedAt] of uploads) {
-        const cut = setTimeout(
-          () => {
-            if (reply.request.raw.complete || reply.sent) return;
-            reply
-              .code(408)
-              .header('connection', 'close')
-              .send({ statusCode: 408, code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' });
-          },
-          Math.max(0, Math.min(startedAt + config.requestTimeoutMs, latest) - Date.now()),
-        );
-        cut.unref();
-      }
-      if (inFlight === 0) return;
-      app.log.info({ requestsInFlight: inFlight }, 'waiting for the requests in flight before closing');
+      // Node takes the larger of the two as the request's: a stalled upload is cut within half the timeout.
+      for (const limit of ['headersTimeout', 'requestTimeout'] as const)
+        app.server[limit] = Math.min(app.server[limit] || Infinity, timeoutMs / 2);
+      if (count.count === 0) return;
+      app.log.info({ requestsInFlight: count.count }, 'waiting for the requests in flight before closing');
       let timer: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([
-        new Promise<true>((resolve) => {
-          idle = () => resolve(true);
-        }),
-        new Promise<false>((resolve) => {
-          timer = setTimeout(() => resolve(false), timeoutMs);
-        }),
-      ]);
+      const finished = await new Promise<boolean>((resolve) => {
+        count.idle = () => resolve(true);
+        timer = setTimeout(resolve, timeoutMs, false);
+      });
       clearTimeout(timer);
-      idle = undefined;
       if (!finished)
         app.log.warn(
-          { requestsInFlight: inFlight, timeoutMs },
+          { requestsInFlight: count.count, timeoutMs },
           'requests still in flight after SHUTDOWN_TIMEOUT_MS; closing anyway',
         );
     });
