@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis as RedisClient } from 'ioredis';
 import { Gauge } from 'prom-client';
+import type * as RateLimiterFlexible from 'rate-limiter-flexible';
 import { addressMatcher } from '../lib/address-list.ts';
 import { ConfigError } from '../lib/config.ts';
 import { HttpError } from '../contract/http-error.ts';
@@ -79,6 +80,8 @@ redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
 local consumed = redis.call('incrby', KEYS[1], ARGV[1])
 return {consumed, redis.call('pttl', KEYS[1])}`;
 
+type Flexible = typeof RateLimiterFlexible & { default?: typeof RateLimiterFlexible };
+
 interface Limiter {
   consume(key: string): Promise<unknown>;
   reward(key: string): Promise<unknown>;
@@ -108,7 +111,9 @@ export default fp<RateLimitsPluginOptions>(
     let degraded = false;
     let closing = false;
     const redis = app.config.redisUrl ? await connectRedis(app.config.redisUrl) : undefined;
-    const flexible = redis && (await import('rate-limiter-flexible'));
+    // CommonJS: the bundle's import gives its module.exports as `default` only.
+    const loaded = redis && ((await import('rate-limiter-flexible')) as Flexible);
+    const flexible = loaded && (loaded.default ?? loaded);
     /** The memory limiter as rate-limiter-flexible's kind, for its insurance (loaded with Redis only, as its client). */
     function insurance(memory: MemoryLimiter) {
       const { RateLimiterCompatibleAbstract, RateLimiterRes } = flexible!;

@@ -117,6 +117,40 @@ t.test("without NODE_ENV the server is production through and through: React's p
   t.match(server.output(), /react-dom server builds: production\n/, 'only the production build was loaded');
 });
 
+t.test(
+  'with PostgreSQL and Redis, as replicas run: the built server starts and logs in',
+  {
+    skip:
+      process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL
+        ? false
+        : 'TEST_DATABASE_URL or TEST_REDIS_URL not set',
+  },
+  async (t) => {
+    // What the bundle loads only with them (pg, ioredis, rate-limiter-flexible) is loaded here.
+    const server = startServer({
+      PORT: '0',
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      REDIS_URL: process.env.TEST_REDIS_URL,
+      PLAY_SECRET: 'a-secret-of-thirty-two-characters!',
+      PLAY_VERIFY_KEY: 'a-verify-key-of-thirty-two-chars!',
+    });
+    const base = await server.listening;
+    t.equal((await get(`${base}/readyz`)).status, 200, 'ready');
+    const login = await new Promise<number>((done, fail) => {
+      const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+      request(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (r) => {
+        r.resume();
+        done(r.statusCode ?? 0);
+      })
+        .on('error', fail)
+        .end(body);
+    });
+    t.equal(login, 401, 'a login counted by the limits and refused by the password check');
+    server.child.kill('SIGTERM');
+    t.equal(await server.exited, 0);
+  },
+);
+
 t.test('SIGTERM: stops accepting, finishes the request in flight, exits 0', async (t) => {
   // A slow upstream makes a real in-flight request: the icon endpoint waits for it, and the
   // upstream answers only when the test says so.
