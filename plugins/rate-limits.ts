@@ -68,17 +68,20 @@ function rateLimited(retryAfterSeconds: number, message = attempts): HttpError {
   return new HttpError(429, 'RATE_LIMITED', message(seconds), undefined, { 'retry-after': String(seconds) });
 }
 
-// rate-limiter-flexible's own script, but a refund (negative points) never takes a count below zero
-// nor starts one that has ended.
+// Two commands a count, as the store before it (rate-limiter-flexible's own script runs three); a
+// refund (negative points) never takes a count below zero nor starts one that has ended.
 const countScript = `
 if tonumber(ARGV[1]) < 0 then
-  local current = redis.call('get', KEYS[1])
-  if not current or tonumber(current) <= 0 then return {0, redis.call('pttl', KEYS[1])} end
-  return {redis.call('incrby', KEYS[1], ARGV[1]), redis.call('pttl', KEYS[1])}
+  if tonumber(redis.call('get', KEYS[1]) or '0') <= 0 then return {0, -2} end
+  return {redis.call('incrby', KEYS[1], ARGV[1]), -1}
 end
-redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
 local consumed = redis.call('incrby', KEYS[1], ARGV[1])
-return {consumed, redis.call('pttl', KEYS[1])}`;
+local ttl = redis.call('pttl', KEYS[1])
+if ttl < 0 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * ARGV[2]
+end
+return {consumed, ttl}`;
 
 type Flexible = typeof RateLimiterFlexible & { default?: typeof RateLimiterFlexible };
 
