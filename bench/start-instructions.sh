@@ -1,13 +1,14 @@
 #!/bin/bash
 # Instructions from spawning the built server to its first page and exit, counted by callgrind:
 # the same for the same build whatever else the machine does (docs/benchmark.md). Run it twice:
-# the first run fills the compile cache. Usage: bench/start-instructions.sh [checkout]
+# the first run fills the compile cache. Usage: [DATA_DIR=folder] bench/start-instructions.sh [checkout]
+# (a new data folder each run unless DATA_DIR names one: a replica's start on a database it made).
 set -euo pipefail
 root=$(cd "${1:-.}" && pwd)
 port=${PORT:-3999}
-data=$(mktemp -d)
+data=${DATA_DIR:-$(mktemp -d)}
 out=$(mktemp)
-trap 'rm -rf "$data" "$out"' EXIT
+trap '[ -n "${DATA_DIR:-}" ] || rm -rf "$data"; rm -f "$out"' EXIT
 cd "$root"
 NODE_ENV=production HOST=127.0.0.1 PORT=$port METRICS_PORT=0 DATA_DIR=$data LOG_LEVEL=warn \
   NODE_COMPILE_CACHE=$root/dist/compile-cache NODE_OPTIONS='--max-semi-space-size=2 --max-old-space-size=256' \
