@@ -85,10 +85,7 @@ return {consumed, ttl}`;
 
 type Flexible = typeof RateLimiterFlexible & { default?: typeof RateLimiterFlexible };
 
-interface Limiter {
-  consume(key: string): Promise<unknown>;
-  reward(key: string): Promise<unknown>;
-}
+type Limiter = Pick<MemoryLimiter, 'consume' | 'reward'>;
 
 /**
  * rate-limiter-flexible's limiters: in Redis at REDIS_URL, insured by counters in memory while
@@ -118,20 +115,23 @@ export default fp<RateLimitsPluginOptions>(
     const loaded = redis && ((await import('rate-limiter-flexible')) as Flexible);
     const flexible = loaded && (loaded.default ?? loaded);
     /** The memory limiter as rate-limiter-flexible's kind, for its insurance (loaded with Redis only, as its client). */
-    function insurance(memory: MemoryLimiter) {
-      const { RateLimiterCompatibleAbstract, RateLimiterRes } = flexible!;
-      return new (class extends RateLimiterCompatibleAbstract {
-        override readonly keyPrefix = memory.keyPrefix;
+    const Insurance =
+      flexible &&
+      class extends flexible.RateLimiterCompatibleAbstract {
+        override readonly keyPrefix: string;
         override blockDuration = 0;
         override execEvenly = false;
+        constructor(readonly memory: MemoryLimiter) {
+          super();
+          this.keyPrefix = memory.keyPrefix;
+        }
         override consume(key: string | number) {
-          return memory.consume(key) as Promise<InstanceType<typeof RateLimiterRes>>;
+          return this.memory.consume(key) as Promise<RateLimiterFlexible.RateLimiterRes>;
         }
         override reward(key: string | number) {
-          return memory.reward(key).then(() => new RateLimiterRes());
+          return this.memory.reward(key).then(() => new flexible.RateLimiterRes());
         }
-      })();
-    }
+      };
 
     async function connectRedis(url: string): Promise<RedisClient> {
       // Loaded only here: a replica without Redis does not carry the client (decision 0022).
@@ -219,14 +219,14 @@ export default fp<RateLimitsPluginOptions>(
         ...(options.now ? { now: options.now } : {}),
       });
       memory.set(name, inMemory);
-      if (!redis || !flexible) return inMemory;
+      if (!Insurance) return inMemory;
       return new flexible.RateLimiterRedis({
         storeClient: redis,
         keyPrefix: namespace + name,
         points: rule.max,
         duration: Math.max(1, Math.round(rule.windowMs / 1000)),
         rejectIfRedisNotReady: true,
-        insuranceLimiter: insurance(inMemory),
+        insuranceLimiter: new Insurance(inMemory),
         customIncrTtlLuaScript: countScript,
       });
     }

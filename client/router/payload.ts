@@ -104,7 +104,7 @@ export async function pageData(key: string): Promise<unknown> {
 
 export type SlotRunner = <T>(task: () => Promise<T>) => Promise<T>;
 
-/** Nothing to do when SWR's cache has the page or is asking for it, now or once a slot frees. */
+/** Nothing to do when an answer for the page is fresh or on its way, now or once a slot frees. */
 export function prefetchPayload(pathname: string, run: SlotRunner): Promise<void> {
   const key = payloadUrl(pathname);
   const known = () => usable(answers.get(key));

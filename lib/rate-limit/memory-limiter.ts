@@ -1,11 +1,8 @@
 import { WindowCounters } from './window-counters.ts';
 
-/** A count's state, named as rate-limiter-flexible's `RateLimiterRes`, so either stands for the other. */
+/** What a refusal says, named as in rate-limiter-flexible's `RateLimiterRes`, so either stands for the other. */
 export interface LimitState {
-  consumedPoints: number;
-  remainingPoints: number;
   msBeforeNext: number;
-  isFirstInDuration: boolean;
 }
 
 export interface MemoryLimiterOptions {
@@ -25,8 +22,6 @@ export interface MemoryLimiterOptions {
  */
 export class MemoryLimiter {
   readonly keyPrefix: string;
-  blockDuration = 0;
-  execEvenly = false;
   readonly #counters: WindowCounters;
   readonly #options: MemoryLimiterOptions;
   readonly #now: () => number;
@@ -42,19 +37,17 @@ export class MemoryLimiter {
     return this.#counters.size;
   }
 
-  /** Counts one; past the points rejects with the state, as rate-limiter-flexible's limiters do. */
   consume(key: string | number): Promise<LimitState> {
     const now = this.#now();
     const { points } = this.#options;
     const { current, ttl } = this.#counters.incr(String(key), now, points);
     if (this.#counters.overflowing(now)) this.#options.overflowing(this.keyPrefix);
-    const state = { consumedPoints: current, remainingPoints: Math.max(points - current, 0), msBeforeNext: ttl };
-    const res = { ...state, isFirstInDuration: current === 1 };
+    const state: LimitState = { msBeforeNext: ttl };
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rate-limiter-flexible's protocol: a refusal rejects with its state
-    return current > points ? Promise.reject(res) : Promise.resolve(res);
+    return current > points ? Promise.reject(state) : Promise.resolve(state);
   }
 
-  reward(key: string | number): Promise<void> {
+  reward(key: string | number): Promise<unknown> {
     this.#counters.decr(String(key), this.#now());
     return Promise.resolve();
   }
