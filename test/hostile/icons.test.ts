@@ -73,6 +73,11 @@ const hostileIcons: Record<string, { body: string; clean: string }> = {
     body: '<path d="M0 0"><animate attributeName="href" values="javascript:alert(1)"/><set attributeName="onmouseover" to="alert(1)"/><animate attributeName="fill" values="url(https://evil.example/p#g);red" dur="1s"/></path>',
     clean: '<path d="M0 0"><animate/><animate attributeName="fill" dur="1s"/></path>',
   },
+  // Attributes the specifications give these elements, each with a value that would load or run something.
+  'spec-attributes': {
+    body: '<path d="M0 0" cursor="url(https://evil.example/c.png),auto" xml:base="https://evil.example/" tabindex="1"/><animate attributeName="xlink:href" values="#a" dur="1s"/><animate attributeName="ONCLICK" to="alert(1)"/><animateTransform attributeName="style" to="fill:red"/>',
+    clean: '<path d="M0 0"/><animate values="#a" dur="1s"/><animate/><animateTransform to="fill:red"/>',
+  },
   styles: {
     body: '<path style="fill:url(https://evil.example/x)" d="M0 0"/><rect width="2" height="2" style="mask-type:alpha"/><rect style="background:expression(alert(1))" width="1"/><style>@import url(https://evil.example/x.css)</style>',
     clean: '<path d="M0 0"/><rect width="2" height="2" style="mask-type:alpha"/><rect width="1"/>',
