@@ -1,9 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 
-/**
- * Whether a client address is in a list of addresses and CIDR blocks (`10.0.0.0/8`, `::1`).
- * An IPv4 client seen through an IPv6 socket (`::ffff:10.1.2.3`) matches its IPv4 entries.
- */
+/** Whether an address is in a list of addresses and CIDR blocks; `::ffff:10.1.2.3` matches IPv4 entries. */
 export function addressMatcher(entries: readonly string[]): (address: string) => boolean {
   if (entries.length === 0) return () => false;
   const list = new BlockList();

@@ -1,9 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-/**
- * Work done after the answer has gone, so its timing says nothing about the outcome. In process:
- * a job in flight when the process dies is lost.
- */
+/** Work done after the answer has gone, so its timing tells nothing; in process, lost with it. */
 export class BackgroundJobs {
   readonly #running = new Set<Promise<void>>();
   readonly #timers = new Set<NodeJS.Timeout>();

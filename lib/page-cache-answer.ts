@@ -5,9 +5,8 @@ import type { PageEntry } from './page-cache.ts';
 type HeaderList = Array<readonly [name: string, value: string]>;
 
 /**
- * The headers of an entry's answer in one encoding, for a hit written to the socket and for the
- * miss that filled it alike: the stored ones (lib/pages/page-headers.ts), the ETag, Vary with
- * Accept-Encoding when the body is compressible, and Content-Encoding with a body.
+ * An entry's headers in one encoding, for hits and the miss that filled it alike: the stored ones,
+ * the ETag, Vary with Accept-Encoding when compressible, and Content-Encoding with a body.
  */
 function entryHeaders(entry: PageEntry, encoding: Encoding, withBody: boolean): HeaderList {
   const compressible = entry.encodingFor('br') !== 'identity';
@@ -34,10 +33,8 @@ export async function storedBody(request: FastifyRequest, reply: FastifyReply, e
 }
 
 /**
- * A hit's whole answer in one encoding, made once per entry and encoding: the body and the header
- * lists `writeHead` takes (name, value, name, value ...), the request id's value left to fill at
- * `idIndex`: the entry's fixed (security) headers, the request id, `X-Cache: HIT`, then the
- * entry's headers as above.
+ * A hit's whole answer in one encoding, made once: the body and `writeHead`'s flat header list
+ * (fixed headers, the request id to fill at `idIndex`, `X-Cache: HIT`, the entry's headers).
  */
 export interface HitAnswer {
   body: Buffer;

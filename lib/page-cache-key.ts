@@ -30,9 +30,8 @@ export function personalRequest(request: KeyRequest, cookies: PersonalCookies = 
 }
 
 /**
- * The page-cache key of an anonymous page request, or `undefined` when it must not be cached.
- * It holds everything an anonymous render reads: the path, the declared query, bot or person,
- * and the two inputs of the `/` → `/th` offer (the language cookie and Accept-Language).
+ * An anonymous page's cache key, or `undefined` when it must not be cached: everything its render
+ * reads (path, declared query, bot or person, the language cookie and Accept-Language).
  */
 export function pageCacheKey(
   request: KeyRequest,
@@ -52,10 +51,8 @@ export function pageCacheKey(
 }
 
 /**
- * The query as written when it is already the page's normal form (contract/page-query.ts), else
- * undefined: never kept. A repeated or re-spelled parameter is redirected to the normal form by
- * the page's steps, and any other parameter is rendered for its visitor, so neither can fill the
- * cache nor evict its entries.
+ * The query as written when it is the page's normal form (contract/page-query.ts), else undefined:
+ * any other query is redirected or rendered uncached, so none can fill the cache.
  */
 export function cacheableQuery(
   readQuery: readonly string[] | undefined,

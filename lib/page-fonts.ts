@@ -8,10 +8,8 @@ const thai = /^noto-sans-thai-thai-wght-normal-[\w-]+\.woff2$/;
 const switchLabel = /^noto-sans-thai-switch-label-[\w-]+\.woff2$/;
 
 /**
- * The font files client/fonts.css draws each page language's first screen with: an English page
- * uses Latin, and Thai only for the language switch's "ภาษาไทย" (its own small file); a Thai page
- * uses Thai, and Latin for the brand, names and numbers (without its preload the Latin text came a
- * moment later and moved the layout: a shift of 0.015 on /th/asdas).
+ * The font files each language's first screen is drawn with (client/fonts.css): Latin and the
+ * switch's small "ภาษาไทย" file for English; Thai and Latin (brand, names, numbers) for Thai.
  */
 const fontFiles: Record<Locale, RegExp[]> = {
   en: [latin, switchLabel],

@@ -3,9 +3,8 @@ import { Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Closes the listener of `server` once it accepted no connection for `quietMs`, at most after
- * `maxMs` (closing resets what is in the accept queue), right after a poll phase; resolves with the
- * ms waited. As an HTTP close, but keeping Node's request timeouts running (decision 0052).
+ * Closes the listener once it accepted nothing for `quietMs` (at most `maxMs`), right after a poll
+ * phase, keeping Node's request timeouts running; resolves with the ms waited (decision 0052).
  */
 export async function closeWhenQuiet(server: HttpServer, quietMs: number, maxMs: number): Promise<number> {
   const started = Date.now();

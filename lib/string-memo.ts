@@ -1,9 +1,8 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * `compute` remembered for the strings it was last asked about: request headers (User-Agent,
- * Accept-Language, Accept-Encoding) repeat from request to request while reading them costs.
- * At most `size` answers (an LRU, boxed: it keeps no null), for strings up to `maxLength`.
+ * `compute` remembered for the request headers it was last asked about, which repeat: at most
+ * `size` answers (an LRU, boxed: it keeps no null), for strings up to `maxLength`.
  */
 export function stringMemo<T>(
   compute: (value: string) => T,

@@ -17,18 +17,7 @@ const entryPoints = [
   'lib/icons/built-app-icons.ts',
 ];
 
-const external = [
-  'libsql',
-  '@libsql/*',
-  '@node-rs/*',
-  'fs-native-extensions',
-  'require-addon',
-  'pg-native',
-  'vite',
-  '@vitejs/*',
-  'tsx',
-  'pino-pretty',
-];
+const external = ['libsql', '@libsql/*', '@node-rs/*', 'pg-native', 'vite', '@vitejs/*', 'tsx', 'pino-pretty'];
 
 export async function bundleServer(root, { entries = entryPoints, folder = 'dist/node', plugins = [] } = {}) {
   const outdir = resolve(root, folder);

@@ -1,15 +1,15 @@
 // `npm run import-pglite -- [DATA_DIR]`: carries an earlier release's PGlite database over to
-// SQLite in the same folder (decision 0033). The server must be stopped: the folder's lock says so.
+// SQLite in the same folder (decision 0033). A server refuses a PGlite folder until it is imported.
 // PGlite itself is fetched from the npm registry into a temporary folder, as the site no longer
 // depends on it; its files are kept, moved into `pglite-<time>/` beside the new database.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Kysely } from 'kysely';
-import { lockDataFolder, lockFileName } from '../lib/db/data-folder-lock.ts';
+import { lockFileName } from '../lib/db/data-folder-lock.ts';
 import { migrateToLatest } from '../lib/db/migrate.ts';
 import { migrations } from '../lib/db/migrations.ts';
 import { isPGliteDataFolder, openSqlite, sqliteFileName } from '../lib/db/sqlite.ts';
@@ -38,8 +38,7 @@ function fail(message: string): never {
 const usage = `npm run import-pglite -- [DATA_DIR]
 
   Carries an earlier release's PGlite database in DATA_DIR (default: $DATA_DIR, else ./data) over
-  to SQLite in the same folder; PGlite's files are moved into pglite-<time>/ beside it. Stop the
-  server first: the folder's lock refuses a running one.`;
+  to SQLite in the same folder; PGlite's files are moved into pglite-<time>/ beside it.`;
 
 async function main(): Promise<void> {
   const argument = process.argv[2];
@@ -50,9 +49,9 @@ async function main(): Promise<void> {
   const target = join(dataDir, sqliteFileName);
   if (existsSync(target)) fail(`${target} already exists: this folder was imported before.`);
 
-  const lock = await lockDataFolder(dataDir);
   const scratch = await mkdtemp(join(tmpdir(), 'asdas-import-'));
-  const partial = `${target}.importing`;
+  // Each import its own file: of two at once, the first to link its file in place wins.
+  const partial = `${target}.importing-${process.pid}`;
   try {
     console.log(`Fetching PGlite ${pgliteVersion} from the npm registry...`);
     execFileSync(
@@ -91,13 +90,19 @@ async function main(): Promise<void> {
         counts.push(`${table} ${rows.length}`);
       }
     });
-    sqlite.checkpoint();
+    sqlite.release();
     await db.destroy();
     sqlite.close();
     await pglite.close();
 
     // The new database in place first: a server started after a crash here finds it and uses it.
-    await rename(partial, target);
+    // A link, unlike a rename, never replaces a database another import put there.
+    await link(partial, target).catch((error: unknown) =>
+      (error as NodeJS.ErrnoException).code === 'EEXIST'
+        ? fail(`${target} was imported meanwhile.`)
+        : Promise.reject(error),
+    );
+    await unlink(partial);
     const backup = join(dataDir, `pglite-${new Date().toISOString().replaceAll(':', '-').slice(0, 19)}`);
     await mkdir(backup);
     const keep = new Set([lockFileName, sqliteFileName, `${sqliteFileName}-wal`, `${sqliteFileName}-shm`]);
@@ -108,7 +113,6 @@ async function main(): Promise<void> {
   } finally {
     await removeFiles(partial);
     await rm(scratch, { recursive: true, force: true });
-    lock.release();
   }
 }
 

@@ -79,10 +79,7 @@ export class AccountTokens {
     return classify(row, this.#clock());
   }
 
-  /**
-   * Uses a link: of simultaneous uses exactly one gets the row. Run it inside the transaction
-   * that does what the link is for.
-   */
+  /** Uses a link (of simultaneous uses one gets the row), inside the transaction it is for. */
   async consume(db: Kysely<Database>, token: unknown, purpose: AccountTokenPurpose): Promise<TokenCheck> {
     if (!isWellFormedToken(token)) return { ok: false, problem: 'invalid' };
     const now = this.#clock();

@@ -150,10 +150,7 @@ export class AccountService {
     }
   }
 
-  /**
-   * The account a login names, or undefined. An address registration would refuse (a NUL byte,
-   * 10k characters) never reaches the query.
-   */
+  /** The account a login names, or undefined; an address registration would refuse is never queried. */
   async findLoginAccount(email: string): Promise<LoginAccount | undefined> {
     if (!('value' in checkEmail(email))) return undefined;
     return this.#db

@@ -1,7 +1,6 @@
 /**
- * Passwords attackers try first, from public "most common" lists (RockYou, the NCSC top 100k),
- * 8 characters or more (shorter ones are refused anyway). Compared lower-cased; patterned
- * families (`summer2024`) are generated below.
+ * Passwords of 8 characters or more attackers try first (RockYou, the NCSC top 100k), compared
+ * lower-cased; patterned families (`summer2024`) are generated below.
  */
 const listed = `
 password 12345678 123456789 1234567890 12345678910 123456789a 1234567890a 0123456789 0987654321

@@ -19,10 +19,7 @@ declare module '../db/types.ts' {
 // Checked for accounts that do not exist too, so the query reveals nothing by its absence.
 const noUser = '00000000-0000-0000-0000-000000000000';
 
-/**
- * Addresses each account's owner proved lately, kept by account (not password), so restarts,
- * replicas and a password change keep them (decision 0036).
- */
+/** Addresses each account's owner proved lately, kept in the database by account (decision 0036). */
 export class KnownAddresses {
   readonly #db: Kysely<Database>;
   readonly #clock: () => Date;

@@ -10,8 +10,7 @@ import { type FieldErrors, limits, validateRegistration } from './validation.ts'
 
 /*
  * Each account operation once: its body's schema, the limit counted before the body is read, and
- * the one function the JSON API (routes/api/) and the page's form (client/pages/*.server.ts) call.
- * Each side only maps the result: to JSON, or to the page.
+ * the function the JSON API and the page's form both call, each mapping the result its own way.
  */
 
 /** A string field: any string up to the hard maximum (each field's own rules are checked after the schema). */

@@ -10,10 +10,7 @@ const passwordResetTtlMs = 30 * 60 * 1000;
 export type ResetResult =
   { ok: true; session: IssuedSession } | { ok: false; problem: TokenProblem } | { ok: false; fields: FieldErrors };
 
-/**
- * Forgotten passwords: a reset link for a known address, nothing for an unknown one (the caller
- * runs this off the request, so the answer cannot tell them apart).
- */
+/** Forgotten passwords: a link for a known address, nothing for another (run off the request). */
 export class PasswordResets extends AccountLinkService {
   constructor(options: AccountLinkDependencies & { ttlMs?: number }) {
     super(options, passwordResetTtlMs);

@@ -5,10 +5,7 @@ const userAgentMax = 512;
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/**
- * A User-Agent as stored: at most 512 characters, without NUL (PostgreSQL refuses it in text)
- * or other control characters. Null when nothing is left.
- */
+/** A User-Agent as stored: at most 512 characters, no control characters; null when nothing is left. */
 export function storableUserAgent(userAgent: string | undefined): string | null {
   if (!userAgent) return null;
   const clean = userAgent

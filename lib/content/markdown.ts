@@ -23,9 +23,8 @@ export interface RenderedMarkdown {
 const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
- * GitHub's schema, but ids are kept unprefixed (stable anchors) and only where Markdown makes
- * them (headings, footnotes), `name` is dropped, links take http(s), mailto or relative URLs and
- * images http(s) or relative ones. Raw HTML never gets here: no allowDangerousHtml.
+ * GitHub's schema, but ids unprefixed and only on headings and footnotes, no `name`, links http(s),
+ * mailto or relative, images http(s) or relative. Raw HTML never gets here.
  */
 const sanitizeSchema: SanitizeSchema = (() => {
   const attributes: NonNullable<SanitizeSchema['attributes']> = { ...defaultSchema.attributes };

@@ -5,10 +5,7 @@ function escapeXml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/**
- * One `<url>` per existing translation of each page, with xhtml:link alternates (hreflang). A Thai
- * address showing the English fallback is left out: it is not a translation.
- */
+/** One `<url>` per translation of each page, with hreflang alternates; English fallbacks left out. */
 export function sitemapXml(entries: readonly SitemapEntry[], publicUrl: string): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -3,10 +3,8 @@ import type { ContentSnapshot } from './snapshot.ts';
 import { readSources } from './source-files.ts';
 
 /**
- * The build parses the shipped content once and keeps the snapshot beside the server; a start
- * whose content folder holds exactly those files (same paths and bytes: the snapshot's version)
- * uses it instead of parsing again, which was most of a start's time (decision 0033). Any
- * difference, an edit or a mounted folder, and the content is parsed as before.
+ * The build's parsed content, used by a start whose content folder holds exactly the same files
+ * (paths and bytes); any difference and the content is parsed as before (decision 0033).
  */
 /** Relative to the project's folder; `npm run build` writes it. */
 export const snapshotCacheFile = 'dist/content-snapshot.json';

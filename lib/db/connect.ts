@@ -3,7 +3,7 @@ import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { prepareDataDir } from './data-dir.ts';
-import { lockDataFolder } from './data-folder-lock.ts';
+import { inUseError, recordHolder } from './data-folder-lock.ts';
 import type { OpenedSqlite } from './sqlite.ts';
 import type { Database } from './types.ts';
 
@@ -68,21 +68,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     return { db, backend: 'postgres', description, pool, close: () => db.destroy() };
   }
   // Loaded only for the embedded database: a replica on PostgreSQL never holds SQLite's code.
-  const { openSqlite, sqliteFileOf } = await import('./sqlite.ts');
+  const { openSqlite, sqliteFileOf, SqliteBusyError } = await import('./sqlite.ts');
   const dataDir = resolve(options.dataDir);
   await prepareDataDir(dataDir);
-  // One process per folder (decision 0025), refused before a file is touched.
-  const lock = await lockDataFolder(dataDir);
+  const file = sqliteFileOf(dataDir);
   let sqlite: OpenedSqlite;
-  let file: string;
   try {
-    file = sqliteFileOf(dataDir);
-    await lock.hold(file);
     sqlite = openSqlite(file);
   } catch (error) {
-    lock.release();
-    throw error;
+    // One process per folder (decision 0055).
+    throw error instanceof SqliteBusyError ? await inUseError(dataDir) : error;
   }
+  const clearHolder = recordHolder(dataDir);
   const db = new Kysely<Database>({ dialect: sqlite.dialect, plugins: sqlite.plugins, ...(log ? { log } : {}) });
   let closing: Promise<void> | undefined;
   return {
@@ -91,11 +88,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     description: `sqlite:${file}`,
     close: () =>
       (closing ??= (async () => {
-        sqlite.checkpoint();
+        sqlite.release();
         await db.destroy();
         // After a failed close the lock stays until exit.
         sqlite.close();
-        lock.release();
+        clearHolder();
       })()),
   };
 }

@@ -1,24 +1,13 @@
-import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config.ts';
 
 /**
- * The embedded database's folder belongs to one process at a time, under a kernel lock
- * (`fcntl(F_OFD_SETLK)`) that goes when the process ends, however it ends (decision 0025). A server
- * also locks a byte of the database file itself, so a deleted lock file lets no second one in.
+ * Who holds the embedded database's folder. The lock itself is SQLite's, on the database file
+ * (lib/db/sqlite.ts), let go by the kernel however the process ends (decision 0055).
  */
 export const lockFileName = 'asdas-site.lock';
-
-export interface DataFolderLock {
-  /** The lock file's path. */
-  readonly path: string;
-  /** Holds `file` too (the database, created if missing): refused while another process does. */
-  hold(file: string): Promise<void>;
-  /** Lets the folder go (idempotent). The database must be closed first. */
-  release(): void;
-}
 
 export interface LockHolder {
   pid?: number;
@@ -40,96 +29,23 @@ export class DataFolderInUseError extends ConfigError {
   }
 }
 
-type TryLock = (fd: number, offset?: number, length?: number, options?: { shared?: boolean }) => boolean;
-
-let tryLockFn: TryLock | undefined;
-
-/** The native binding, loaded on first use: a replica on PostgreSQL never loads it. */
-function nativeTryLock(): TryLock {
-  if (!tryLockFn) {
-    try {
-      tryLockFn = (createRequire(import.meta.url)('fs-native-extensions') as { tryLock: TryLock }).tryLock;
-    } catch (error) {
-      throw new Error(
-        `Cannot load file locking for the embedded database on ${process.platform}-${process.arch} ` +
-          `(${(error as Error).message.split('\n')[0]}); set DATABASE_URL to a PostgreSQL server instead.`,
-        { cause: error },
-      );
-    }
-  }
-  return tryLockFn;
+/** Once SQLite's lock is ours: names this process as the holder; the function returned clears it. */
+export function recordHolder(dataDir: string): () => void {
+  const path = join(dataDir, lockFileName);
+  const holder: Required<LockHolder> = { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
+  writeFileSync(path, `${JSON.stringify(holder)}\n`);
+  return () => writeFileSync(path, '');
 }
 
 /** How long a refused process waits for the holder's details (it writes them right after locking). */
 const holderReadLimitMs = 1000;
-/** Far from the bytes SQLite locks (from 1 GiB on): the two never meet. */
-const databaseLockOffset = 2 ** 40;
 
-/** Takes `dataDir`'s lock (the folder must exist) or throws DataFolderInUseError at once, never waiting. */
-export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
-  const path = join(dataDir, lockFileName);
-  // Not a FileHandle, which is closed (and the lock let go) when garbage collected. O_CLOEXEC
-  // (libuv's default) keeps child processes from holding the lock after this one ends.
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
-  } catch (error) {
-    throw new ConfigError(
-      `DATA_DIR=${dataDir}: its lock file ${path} cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-      {
-        cause: error,
-      },
-    );
-  }
-  let locked: boolean;
-  try {
-    locked = nativeTryLock()(fd);
-  } catch (error) {
-    closeSync(fd);
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ConfigError(
-      `DATA_DIR=${dataDir} cannot be locked (${code}): the embedded database needs a filesystem with file locks ` +
-        '(a local disk or volume); set DATABASE_URL to a PostgreSQL server instead.',
-      { cause: error },
-    );
-  }
-  if (!locked) {
-    closeSync(fd);
-    throw new DataFolderInUseError(dataDir, await readHolder(path));
-  }
-  const holder: Required<LockHolder> = { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
-  ftruncateSync(fd, 0);
-  writeSync(fd, `${JSON.stringify(holder)}\n`, 0);
-  let released = false;
-  const held: number[] = [];
-  return {
-    path,
-    async hold(file) {
-      const other = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
-      if (nativeTryLock()(other, databaseLockOffset, 1)) return void held.push(other);
-      closeSync(other);
-      throw new DataFolderInUseError(dataDir, undefined);
-    },
-    release() {
-      if (released) return;
-      released = true;
-      try {
-        ftruncateSync(fd, 0);
-      } finally {
-        // A lock goes with the last descriptor of its open file description.
-        for (const other of held) closeSync(other);
-        closeSync(fd);
-      }
-    },
-  };
-}
-
-/** The holder's details; an empty file means it locked a moment ago, so read again for a while. */
-async function readHolder(path: string): Promise<LockHolder | undefined> {
+/** The refusal, naming the holder; an empty file means it locked a moment ago, so read again for a while. */
+export async function inUseError(dataDir: string): Promise<DataFolderInUseError> {
   const deadline = Date.now() + holderReadLimitMs;
   for (;;) {
-    const holder = parseHolder(path);
-    if (holder || Date.now() >= deadline) return holder;
+    const holder = parseHolder(join(dataDir, lockFileName));
+    if (holder || Date.now() >= deadline) return new DataFolderInUseError(dataDir, holder);
     await new Promise((done) => setTimeout(done, 25));
   }
 }

@@ -14,10 +14,7 @@ export interface ColumnTypes {
   length: (column: string) => RawBuilder<unknown>;
 }
 
-/**
- * What the two engines spell differently in a schema. On SQLite a time is ISO 8601 UTC text with
- * milliseconds, written by lib/db/sqlite-values.ts and by this default alike.
- */
+/** What the two engines spell differently in a schema (SQLite's times: lib/db/sqlite-values.ts). */
 export function columnTypes(db: Kysely<unknown>): ColumnTypes {
   return isSqlite(db)
     ? {

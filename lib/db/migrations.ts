@@ -3,10 +3,8 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { columnTypes, isSqlite } from './dialect.ts';
 
 /**
- * Every schema change, in order, in code so the compiled server carries them (decision 0001).
- * Append an entry whose name sorts after the last; never change what one that has shipped does on
- * PostgreSQL, nor rename it. Each runs on SQLite and PostgreSQL alike: types, defaults and
- * functions that differ come from `columnTypes` (decision 0033).
+ * Every schema change, in order (decisions 0001, 0033): append one whose name sorts last; never
+ * change or rename one that shipped. What differs between SQLite and PostgreSQL is `columnTypes`.
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': {

@@ -11,10 +11,8 @@ import {
 } from 'kysely';
 
 /**
- * SQLite has no timestamp type, and its driver binds no Date. Times are stored as ISO 8601 UTC
- * text with milliseconds (`toISOString()`, the same form as the schema's default), which sorts and
- * compares as the times do; columns named `*_at` come back as Date, as PostgreSQL gives them. Every
- * timestamp column of the schema ends in `_at` (lib/db/types.ts); a new one must too.
+ * SQLite has no timestamp type: times are ISO 8601 UTC text (sorting as the times do), and every
+ * column named `*_at` comes back as a Date, as from PostgreSQL. A new timestamp column ends in `_at`.
  */
 export class SqliteValuesPlugin implements KyselyPlugin {
   readonly #dates = new DatesToText();

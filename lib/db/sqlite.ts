@@ -42,14 +42,29 @@ export function sqliteFileOf(dataDir: string): string {
   return file;
 }
 
-/** WAL and `synchronous=NORMAL`: a power cut may lose the last commits, never corrupt the file. */
-const pragmas = ['journal_mode = WAL', 'synchronous = NORMAL', 'busy_timeout = 5000', 'foreign_keys = ON'];
+/**
+ * WAL and `synchronous=NORMAL`: a power cut may lose the last commits, never corrupt the file. The
+ * file is this connection's alone (decision 0055): locked at once, never waiting for another.
+ */
+const pragmas = [
+  'locking_mode = EXCLUSIVE',
+  'busy_timeout = 0',
+  'journal_mode = WAL',
+  'synchronous = NORMAL',
+  'foreign_keys = ON',
+];
+
+/** Another process (or connection) holds the file. */
+export class SqliteBusyError extends Error {}
 
 export interface OpenedSqlite {
   dialect: SqliteDialect;
   plugins: KyselyPlugin[];
-  /** Moves the WAL into the file, which libsql's close does not: call it before `destroy()`. */
-  checkpoint: () => void;
+  /**
+   * Moves the WAL into the file and lets the lock go: libsql's close keeps both while a prepared
+   * statement lives, until garbage collection. Call it before `destroy()`.
+   */
+  release: () => void;
   /** After Kysely's `destroy()` (which closes only a driver it has used). */
   close: () => void;
 }
@@ -95,12 +110,22 @@ function preparedOnce(database: Database.Database): SqliteDatabase {
 
 export function openSqlite(file: string): OpenedSqlite {
   const database = new Database(file);
-  for (const pragma of pragmas) database.exec(`PRAGMA ${pragma}`);
+  try {
+    for (const pragma of pragmas) database.exec(`PRAGMA ${pragma}`);
+    // The write lock now, not at the first write: held until the connection closes.
+    database.exec('BEGIN IMMEDIATE; COMMIT');
+  } catch (error) {
+    database.close();
+    throw (error as { code?: string }).code === 'SQLITE_BUSY' ? new SqliteBusyError(file, { cause: error }) : error;
+  }
   return {
     dialect: new KeepCauseDialect(database),
     plugins: [new SqliteValuesPlugin()],
-    checkpoint: () => {
-      if (database.open) database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    release: () => {
+      if (!database.open) return;
+      // Out of WAL first: exclusive WAL cannot go back to normal locking, which lets go at the next read.
+      database.exec('PRAGMA journal_mode = DELETE; PRAGMA locking_mode = NORMAL');
+      database.prepare('SELECT count(*) FROM sqlite_master').get();
     },
     close: () => {
       if (database.open) database.close();

@@ -22,8 +22,8 @@ const connectionCodes = new Set([
   '53300',
 ]);
 
-// SQLite: another connection held the write lock past the busy timeout, or the disk failed (a
-// full disk is lib/db/storage-full.ts's).
+// SQLite: the file could not be locked or read, or the disk failed (a full disk is
+// lib/db/storage-full.ts's).
 const sqliteCodes = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN)/;
 
 const connectionMessages =

@@ -20,9 +20,8 @@ export const stripped = words(
 );
 
 /**
- * Attribute values: no backslash (a CSS escape can spell `url(`), and no parentheses except a
- * local `url(#id)`, a colour function or a transform function. Everything else an icon writes
- * (numbers, path data, colours, keywords, `;`-separated animation values) passes.
+ * Attribute values: no backslash (a CSS escape can spell `url(`), no parentheses but a local
+ * `url(#id)`, a colour or a transform function. Numbers, paths, colours and keywords pass.
  */
 const valueGrammar = String.raw`(?:[^()\\]|url\(\s*['"]?#[\w.:-]+['"]?\s*\)|(?:rgba?|hsla?|matrix|translate|scale|rotate|skewX|skewY)\([^()\\]*\))*`;
 const safeValue = new RegExp(`^${valueGrammar}$`, 'i');

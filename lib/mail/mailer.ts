@@ -30,9 +30,8 @@ function maskAddress(address: string): string {
 }
 
 /**
- * Account emails through nodemailer: SMTP when SMTP_URL is set, otherwise `.eml` files under
- * DATA_DIR/outbox/, so a start with nothing configured still "sends" (decision 0009). Failures
- * are retried and logged, never reported to the visitor.
+ * Account emails through nodemailer: SMTP with SMTP_URL, else `.eml` files in DATA_DIR/outbox/
+ * (decision 0009). Failures are retried and logged, never shown to the visitor.
  */
 export class Mailer {
   readonly mode: 'smtp' | 'outbox';

@@ -8,9 +8,8 @@ const html = 'text/html; charset=utf-8';
 const json = 'application/json; charset=utf-8';
 
 /**
- * Who an answer is for, which decides who may keep it (decision 0044): `shared` (a CDN or proxy,
- * for everybody), `anonymous` (the browser only: what the page cache would not keep either) or
- * `personal` (nobody: a session, a notice or a cookie set).
+ * Who may keep an answer (decision 0044): `shared` (a CDN or proxy), `anonymous` (the browser
+ * only) or `personal` (nobody: a session, a notice or a cookie set).
  */
 export type Audience = 'shared' | 'anonymous' | 'personal';
 

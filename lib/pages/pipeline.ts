@@ -42,9 +42,8 @@ const errorOutcome = (target: PageTarget, error: PageErrorInfo): PageOutcome => 
 });
 
 /**
- * A page request, the same for its document, its `_payload.json` and the page shown after a form:
- * validate, middleware, the page's data (contract/page-steps.ts). A database outage or a full disk
- * propagates (plugins/errors.ts answers 503); any other failure is logged and becomes a 500.
+ * A page request (document, `_payload.json` or the page after a form): the page's steps and data.
+ * A database outage or a full disk propagates (503); any other failure is logged and is a 500.
  */
 export async function loadPage(target: PageTarget, url: URL, parts: PipelineParts): Promise<PageOutcome> {
   const { route, locale, params } = target;

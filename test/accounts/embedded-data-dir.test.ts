@@ -18,12 +18,12 @@ t.test('SQLite in DATA_DIR: created on first start, kept across restarts', async
   const registered = await first.inject({ method: 'POST', url: '/api/auth/register', payload: body });
   t.equal(registered.statusCode, 201);
   t.equal((await first.inject({ url: '/readyz' })).json().checks.database, 'ok');
+  const header = (await readFile(join(dataDir, 'asdas-site.sqlite'))).subarray(0, 20);
+  t.equal(header.subarray(0, 16).toString('latin1'), 'SQLite format 3\0', 'an SQLite file');
+  t.equal(header[18], 2, 'in WAL mode while it serves (file format 2)');
   await first.close();
   const files = await readdir(dataDir);
   t.ok(files.includes('asdas-site.sqlite'), `the database file is there: ${files.join(', ')}`);
-  const header = (await readFile(join(dataDir, 'asdas-site.sqlite'))).subarray(0, 20);
-  t.equal(header.subarray(0, 16).toString('latin1'), 'SQLite format 3\0', 'an SQLite file');
-  t.equal(header[18], 2, 'in WAL mode (file format 2)');
   const wal = join(dataDir, 'asdas-site.sqlite-wal');
   t.equal(existsSync(wal) ? statSync(wal).size : 0, 0, 'a clean stop leaves every commit in the file itself');
 

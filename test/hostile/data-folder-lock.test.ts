@@ -13,7 +13,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { DataFolderInUseError, lockDataFolder, lockFileName } from '../../lib/db/data-folder-lock.ts';
+import { DataFolderInUseError, lockFileName } from '../../lib/db/data-folder-lock.ts';
+import { openDatabase } from '../../lib/db/connect.ts';
 import { serverJs, startServerProcess } from '../helpers/server-process.ts';
 
 const password = 'correct horse battery staple';
@@ -149,23 +150,22 @@ function refusalPattern(
   );
 }
 
-t.test('the lock module: one holder at a time, let go on release, details of a dead holder overwritten', async (t) => {
+t.test('one opening at a time, let go on close, details of a dead holder overwritten', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'asdas-lock-unit-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, lockFileName);
   // What a holder killed with SIGKILL leaves: its details, and no lock (the kernel let it go).
   writeFileSync(path, JSON.stringify({ pid: 999_999, hostname: 'gone', since: '2020-01-01T00:00:00.000Z' }));
 
-  const first = await lockDataFolder(dir);
-  t.equal(first.path, path);
+  const first = await openDatabase({ dataDir: dir });
   t.match(
     JSON.parse(readFileSync(path, 'utf8')),
     { pid: process.pid, hostname: hostname() },
     "the dead holder's details are replaced",
   );
 
-  // The lock belongs to an open file, not to the process: a second open in this process is refused too.
-  const refused = await lockDataFolder(dir).then(
+  // SQLite's lock belongs to the connection: a second opening in this process is refused too.
+  const refused = await openDatabase({ dataDir: dir }).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -181,12 +181,12 @@ t.test('the lock module: one holder at a time, let go on release, details of a d
     "a refused attempt leaves the holder's details as they were",
   );
 
-  first.release();
-  first.release();
-  t.equal(readFileSync(path, 'utf8'), '', 'released: the details are cleared, the file stays');
-  const again = await lockDataFolder(dir);
-  t.pass('after a release the folder can be locked again');
-  again.release();
+  await first.close();
+  await first.close();
+  t.equal(readFileSync(path, 'utf8'), '', 'closed: the details are cleared, the file stays');
+  const again = await openDatabase({ dataDir: dir });
+  t.pass('after a close the folder can be opened again');
+  await again.close();
 });
 
 t.test('servers on one DATA_DIR', async (t) => {
