@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config.ts';
@@ -33,8 +33,13 @@ export class DataFolderInUseError extends ConfigError {
 export function recordHolder(dataDir: string): () => void {
   const path = join(dataDir, lockFileName);
   const holder: Required<LockHolder> = { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
-  writeFileSync(path, `${JSON.stringify(holder)}\n`);
-  return () => writeFileSync(path, '');
+  // Kept open, so the details are cleared even when the folder was removed meanwhile.
+  const fd = openSync(path, 'w');
+  writeSync(fd, `${JSON.stringify(holder)}\n`);
+  return () => {
+    ftruncateSync(fd, 0);
+    closeSync(fd);
+  };
 }
 
 /** How long a refused process waits for the holder's details (it writes them right after locking). */

@@ -124,8 +124,12 @@ export function openSqlite(file: string): OpenedSqlite {
     release: () => {
       if (!database.open) return;
       // Out of WAL first: exclusive WAL cannot go back to normal locking, which lets go at the next read.
-      database.exec('PRAGMA journal_mode = DELETE; PRAGMA locking_mode = NORMAL');
-      database.prepare('SELECT count(*) FROM sqlite_master').get();
+      try {
+        database.exec('PRAGMA journal_mode = DELETE; PRAGMA locking_mode = NORMAL');
+        database.prepare('SELECT count(*) FROM sqlite_master').get();
+      } catch {
+        // A file deleted or moved away (SQLITE_READONLY_DBMOVED): its lock guards nothing now.
+      }
     },
     close: () => {
       if (database.open) database.close();
