@@ -17,7 +17,7 @@ import type { BuildsRoutesOptions } from './routes/builds.ts';
 import { addressRefusals } from './routes/pages/refusals.ts';
 import compression from './plugins/compression.ts';
 import configPlugin from './plugins/config.ts';
-import connectionLimit from './plugins/connection-limit.ts';
+import connectionLimit, { type ConnectionLimitOptions } from './plugins/connection-limit.ts';
 import content, { type ContentPluginOptions } from './plugins/content.ts';
 import database, { type DatabasePluginOptions } from './plugins/database.ts';
 import emailVerification from './plugins/email-verification.ts';
@@ -26,7 +26,7 @@ import health from './plugins/health.ts';
 import metrics from './plugins/metrics.ts';
 import overload, { type OverloadPluginOptions } from './plugins/overload.ts';
 import icons, { type IconsPluginOptions } from './plugins/icons.ts';
-import pageCache, { pageCacheHits } from './plugins/page-cache.ts';
+import pageCache, { type PageCacheOptions, pageCacheHits } from './plugins/page-cache.ts';
 import mail, { type MailPluginOptions } from './plugins/mail.ts';
 import passwordReset from './plugins/password-reset.ts';
 import play, { type PlayPluginOptions } from './plugins/play.ts';
@@ -55,7 +55,12 @@ export interface BuildAppOptions {
   icons?: IconsPluginOptions;
   builds?: BuildsRoutesOptions;
   overload?: OverloadPluginOptions;
+  pageCache?: PageCacheOptions;
+  connectionLimit?: ConnectionLimitOptions;
 }
+
+/** The largest request body: the forms' and the JSON API's, never an upload (nginx and the ingress say the same). */
+export const bodyLimitBytes = 65536;
 
 /** Assembles the service: one plugin per concern, pages last because they catch every other path. */
 export async function buildApp({
@@ -70,7 +75,7 @@ export async function buildApp({
     loggerInstance: (logger ??
       createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined })) as FastifyBaseLogger,
     trustProxy: trustProxyOption(config.trustProxy),
-    bodyLimit: config.bodyLimitBytes,
+    bodyLimit: bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     http: {
       headersTimeout: config.headersTimeoutMs,
@@ -132,10 +137,10 @@ async function assemble(
   await app.register(metrics);
   // The first onRequest hook: a page-cache hit is answered there, with the headers stored with the
   // page, and no later onRequest or onSend hook runs for it (decision 0035).
-  if (included('pages')) await app.register(pageCacheHits);
+  if (included('pages')) await app.register(pageCacheHits, options.pageCache ?? {});
   // Before any other hook or route, so close() waits for every request's handler.
   await app.register(requestsInFlight);
-  await app.register(connectionLimit);
+  await app.register(connectionLimit, options.connectionLimit ?? {});
   await app.register(requestId);
   await app.register(securityHeaders);
   // Every later hook and route sees a path's one spelling.

@@ -43,7 +43,6 @@ export async function runRenderCost(options: BenchOptions, cpuProfileDir?: strin
       env: {
         ...(cache === 'off' ? { PAGE_CACHE_TTL_MS: '0' } : {}),
         OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-        OVERLOAD_MAX_HEAP_BYTES: '0',
         OVERLOAD_MAX_IN_FLIGHT: '0',
       },
       cpuProfileDir: cache === 'off' ? cpuProfileDir : undefined,

@@ -258,7 +258,7 @@ export async function runOverload(target: Target, options: BenchOptions, token: 
   console.log(`  ${results[0]!.name}: ${results[0]!.served.count} served, ${results[0]!.shed.count} shed`);
   if (!options.url) {
     const off = await startLocalServer(root, {
-      env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_BYTES: '0', OVERLOAD_MAX_IN_FLIGHT: '0' },
+      env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_IN_FLIGHT: '0' },
     });
     try {
       const offToken = await register(off.base, benchUser(`${Date.now().toString(36)}-off`));

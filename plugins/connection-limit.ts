@@ -9,17 +9,24 @@ const refusalResponse =
   'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: application/json; charset=utf-8\r\n' +
   `Content-Length: ${refusal.length}\r\n\r\n${refusal}`;
 
+/** Open connections one client address may hold, as the shipped nginx's stream front allows. */
+export const maxConnectionsPerAddress = 128;
+
+export interface ConnectionLimitOptions {
+  max?: number;
+}
+
 /**
  * One client cannot hold the process's sockets (decision 0026). Trusted proxies carry every
- * visitor's connections: the proxy bounds its clients.
+ * visitor's connections: the proxy bounds its clients. RATE_LIMIT_ALLOW_LIST (load generators) is not bounded.
  */
-export default fp(
-  async (app) => {
-    const { maxConnectionsPerAddress: max, trustProxy, rateLimitAllowList } = app.config;
+export default fp<ConnectionLimitOptions>(
+  async (app, { max = maxConnectionsPerAddress }) => {
+    const { trustProxy, rateLimitAllowList } = app.config;
     // A hop count or `true` trusts whoever connects: every peer may be the proxy.
     if (max === 0 || trustProxy === true || typeof trustProxy === 'number') return;
     const unbounded = addressMatcher([...rateLimitAllowList, ...(Array.isArray(trustProxy) ? trustProxy : [])]);
-    const help = 'Connections refused because their address had MAX_CONNECTIONS_PER_ADDRESS open.';
+    const help = `Connections refused because their address had ${max} open.`;
     const refused = app.hasDecorator('metrics')
       ? new Counter({ name: 'http_connections_refused_total', help, registers: [app.metrics.registry] })
       : undefined;

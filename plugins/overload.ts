@@ -23,15 +23,15 @@ declare module 'fastify' {
 export interface OverloadPluginOptions {
   /** How long shedding everything lasts before /readyz fails (default 10 s; tests shorten it). */
   reportAfterMs?: number;
+  /** Shed past this heap use, before V8 runs out (default 90 % of its heap limit, set by NODE_OPTIONS); 0: never. */
+  maxHeapUsedBytes?: number;
 }
 
 /** Overload shedding (decisions 0012, 0052): a 503 at once rather than a queue until clients time out. */
 export default fp<OverloadPluginOptions>(
-  async (app, { reportAfterMs = 10_000 }) => {
+  async (app, { reportAfterMs = 10_000, maxHeapUsedBytes = Math.floor(getHeapStatistics().heap_size_limit * 0.9) }) => {
     const { config, requestsInFlight } = app;
     const maxEventLoopDelay = config.overloadMaxEventLoopDelayMs;
-    // Shed before V8 runs out of heap: a crash loses every request in flight.
-    const maxHeapUsedBytes = config.overloadMaxHeapBytes ?? Math.floor(getHeapStatistics().heap_size_limit * 0.9);
     const pages = noticePages('overload');
     const message = `The service is busy. Try again in ${retryAfterSeconds} seconds.`;
     const busyJson = JSON.stringify({ statusCode: 503, code: 'OVERLOADED', message });

@@ -35,6 +35,11 @@ const personal = { session: cookieNames.session, flash: cookieNames.flash };
 const noCookies: Readonly<Record<string, string | undefined>> = Object.freeze({});
 const hit = { result: 'hit' } as const;
 
+export interface PageCacheOptions {
+  /** What its pages may hold together (32 MiB), least recently used out first; tests make it small. */
+  maxBytes?: number;
+}
+
 /**
  * The page cache, and its hits answered by the app's first onRequest hook (app.ts registers this
  * plugin before every other hook): the stored body with every header computed when the entry was
@@ -42,11 +47,11 @@ const hit = { result: 'hit' } as const;
  * answer that way (a compressed variant not made yet, overload shedding that may apply, the
  * shutdown drain) goes on through the hooks, to the `pageCache` plugin below.
  */
-export const pageCacheHits = fp(
-  async (app) => {
+export const pageCacheHits = fp<PageCacheOptions>(
+  async (app, { maxBytes = 32 * 1024 * 1024 }) => {
     const { config } = app;
-    if (config.dev || config.pageCacheTtlMs === 0 || config.pageCacheMaxBytes === 0) return;
-    const cache = new PageCache({ ttlMs: config.pageCacheTtlMs, maxBytes: config.pageCacheMaxBytes });
+    if (config.dev || config.pageCacheTtlMs === 0) return;
+    const cache = new PageCache({ ttlMs: config.pageCacheTtlMs, maxBytes });
     const buildId = readBuildInfo(false).id;
     const buildQuery = payloadBuildQuery(buildId);
     // Plugins registered after this one, read once the app is ready.
@@ -111,7 +116,7 @@ export default fp(
   async (app) => {
     if (!app.hasDecorator('pageCache')) return;
     const { cache, generation, buildId } = app.pageCache;
-    const pageHeaders = pageHeadersFor(app.config);
+    const pageHeaders = pageHeadersFor();
     const buildQuery = payloadBuildQuery(buildId);
     const content = app.hasDecorator('content') ? app.content : undefined;
     content?.onReload(() => cache.clear());

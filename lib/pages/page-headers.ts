@@ -31,25 +31,14 @@ export function offersThai(page: PageRequest, request: KeyRequest): boolean {
   return preferredLocale(request.headers['accept-language']) === 'th';
 }
 
-export interface SharedCacheSettings {
-  /** `s-maxage`: how long a shared cache answers an anonymous page without asking; 0: never shared. */
-  sharedCacheSeconds: number;
-  /** `stale-while-revalidate`: how long after that it may answer the old copy while it asks. */
-  sharedCacheStaleSeconds: number;
-}
-
 /**
  * The headers of a page's answer, for a render (routes/pages/) and a page-cache hit alike
  * (plugins/page-cache.ts stores them with the body); made once, not per request.
  */
-export function pageHeadersFor(settings: SharedCacheSettings) {
-  const { sharedCacheSeconds: shared, sharedCacheStaleSeconds: stale } = settings;
-  const sharedControl =
-    shared > 0
-      ? `public, max-age=0, s-maxage=${shared}${stale > 0 ? `, stale-while-revalidate=${stale}` : ''}`
-      : 'no-cache';
+export function pageHeadersFor() {
   const cacheControl: Record<Audience, string> = {
-    shared: sharedControl,
+    // Seconds, so that a deploy or a content change shows within seconds (decision 0044).
+    shared: 'public, max-age=0, s-maxage=5, stale-while-revalidate=30',
     anonymous: 'no-cache',
     personal: 'private, no-store',
   };

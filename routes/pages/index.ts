@@ -42,7 +42,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   const buildId = readBuildInfo(config.dev).id;
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
   const secureCookies = cookieSecurity(config.publicUrl);
-  const pageHeaders = pageHeadersFor(config);
+  const pageHeaders = pageHeadersFor();
   const serverHalves = await loadServerHalves(routeTable);
 
   /** Set before the answer is made; plugins/cache-headers.ts makes one that sets a cookie or fails `personal`. */

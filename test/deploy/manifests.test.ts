@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
+import { bodyLimitBytes } from '../../app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import {
   missingRuntimeEnv,
@@ -39,7 +40,7 @@ const pod = deployment.spec.template.spec;
 const container = pod.containers[0];
 const settings = configMap.data as Record<string, string>;
 const dockerfile = read('Dockerfile');
-const bodyLimit = Number(settings.BODY_LIMIT_BYTES);
+const bodyLimit = bodyLimitBytes;
 const stopBudgetMs = Number(settings.SHUTDOWN_DRAIN_MS) + Number(settings.SHUTDOWN_TIMEOUT_MS);
 
 t.test('kustomization: every resource exists; the Secret example is not applied with them', async (t) => {
@@ -113,7 +114,7 @@ t.test('Service, Ingress, PodDisruptionBudget and autoscaler find the pods', asy
   t.equal(
     ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size'],
     `${bodyLimit / 1024}k`,
-    'ingress body size = BODY_LIMIT_BYTES',
+    "ingress body size = the app's body limit",
   );
   t.ok(selects(budget.spec.selector.matchLabels), 'PodDisruptionBudget');
   t.ok(budget.spec.minAvailable >= 1);
@@ -173,7 +174,7 @@ t.test('nginx: what the replicas need from the proxy', async (t) => {
   const site = read('deploy/nginx/site.conf');
   const directive = (name: string) =>
     [...site.matchAll(new RegExp(`^\\s*${name}\\s+([^;]+);`, 'gm'))].map((match) => match[1]!.trim());
-  t.same(directive('client_max_body_size'), [`${bodyLimit / 1024}k`], 'body size = BODY_LIMIT_BYTES');
+  t.same(directive('client_max_body_size'), [`${bodyLimit / 1024}k`], "body size = the app's body limit");
   const headers = Object.fromEntries(
     directive('proxy_set_header').map((value) => value.split(/\s+/, 2) as [string, string]),
   );

@@ -249,7 +249,7 @@ t.test('what the proxy sends: host with its port, client address, scheme, reques
     headers: { 'content-type': 'application/json' },
     body: `{"email":"${'a'.repeat(70_000)}"}`,
   });
-  t.equal(tooLarge.status, 413, 'bodies above BODY_LIMIT_BYTES stop at nginx');
+  t.equal(tooLarge.status, 413, "bodies above the app's body limit stop at nginx");
   t.same(
     JSON.parse(tooLarge.body),
     { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'The body is larger than this address accepts.' },

@@ -62,7 +62,7 @@ export async function startTestApp(
     extraRoutes,
     databaseFromConfig = false,
     ...options
-  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits'> &
+  }: Pick<BuildAppOptions, 'accounts' | 'rateLimits' | 'overload' | 'pageCache'> &
     Pick<TestAppOptions, 'extraRoutes'> & {
       /** The database plugin opens DATA_DIR itself, as in production (seeded, so no initdb). */
       databaseFromConfig?: boolean;

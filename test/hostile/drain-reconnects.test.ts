@@ -54,7 +54,7 @@ t.test('100 reconnecting clients, a balancer slower than the drain: no reset, no
 
   const outcomes = new Map<number | string, number>();
   let answered = 0;
-  // Each client from an address of its own, as visitors are (MAX_CONNECTIONS_PER_ADDRESS holds).
+  // Each client from an address of its own, as visitors are (the bound of connections per address holds).
   const clients = Array.from({ length: 100 }, async (_, index) => {
     while (sending) {
       const outcome = await fetchOnce(`${base}/healthz`, `127.0.1.${index + 1}`);

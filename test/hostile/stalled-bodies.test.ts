@@ -2,7 +2,7 @@
  * Clients that send their headers and then stall their bodies (or just hold connections open)
  * cannot take the service from everybody else: a request takes a place under
  * OVERLOAD_MAX_IN_FLIGHT only once its body has arrived, one address holds at most
- * MAX_CONNECTIONS_PER_ADDRESS connections, /readyz says so when every request has been shed for
+ * 128 connections (plugins/connection-limit.ts), /readyz says so when every request has been shed for
  * a while, and a shutdown answers a stalled upload 408 instead of waiting for it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +51,7 @@ const stalledJson =
 async function startApp(
   t: Test,
   env: Record<string, string>,
-  options: { reportAfterMs?: number } = {},
+  options: { reportAfterMs?: number; connectionsPerAddress?: number } = {},
 ): Promise<{ app: FastifyInstance; port: number; base: string; metricsUrl: string }> {
   const database = await createTestDatabase('sqlite');
   const dataDir = mkdtempSync(join(tmpdir(), 'asdas-stalled-'));
@@ -68,6 +68,7 @@ async function startApp(
     database: { db: database.db },
     accounts: { passwordHashing: testHashing },
     overload: { reportAfterMs: options.reportAfterMs ?? 10_000 },
+    connectionLimit: { max: options.connectionsPerAddress },
   });
   t.teardown(async () => {
     await app.close();
@@ -80,10 +81,7 @@ async function startApp(
 }
 
 t.test('stalled uploads hold connections, never the places of the in-flight cap', async (t) => {
-  const { port, base, metricsUrl } = await startApp(t, {
-    OVERLOAD_MAX_IN_FLIGHT: '10',
-    MAX_CONNECTIONS_PER_ADDRESS: '0',
-  });
+  const { port, base, metricsUrl } = await startApp(t, { OVERLOAD_MAX_IN_FLIGHT: '10' }, { connectionsPerAddress: 0 });
   const stalled = Array.from({ length: 30 }, (_, index) => open(port, index % 2 === 0 ? stalledForm : stalledJson));
   t.teardown(() => stalled.forEach(({ socket }) => socket.destroy()));
   // Every one of them has reached the app (its onRequest ran) and waits for the rest of its body.
@@ -98,8 +96,8 @@ t.test('stalled uploads hold connections, never the places of the in-flight cap'
   t.same(await ready.json(), { status: 'ok', checks: { overload: 'ok', database: 'ok' } }, 'and the replica is ready');
 });
 
-t.test('one address holds at most MAX_CONNECTIONS_PER_ADDRESS connections', async (t) => {
-  const { port, base, metricsUrl } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '5' });
+t.test('one address holds at most its bound of open connections (128; 5 here)', async (t) => {
+  const { port, base, metricsUrl } = await startApp(t, {}, { connectionsPerAddress: 5 });
   const held = Array.from({ length: 5 }, () => open(port, stalledForm));
   t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
   await Promise.all(held.map(({ connected }) => connected));
@@ -120,7 +118,7 @@ t.test('the bound skips RATE_LIMIT_ALLOW_LIST (load generators) and trusted prox
     string,
     string
   >[]) {
-    const { port, base, metricsUrl } = await startApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '2', ...env });
+    const { port, base, metricsUrl } = await startApp(t, env, { connectionsPerAddress: 2 });
     const held = Array.from({ length: 4 }, () => open(port, stalledForm));
     t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
     while ((await gauge(metricsUrl, 'http_requests_unfinished')) < 4) await pause();

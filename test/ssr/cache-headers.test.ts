@@ -134,14 +134,3 @@ t.test('the English home: Thai first visits are told apart, crawlers get it unsh
   t.equal(chosen.headers['cache-control'], shared, 'the same for a crawler and a person: shared');
   t.match(chosen.headers.vary, /^Accept-Language, Authorization, Cookie/);
 });
-
-t.test('SHARED_CACHE_SECONDS and SHARED_CACHE_STALE_SECONDS set the figures; 0 shares nothing', async (t) => {
-  const custom = await startTestApp({ SHARED_CACHE_SECONDS: '60', SHARED_CACHE_STALE_SECONDS: '0' });
-  t.teardown(custom.close);
-  const page = await custom.app.inject({ url: '/bonus', headers: { 'user-agent': browserUserAgent } });
-  t.equal(page.headers['cache-control'], 'public, max-age=0, s-maxage=60');
-  const off = await startTestApp({ SHARED_CACHE_SECONDS: '0' });
-  t.teardown(off.close);
-  const unshared = await off.app.inject({ url: '/th/bonus', headers: { 'user-agent': browserUserAgent } });
-  t.equal(unshared.headers['cache-control'], 'no-cache', 'browsers revalidate, as before');
-});

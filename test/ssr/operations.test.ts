@@ -131,6 +131,19 @@ t.test('configuration errors name the variable', async (t) => {
       /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL \(it is set but empty: give it a value, or remove it for the default\)$/,
     ],
     [{ LOG_LEVEL: '' }, /LOG_LEVEL must be one of .* \(it is set but empty/],
+    [{ PORT: '  ' }, /^Invalid configuration: PORT must be an integer from 0 to 65535 \(it is set but empty/],
+    [{ REQUIRE_VERIFIED_EMAIL_FOR_PLAY: 'yes' }, /REQUIRE_VERIFIED_EMAIL_FOR_PLAY must be true or false \(got "yes"\)/],
+    [{ OTEL_TRACES_SAMPLER_ARG: '2' }, /OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/],
+    // Past the pattern, a URL must parse.
+    [{ PUBLIC_URL: 'https://[example' }, /PUBLIC_URL must be an origin such as https:\/\/example.com/],
+    [
+      { SMTP_URL: 'smtp://me:hunter2@[mail' },
+      /^Invalid configuration: SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL$/,
+    ],
+    [
+      { HEADERS_TIMEOUT_MS: '40000' },
+      /^Invalid configuration: HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS\.$/,
+    ],
   ] as const;
   for (const [env, pattern] of bad) {
     t.throws(() => loadConfig(env), ConfigError, `${Object.keys(env)[0]} is refused`);
@@ -146,6 +159,9 @@ t.test('configuration errors name the variable', async (t) => {
     message: /PLAY_SECRET is required when DATABASE_URL/,
   });
   t.doesNotThrow(() => loadConfig({ DATABASE_URL: 'postgres://db/site', PLAY_SECRET: 'x'.repeat(32) }));
+  t.equal(loadConfig({ HEADERS_TIMEOUT_MS: '30000' }).headersTimeoutMs, 30000, 'as long as REQUEST_TIMEOUT_MS will do');
+  t.equal(loadConfig({ REQUIRE_VERIFIED_EMAIL_FOR_PLAY: 'true' }).requireVerifiedEmailForPlay, true);
+  t.equal(loadConfig({}).requireVerifiedEmailForPlay, false);
   const good = loadConfig({ PORT: '8080', TRUST_PROXY: '2', PUBLIC_URL: 'https://example.com/' });
   t.equal(good.port, 8080);
   t.equal(good.trustProxy, 2);

@@ -293,8 +293,8 @@ t.test('PAGE_CACHE_TTL_MS=0 turns it off', async (t) => {
   }
 });
 
-t.test('PAGE_CACHE_MAX_BYTES bounds the memory: the least recently used page goes', async (t) => {
-  const small = await startTestApp({ PAGE_CACHE_MAX_BYTES: '60000' });
+t.test('its bound of bytes holds: the least recently used page goes', async (t) => {
+  const small = await startTestApp({}, { pageCache: { maxBytes: 60000 } });
   t.teardown(small.close);
   const visit = (url: string) => small.app.inject({ url, headers: { 'user-agent': browserUserAgent } });
   const pages = ['/asdas', '/th/asdas', '/asdas/rtp-explained'];

@@ -1,11 +1,14 @@
 /**
  * docs/security.md states each limit as the code enforces it: every number it gives is read here
- * from the defaults (lib/config.ts, lib/rate-limit/settings.ts) and must appear as written, so a
+ * from the defaults (lib/config.ts, lib/rate-limit/settings.ts) or the constants of the code (app.ts,
+ * plugins/connection-limit.ts) and must appear as written, so a
  * changed default fails until the page says the new number.
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import { bodyLimitBytes } from '../../app.ts';
 import { loadConfig } from '../../lib/config.ts';
+import { maxConnectionsPerAddress } from '../../plugins/connection-limit.ts';
 import { memoryKeys, type RateLimitRule, rateLimitSettings } from '../../lib/rate-limit/settings.ts';
 
 // Tables and line breaks aside, as a reader sees the text.
@@ -54,11 +57,11 @@ const statements: Array<[what: string, text: string]> = [
   ['account emails', `${limits.accountEmailsPerUser.max} per user per ${minutes(limits.accountEmailsPerUser)} minutes`],
   ['launch-token checks', `launch-token verification: ${limits.playVerifyPerIp.max} per client address per minute`],
   ['upstream icons', `**${limits.iconUpstreamPerIp.max} a minute per client address**`],
-  ['body limit', `\`BODY_LIMIT_BYTES\` (${config.bodyLimitBytes / 1024} KiB`],
+  ['body limit', `bodies are at most ${bodyLimitBytes / 1024} KiB (then 413)`],
   ['places', `\`OVERLOAD_MAX_IN_FLIGHT\` (${config.overloadMaxInFlight})`],
   ['headers timeout', `\`HEADERS_TIMEOUT_MS\` (${config.headersTimeoutMs / 1000} s)`],
   ['request timeout', `\`REQUEST_TIMEOUT_MS\` (${config.requestTimeoutMs / 1000} s)`],
-  ['connections', `**\`MAX_CONNECTIONS_PER_ADDRESS\` (${config.maxConnectionsPerAddress}) open connections**`],
+  ['connections', `One client address holds at most **${maxConnectionsPerAddress} open connections**`],
 ];
 
 // The shipped nginx's numbers, read from its files.
