@@ -7,7 +7,7 @@ import { negotiateEncoding } from '../lib/encoding.ts';
 import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
 import { describeEntry, hitAnswer, storedBody } from '../lib/page-cache-answer.ts';
 import { pageCacheKey, type KeyRequest } from '../lib/page-cache-key.ts';
-import { anonymousAudience, type PageHeaders, pageHeadersFor, payloadBuildQuery } from '../lib/pages/page-headers.ts';
+import { anonymousAudience, pageHeaders, payloadBuildQuery } from '../lib/pages/page-headers.ts';
 import { pageOf, type PageRequest } from '../lib/pages/page-request.ts';
 
 /** What the two plugins below share. */
@@ -116,7 +116,6 @@ export default fp(
   async (app) => {
     if (!app.hasDecorator('pageCache')) return;
     const { cache, generation, buildId } = app.pageCache;
-    const pageHeaders = pageHeadersFor();
     const buildQuery = payloadBuildQuery(buildId);
     const content = app.hasDecorator('content') ? app.content : undefined;
     content?.onReload(() => cache.clear());
@@ -180,7 +179,7 @@ export default fp(
       const fill = fills.get(request);
       if (!fill) return done(null, payload);
       fills.delete(request);
-      const headers = storableHeaders(request, reply, payload, pageHeaders, buildId);
+      const headers = storableHeaders(request, reply, payload, buildId);
       if (!headers) {
         fill.done();
         return done(null, payload);
@@ -235,7 +234,6 @@ function storableHeaders(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-  pageHeaders: PageHeaders,
   buildId: string,
 ): StoredHeaders | null {
   // A user resolved some way the key does not see must not make a personal render everybody's.

@@ -31,40 +31,34 @@ export function offersThai(page: PageRequest, request: KeyRequest): boolean {
   return preferredLocale(request.headers['accept-language']) === 'th';
 }
 
-/**
- * The headers of a page's answer, for a render (routes/pages/) and a page-cache hit alike
- * (plugins/page-cache.ts stores them with the body); made once, not per request.
- */
-export function pageHeadersFor() {
-  const cacheControl: Record<Audience, string> = {
-    // Seconds, so that a deploy or a content change shows within seconds (decision 0044).
-    shared: 'public, max-age=0, s-maxage=5, stale-while-revalidate=30',
-    anonymous: 'no-cache',
-    personal: 'private, no-store',
-  };
-  const byAudience = (type: string, vary: string) =>
-    Object.fromEntries(
-      audiences.map((audience) => [
-        audience,
-        // Said of the identity answer too; lower case, as @fastify/compress looks for it.
-        Object.freeze({
-          'content-type': type,
-          'cache-control': cacheControl[audience],
-          vary: `${vary}, accept-encoding`,
-        }),
-      ]),
-    ) as Record<Audience, StoredHeaders>;
-  const [document, home, payload] = [byAudience(html, varies), byAudience(html, homeVaries), byAudience(json, varies)];
-  return (page: PageRequest, audience: Audience): StoredHeaders =>
-    (page.answer === 'payload' ? payload : page.route.id === 'home' && page.locale === 'en' ? home : document)[
-      audience
-    ];
-}
-
-export type PageHeaders = ReturnType<typeof pageHeadersFor>;
+const cacheControl: Record<Audience, string> = {
+  // Seconds, so that a deploy or a content change shows within seconds (decision 0044).
+  shared: 'public, max-age=0, s-maxage=5, stale-while-revalidate=30',
+  anonymous: 'no-cache',
+  personal: 'private, no-store',
+};
 
 const audiences: readonly Audience[] = ['shared', 'anonymous', 'personal'];
 
 /** The session and language cookie, a Bearer token; the English home also reads Accept-Language. */
 const varies = 'Authorization, Cookie';
 export const homeVaries = 'Accept-Language, Authorization, Cookie';
+
+const byAudience = (type: string, vary: string) =>
+  Object.fromEntries(
+    audiences.map((audience) => [
+      audience,
+      // Said of the identity answer too; lower case, as @fastify/compress looks for it.
+      Object.freeze({
+        'content-type': type,
+        'cache-control': cacheControl[audience],
+        vary: `${vary}, accept-encoding`,
+      }),
+    ]),
+  ) as Record<Audience, StoredHeaders>;
+
+const [document, home, payload] = [byAudience(html, varies), byAudience(html, homeVaries), byAudience(json, varies)];
+
+/** The headers of a page's answer, for a render (routes/pages/) and a page-cache hit alike. */
+export const pageHeaders = (page: PageRequest, audience: Audience): StoredHeaders =>
+  (page.answer === 'payload' ? payload : page.route.id === 'home' && page.locale === 'en' ? home : document)[audience];

@@ -23,7 +23,7 @@ import {
   type PageRouteConfig,
 } from '../../lib/pages/page-request.ts';
 import { personalRequest } from '../../lib/page-cache-key.ts';
-import { anonymousAudience, homeVaries, offersThai, pageHeadersFor } from '../../lib/pages/page-headers.ts';
+import { anonymousAudience, homeVaries, offersThai, pageHeaders } from '../../lib/pages/page-headers.ts';
 import { loadPage, type PageOutcome, type PageTarget, type PipelineParts } from '../../lib/pages/pipeline.ts';
 import { renderStateOf, type Visit } from '../../lib/pages/render-state.ts';
 import { isSameOrigin, originOf } from '../../lib/same-origin.ts';
@@ -42,7 +42,6 @@ export default async function pageRoutes(app: FastifyInstance) {
   const buildId = readBuildInfo(config.dev).id;
   const metrics = app.hasDecorator('metrics') ? app.metrics : undefined;
   const secureCookies = cookieSecurity(config.publicUrl);
-  const pageHeaders = pageHeadersFor();
   const serverHalves = await loadServerHalves(routeTable);
 
   /** Set before the answer is made; plugins/cache-headers.ts makes one that sets a cookie or fails `personal`. */
