@@ -7,34 +7,34 @@ import { maxSegmentLength } from './lib/canonical-path.ts';
 import type { Config, TrustProxy } from './lib/config.ts';
 import { createLogger, OneLinePerRequest } from './lib/logger.ts';
 import { compilersFactory } from './lib/schemas/compilers.ts';
-import accountLinks from './plugins/account-links.ts';
-import accountSettings from './plugins/account-settings.ts';
-import accounts, { type AccountsPluginOptions } from './plugins/accounts.ts';
-import backgroundJobs from './plugins/background-jobs.ts';
-import cacheHeaders from './plugins/cache-headers.ts';
-import canonicalPath from './plugins/canonical-path.ts';
+import accountLinks from './plugins/app/account-links.ts';
+import accountSettings from './plugins/app/account-settings.ts';
+import accounts, { type AccountsPluginOptions } from './plugins/app/accounts.ts';
+import backgroundJobs from './plugins/app/background-jobs.ts';
+import cacheHeaders from './plugins/app/cache-headers.ts';
+import canonicalPath from './plugins/app/canonical-path.ts';
 import type { BuildsRoutesOptions } from './routes/builds.ts';
 import { addressRefusals } from './routes/pages/refusals.ts';
-import compression from './plugins/compression.ts';
-import configPlugin from './plugins/config.ts';
-import connectionLimit, { type ConnectionLimitOptions } from './plugins/connection-limit.ts';
-import content, { type ContentPluginOptions } from './plugins/content.ts';
-import database, { type DatabasePluginOptions } from './plugins/database.ts';
-import emailVerification from './plugins/email-verification.ts';
-import errors from './plugins/errors.ts';
-import health from './plugins/health.ts';
-import metrics from './plugins/metrics.ts';
-import overload, { type OverloadPluginOptions } from './plugins/overload.ts';
-import icons, { type IconsPluginOptions } from './plugins/icons.ts';
-import pageCache, { type PageCacheOptions, pageCacheHits } from './plugins/page-cache.ts';
-import mail, { type MailPluginOptions } from './plugins/mail.ts';
-import passwordReset from './plugins/password-reset.ts';
-import play, { type PlayPluginOptions } from './plugins/play.ts';
-import rateLimits, { type RateLimitsPluginOptions } from './plugins/rate-limits.ts';
-import requestId, { requestIdFrom } from './plugins/request-id.ts';
-import requestsInFlight from './plugins/requests-in-flight.ts';
-import securityHeaders from './plugins/security-headers.ts';
-import ssr from './plugins/ssr.ts';
+import compression from './plugins/external/compression.ts';
+import configPlugin from './plugins/external/config.ts';
+import connectionLimit, { type ConnectionLimitOptions } from './plugins/app/connection-limit.ts';
+import content, { type ContentPluginOptions } from './plugins/app/content.ts';
+import database, { type DatabasePluginOptions } from './plugins/external/database.ts';
+import emailVerification from './plugins/app/email-verification.ts';
+import errors from './plugins/app/errors.ts';
+import health from './plugins/app/health.ts';
+import metrics from './plugins/external/metrics.ts';
+import overload, { type OverloadPluginOptions } from './plugins/external/overload.ts';
+import icons, { type IconsPluginOptions } from './plugins/app/icons.ts';
+import pageCache, { type PageCacheOptions, pageCacheHits } from './plugins/app/page-cache.ts';
+import mail, { type MailPluginOptions } from './plugins/app/mail.ts';
+import passwordReset from './plugins/app/password-reset.ts';
+import play, { type PlayPluginOptions } from './plugins/app/play.ts';
+import rateLimits, { type RateLimitsPluginOptions } from './plugins/external/rate-limits.ts';
+import requestId, { requestIdFrom } from './plugins/app/request-id.ts';
+import requestsInFlight from './plugins/app/requests-in-flight.ts';
+import securityHeaders from './plugins/external/security-headers.ts';
+import ssr from './plugins/external/ssr.ts';
 import { registerRoutes } from './routes/index.ts';
 
 export type { AppPart };
@@ -83,7 +83,7 @@ export async function buildApp({
     },
     genReqId: requestIdFrom,
     ...(requestLines ? { logController: new OneLinePerRequest() } : {}),
-    // No trailing-slash or duplicate-slash leniency: plugins/canonical-path.ts redirects such
+    // No trailing-slash or duplicate-slash leniency: plugins/app/canonical-path.ts redirects such
     // spellings first, so the router only ever sees a path's one spelling.
     routerOptions: { maxParamLength: maxSegmentLength },
     // An address the router cannot decode (`%ff`), or a parameter past maxParamLength: no hook
@@ -133,7 +133,7 @@ async function assemble(
   const included = (part: AppPart) => !without.includes(part);
   await app.register(configPlugin, { config });
   // First, and only with an OTLP endpoint (decision 0034): its span holds every other hook's work.
-  if (config.tracing) await app.register((await import('./plugins/tracing.ts')).default);
+  if (config.tracing) await app.register((await import('./plugins/external/tracing.ts')).default);
   await app.register(metrics);
   // The first onRequest hook: a page-cache hit is answered there, with the headers stored with the
   // page, and no later onRequest or onSend hook runs for it (decision 0035).

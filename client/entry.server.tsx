@@ -20,7 +20,7 @@ import type { Renderer, RendererSite } from './router/renderer.server.ts';
 import { staticContext, staticRouterFor } from './router/static-router.server.ts';
 import { RuntimeContext, type AppRuntime, type RuntimeSnapshot } from './runtime.tsx';
 
-// The SSR bundle's entry: plugins/ssr.ts loads it and calls createRenderer once; what the two sides
+// The SSR bundle's entry: plugins/external/ssr.ts loads it and calls createRenderer once; what the two sides
 // exchange is in router/renderer.server.ts and contract/render-state.ts.
 export type { Renderer, RendererSite };
 
@@ -28,7 +28,7 @@ export type { Renderer, RendererSite };
 registerTranslations('en', en);
 registerTranslations('th', th);
 
-/** The renderer for one server configuration; plugins/ssr.ts makes it once per loaded bundle. */
+/** The renderer for one server configuration; plugins/external/ssr.ts makes it once per loaded bundle. */
 export function createRenderer(site: RendererSite): Renderer {
   /** The runtime snapshot as JSON, by language (and bot-ness on error pages): most pages send one of two. */
   const snapshots = new Map<string, string>();

@@ -47,9 +47,9 @@ export interface PageRoute {
   query?: readonly string[];
   /** Same for every visitor but its `<VisitorPart>`s: signed in, drawn from a shell (decision 0037). */
   sharedRender?: true;
-  /** Opened with `?launch=<token>`: the token is spent before the page renders (plugins/play.ts). */
+  /** Opened with `?launch=<token>`: the token is spent before the page renders (plugins/app/play.ts). */
   launchToken?: true;
-  /** Opened from an emailed link: `?token=` is checked first and never stored (plugins/account-links.ts). */
+  /** Opened from an emailed link: `?token=` is checked first and never stored (plugins/app/account-links.ts). */
   emailedLink?: true;
 }
 

@@ -26,7 +26,7 @@ export interface TraceIds {
   span_id: string;
 }
 
-/** The ids of the trace a log line belongs to, from plugins/tracing.ts while it runs (a fresh object each call). */
+/** The ids of the trace a log line belongs to, from plugins/external/tracing.ts while it runs (a fresh object each call). */
 export type TraceIdSource = (logger: Logger) => TraceIds | undefined;
 
 let traceIdSource: TraceIdSource | undefined;

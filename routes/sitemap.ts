@@ -9,7 +9,7 @@ function send(request: FastifyRequest, reply: FastifyReply, type: string, body: 
   return reply.send(body);
 }
 
-/** `/sitemap.xml` and `/robots.txt`, built from the loaded content (`app.content`, plugins/content.ts). */
+/** `/sitemap.xml` and `/robots.txt`, built from the loaded content (`app.content`, plugins/app/content.ts). */
 export default async function sitemapRoutes(app: FastifyInstance): Promise<void> {
   app.get('/sitemap.xml', async (request, reply) =>
     send(

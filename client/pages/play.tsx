@@ -25,7 +25,7 @@ const started = new Map<string, Promise<PlayOutcome>>();
 
 /**
  * The site's own play destination (docs/play.md). `?launch=` opened as a document is spent by the
- * server (plugins/play.ts); reached by client navigation, the browser verifies it and replaces
+ * server (plugins/app/play.ts); reached by client navigation, the browser verifies it and replaces
  * the address the same way, with `?session=` or `?problem=`.
  */
 export default function PlayPage() {

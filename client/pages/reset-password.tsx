@@ -5,7 +5,7 @@ import { useTranslation } from '../i18n.ts';
 
 /**
  * `/reset-password?token=...`: the link from the email. The server has checked the token before
- * this renders (plugins/account-links.ts); a link that cannot be used arrives as `?problem=`.
+ * this renders (plugins/app/account-links.ts); a link that cannot be used arrives as `?problem=`.
  */
 export default function ResetPasswordPage() {
   const { t } = useTranslation();

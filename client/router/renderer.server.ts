@@ -2,7 +2,7 @@ import type { Locale } from '../../contract/locales.ts';
 import type { RenderedPage, RenderState } from '../../contract/render-state.ts';
 import type { IconDataMap } from '../lib/icon-loader.ts';
 
-// What the server (plugins/ssr.ts) gives the renderer (client/entry.server.tsx) once, and asks of it per page.
+// What the server (plugins/external/ssr.ts) gives the renderer (client/entry.server.tsx) once, and asks of it per page.
 
 /** What never changes while the server runs: everything derived from it is computed once too. */
 export interface RendererSite {
@@ -13,7 +13,7 @@ export interface RendererSite {
   publicUrl: string;
   /** `<link rel="preload">` of each language's font (lib/page-fonts.ts), written before the head tags. */
   fontPreloads?: Partial<Record<Locale, string>>;
-  /** The icons of contract/app-icons.ts, resolved once at start (plugins/ssr.ts): rendered inline. */
+  /** The icons of contract/app-icons.ts, resolved once at start (plugins/external/ssr.ts): rendered inline. */
   icons?: IconDataMap;
   /** The browser's fallback when our icon endpoint fails. */
   iconFallbackUrl?: string;

@@ -207,7 +207,7 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('login_addresses').execute();
     },
   },
-  // One row the readiness probe writes while the storage is full (plugins/database.ts).
+  // One row the readiness probe writes while the storage is full (plugins/external/database.ts).
   '0008_storage_probe': {
     async up(db: Kysely<any>) {
       const t = columnTypes(db);

@@ -31,7 +31,7 @@ export interface SessionsTable {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-/** A single row, written to learn whether the database can write (plugins/database.ts). */
+/** A single row, written to learn whether the database can write (plugins/external/database.ts). */
 export interface StorageProbeTable {
   id: number;
   written_at: Timestamp;

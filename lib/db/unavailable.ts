@@ -40,7 +40,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDatabaseUnavailable(inner));
 }
 
-/** The database's state, not the request's (unreachable, or full): plugins/errors.ts answers 503. */
+/** The database's state, not the request's (unreachable, or full): plugins/app/errors.ts answers 503. */
 export function isDatabaseFault(error: unknown): boolean {
   return isDatabaseUnavailable(error) || isStorageFull(error);
 }

@@ -60,7 +60,7 @@ export function fieldsFromSchemaErrors(issues: readonly SchemaIssue[], data: unk
 }
 
 /**
- * The answer to a request its route's schema refused (plugins/errors.ts): the schema's findings,
+ * The answer to a request its route's schema refused (plugins/app/errors.ts): the schema's findings,
  * after the route's own field checks for a body (`config.bodyFieldChecks`).
  */
 export function schemaRefusal(request: FastifyRequest, error: FastifyError): HttpError {

@@ -9,7 +9,7 @@ export interface RateLimitRule {
 /** Keys each limit counts exactly in memory; past them, approximately (decision 0045). */
 export const memoryKeys = 10_000;
 
-/** Every rate limit of the service (plugins/rate-limits.ts applies them). */
+/** Every rate limit of the service (plugins/external/rate-limits.ts applies them). */
 export interface RateLimitSettings {
   registerPerIp: RateLimitRule;
   loginPerIp: RateLimitRule;

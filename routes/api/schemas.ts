@@ -33,7 +33,7 @@ export const sessionResponseSchema = strictObject(
 
 export const messageSchema = strictObject({ message: { type: 'string' } }, ['message']);
 
-/** The error answer `{ statusCode, code, message, fields? }` (plugins/errors.ts) for each of these statuses. */
+/** The error answer `{ statusCode, code, message, fields? }` (plugins/app/errors.ts) for each of these statuses. */
 export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof errorResponseSchema> {
   return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<
     S,

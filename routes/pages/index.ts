@@ -44,7 +44,7 @@ export default async function pageRoutes(app: FastifyInstance) {
   const secureCookies = cookieSecurity(config.publicUrl);
   const serverHalves = await loadServerHalves(routeTable);
 
-  /** Set before the answer is made; plugins/cache-headers.ts makes one that sets a cookie or fails `personal`. */
+  /** Set before the answer is made; plugins/app/cache-headers.ts makes one that sets a cookie or fails `personal`. */
   function setPageHeaders(request: FastifyRequest, reply: FastifyReply) {
     const page = pageOf(request)!;
     const personal = request.user != null || personalRequest(request);
@@ -212,7 +212,7 @@ export default async function pageRoutes(app: FastifyInstance) {
     try {
       result = await runAction(request, reply, url, target, PostedForm.of(request.body));
     } catch (error) {
-      // An outage or a full disk is answered 503 (plugins/errors.ts), as is any failure asked as JSON.
+      // An outage or a full disk is answered 503 (plugins/app/errors.ts), as is any failure asked as JSON.
       if (isDatabaseFault(error) || json) throw error;
       request.log.error({ err: error }, renderErrorLog);
       const failed = { type: 'error', target, status: 500, error: unexpectedError(error, config.dev) } as const;
@@ -249,9 +249,9 @@ export default async function pageRoutes(app: FastifyInstance) {
     return sendDocument(request, reply, outcome, visitOf(request, url, action ? { action } : {}));
   }
 
-  // What is refused before a page's route runs (plugins/canonical-path.ts, the body parsers), as a
+  // What is refused before a page's route runs (plugins/app/canonical-path.ts, the body parsers), as a
   // browser sees it: the page's form with its message, or the framed error for an address. Anything
-  // else, and every client asking for JSON, goes to plugins/errors.ts.
+  // else, and every client asking for JSON, goes to plugins/app/errors.ts.
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const page = pageOf(request);
     if (page?.answer !== 'document' || !acceptsHtml(request.headers.accept)) throw error;

@@ -4,7 +4,7 @@ import { loadContentInWorker } from '../../lib/content/load-in-worker.ts';
 import { loadContent } from '../../lib/content/loader.ts';
 import { fixture, realContent } from '../helpers/content.ts';
 
-// Production loads content on a thread of its own (plugins/content.ts), so the Markdown pipeline
+// Production loads content on a thread of its own (plugins/app/content.ts), so the Markdown pipeline
 // does not stay in the server's heap. What the thread hands back must be what loadContent makes.
 
 t.test('the thread answers what loadContent makes: the real content', async (t) => {

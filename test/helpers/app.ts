@@ -12,11 +12,11 @@ import { buildApp, type BuildAppOptions } from '../../app.ts';
 import { PasswordHasher, testHashing } from '../../lib/auth/passwords.ts';
 import { type Config, loadConfig } from '../../lib/config.ts';
 import { createLogger, type LoggerSettings } from '../../lib/logger.ts';
-import type { AccountsPluginOptions } from '../../plugins/accounts.ts';
-import type { DatabasePluginOptions } from '../../plugins/database.ts';
-import type { MailPluginOptions } from '../../plugins/mail.ts';
-import type { PlayPluginOptions } from '../../plugins/play.ts';
-import type { RateLimitsPluginOptions } from '../../plugins/rate-limits.ts';
+import type { AccountsPluginOptions } from '../../plugins/app/accounts.ts';
+import type { DatabasePluginOptions } from '../../plugins/external/database.ts';
+import type { MailPluginOptions } from '../../plugins/app/mail.ts';
+import type { PlayPluginOptions } from '../../plugins/app/play.ts';
+import type { RateLimitsPluginOptions } from '../../plugins/external/rate-limits.ts';
 import { relaxedRateLimits } from './accounts.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 

@@ -9,7 +9,7 @@ import type { Locale } from '../../contract/locales.ts';
 import type { PageDataArgs } from '../../contract/page-data.ts';
 import { type PageId, pageRoutes } from '../../contract/routes.ts';
 import type { PageServerModule } from '../../lib/pages/page-server.ts';
-import type { ContentPluginOptions } from '../../plugins/content.ts';
+import type { ContentPluginOptions } from '../../plugins/app/content.ts';
 import { testConfig } from './app.ts';
 
 export const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

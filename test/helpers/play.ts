@@ -1,7 +1,7 @@
 /** What the play tests share: the service with a clock the test moves, the destination's key, players. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { RateLimitSettings } from '../../lib/rate-limit/settings.ts';
-import type { PlayPluginOptions } from '../../plugins/play.ts';
+import type { PlayPluginOptions } from '../../plugins/app/play.ts';
 import { bearer, TestClock, validRegistration } from './accounts.ts';
 import { buildTestApp, testPlaySecret } from './app.ts';
 import type { TestDatabase } from './database.ts';

@@ -7,7 +7,7 @@ import t from 'tap';
 import { buildApp } from '../../app.ts';
 import { iconFromSet } from '../../client/lib/icon-draw.ts';
 import { createIconLoader } from '../../client/lib/icon-loader.ts';
-import type { IconsPluginOptions } from '../../plugins/icons.ts';
+import type { IconsPluginOptions } from '../../plugins/app/icons.ts';
 import type { RateLimitSettings } from '../../lib/rate-limit/settings.ts';
 import { testConfig } from '../helpers/app.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Guesses sent at once get no more password checks than the limits allow: an attempt is counted
- * before its password is checked and refunded when it was right (plugins/login-throttle.ts,
+ * before its password is checked and refunded when it was right (plugins/app/login-throttle.ts,
  * decision 0036). Every check is held until each request has either reached the hasher or been
  * answered, so all of them are in flight together, in memory and in Redis.
  */

@@ -1,6 +1,6 @@
 /**
  * A path that is not a readable page path is a 4xx before any page code runs
- * (lib/canonical-path.ts, plugins/canonical-path.ts): every control character (C0, DEL, C1,
+ * (lib/canonical-path.ts, plugins/app/canonical-path.ts): every control character (C0, DEL, C1,
  * U+2028, U+2029), escaped or raw, through every kind of page, GET and form POST, is 400
  * `MALFORMED_PATH` with the security headers; a segment over 500 characters is 414
  * `PATH_TOO_LONG`. Never a 5xx, never an error log line. Over real HTTP, as a client sends it.

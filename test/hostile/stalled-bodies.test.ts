@@ -2,7 +2,7 @@
  * Clients that send their headers and then stall their bodies (or just hold connections open)
  * cannot take the service from everybody else: a request takes a place under
  * OVERLOAD_MAX_IN_FLIGHT only once its body has arrived, one address holds at most
- * 128 connections (plugins/connection-limit.ts), /readyz says so when every request has been shed for
+ * 128 connections (plugins/app/connection-limit.ts), /readyz says so when every request has been shed for
  * a while, and a shutdown answers a stalled upload 408 instead of waiting for it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

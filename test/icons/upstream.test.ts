@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { buildApp } from '../../app.ts';
-import type { IconsPluginOptions } from '../../plugins/icons.ts';
+import type { IconsPluginOptions } from '../../plugins/app/icons.ts';
 import { ICON_CACHE_CONTROL } from '../../routes/api/icons.ts';
 import { testConfig } from '../helpers/app.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Shutdown waits for the work of requests in flight (plugins/requests-in-flight.ts): a handler
+ * Shutdown waits for the work of requests in flight (plugins/app/requests-in-flight.ts): a handler
  * whose client has already gone still finds the database open, and close() resolves only after
  * it is done, at the latest after SHUTDOWN_TIMEOUT_MS. The database is the one the app opens
  * and closes itself (SQLite in DATA_DIR), as in production.

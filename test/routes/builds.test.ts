@@ -58,7 +58,7 @@ t.test('the builds plugin: latest.json read on every request, meta files immutab
     '/builds/',
   ]) {
     // Another spelling of a path (lower-case escapes, a trailing slash) is first redirected to its
-    // normal form (plugins/canonical-path.ts), which stays under /builds/.
+    // normal form (plugins/app/canonical-path.ts), which stays under /builds/.
     let response = await app.inject(url);
     if (response.statusCode === 301) {
       t.match(response.headers.location, /^\/builds(\/|$)/, `${url}: redirected within /builds`);

@@ -3,7 +3,7 @@ import { browserUserAgent, googlebot, pageCacheGauges, startTestApp } from '../h
 import { pageStateOf } from '../helpers/page-state.ts';
 import type { PublicUser } from '../../contract/page-data.ts';
 
-// The anonymous page cache (plugins/page-cache.ts) as visitors meet it: X-Cache, ETag/304,
+// The anonymous page cache (plugins/app/page-cache.ts) as visitors meet it: X-Cache, ETag/304,
 // what it keeps apart, and what it never keeps.
 // `x-stand-in-user` logs a request in some other way than a session cookie or an Authorization
 // header (after the accounts plugin's own preHandler): the page cache's key does not see it.

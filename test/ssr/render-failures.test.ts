@@ -75,7 +75,7 @@ t.test('a component that throws while rendering: logged, 500 error screen, brows
   t.match(page.hydration, /"renderError":\{"statusCode":500,"message":"Internal Server Error"\}/);
   t.type(page.failure, TypeError, 'the renderer hands the failure to the server');
 
-  // The server logs what the renderer hands it (plugins/ssr.ts), with the spec's message.
+  // The server logs what the renderer hands it (plugins/external/ssr.ts), with the spec's message.
   const { app, logs, close } = await startTestApp(
     { LOG_LEVEL: 'error' },
     {

@@ -7,7 +7,7 @@ import t from 'tap';
  * The folders' contract (docs/decisions/0015): `contract/` is what the server and the browser
  * share and imports nothing else; server code (app.ts, server.ts, lib/, plugins/, routes/) never
  * imports browser code (client/), and browser code never imports server code. The one seam is the
- * SSR bundle's interface, which plugins/ssr.ts imports as types from client/entry.server.tsx.
+ * SSR bundle's interface, which plugins/external/ssr.ts imports as types from client/entry.server.tsx.
  * A page's server half (client/pages/<name>.server.ts, its loader and action) is server code that
  * lives beside its component, which imports it only as a type (`typeof loader`, decision 0048).
  * Inside the server the layers only point down (routes/ -> plugins/ for types -> lib/), and no
@@ -77,7 +77,8 @@ t.test('contract/ imports only contract/, and no Node or browser package', async
 });
 
 t.test('server code never imports browser code', async (t) => {
-  const seam = (edge: Edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry.server.tsx' && edge.typeOnly;
+  const seam = (edge: Edge) =>
+    edge.from === 'plugins/external/ssr.ts' && edge.to === 'client/entry.server.tsx' && edge.typeOnly;
   const crossing = edges.filter(
     (edge) => sideOf(edge.from) === 'server' && sideOf(edge.to) === 'client' && !seam(edge),
   );
@@ -105,7 +106,7 @@ t.test('the check sees the imports (it would catch a crossing)', async (t) => {
     'server -> contract edges found',
   );
   t.ok(
-    edges.some((edge) => edge.from === 'plugins/ssr.ts' && edge.to === 'client/entry.server.tsx'),
+    edges.some((edge) => edge.from === 'plugins/external/ssr.ts' && edge.to === 'client/entry.server.tsx'),
     'the SSR seam is seen',
   );
   t.ok(
@@ -143,6 +144,17 @@ const layerOf = (file: string) => file.split('/')[0]!;
 t.test('plugins/ never imports routes/', async (t) => {
   const upward = edges.filter((edge) => layerOf(edge.from) === 'plugins' && layerOf(edge.to) === 'routes');
   t.same(upward, [], 'shared helpers belong in lib/ (or contract/ when the browser needs them)');
+});
+
+t.test('plugins/external/ (a library set up for us) never imports plugins/app/', async (t) => {
+  const inward = edges.filter(
+    (edge) => edge.from.startsWith('plugins/external/') && edge.to.startsWith('plugins/app/'),
+  );
+  t.same(inward, [], 'decision 0057: library glue knows nothing of the product');
+  t.ok(
+    edges.some((edge) => edge.from.startsWith('plugins/app/') && edge.to.startsWith('plugins/external/')),
+    'the check sees edges between the two folders',
+  );
 });
 
 t.test('routes/ imports plugins/ only as types', async (t) => {

@@ -1,14 +1,14 @@
 /**
  * docs/security.md states each limit as the code enforces it: every number it gives is read here
  * from the defaults (lib/config.ts, lib/rate-limit/settings.ts) or the constants of the code (app.ts,
- * plugins/connection-limit.ts) and must appear as written, so a
+ * plugins/app/connection-limit.ts) and must appear as written, so a
  * changed default fails until the page says the new number.
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { bodyLimitBytes } from '../../app.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { maxConnectionsPerAddress } from '../../plugins/connection-limit.ts';
+import { maxConnectionsPerAddress } from '../../plugins/app/connection-limit.ts';
 import { memoryKeys, type RateLimitRule, rateLimitSettings } from '../../lib/rate-limit/settings.ts';
 
 // Tables and line breaks aside, as a reader sees the text.

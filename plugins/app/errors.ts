@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { wantsJson } from '../lib/accept.ts';
-import { StorageState } from '../lib/db/storage-full.ts';
-import { isDatabaseUnavailable } from '../lib/db/unavailable.ts';
-import { schemaRefusal } from '../lib/http/validation.ts';
-import { type Notice, noticePages } from '../lib/notice-page.ts';
-import { pageOf } from '../lib/pages/page-request.ts';
-import { HttpError, notFoundError } from '../contract/http-error.ts';
+import { wantsJson } from '../../lib/accept.ts';
+import { StorageState } from '../../lib/db/storage-full.ts';
+import { isDatabaseUnavailable } from '../../lib/db/unavailable.ts';
+import { schemaRefusal } from '../../lib/http/validation.ts';
+import { type Notice, noticePages } from '../../lib/notice-page.ts';
+import { pageOf } from '../../lib/pages/page-request.ts';
+import { HttpError, notFoundError } from '../../contract/http-error.ts';
 
 // Fastify's own input errors, named for clients that branch on `code`, in our words, not the library's.
 const frameworkErrors: Record<string, { code: string; message: string }> = {
@@ -80,7 +80,7 @@ export default fp(
       }
       // A body the client aborted carries ECONNRESET too: a 4xx is never a database outage.
       const clientFault = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
-      // The cause once when it starts (plugins/database.ts logs when it ends), not per request.
+      // The cause once when it starts (plugins/external/database.ts logs when it ends), not per request.
       if (!clientFault && storage.report(error, request.log)) return sendFault(request, reply, storageFull);
       if (!clientFault && isDatabaseUnavailable(error)) {
         request.log.error({ err: error }, 'database unavailable');

@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin';
 import { type Kysely, type Migration, sql } from 'kysely';
 import { Gauge } from 'prom-client';
-import { openDatabase } from '../lib/db/connect.ts';
-import { migrateToLatest } from '../lib/db/migrate.ts';
-import { isStorageFull, writeStorageProbe } from '../lib/db/storage-full.ts';
-import type { Database } from '../lib/db/types.ts';
+import { openDatabase } from '../../lib/db/connect.ts';
+import { migrateToLatest } from '../../lib/db/migrate.ts';
+import { isStorageFull, writeStorageProbe } from '../../lib/db/storage-full.ts';
+import type { Database } from '../../lib/db/types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

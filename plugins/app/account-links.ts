@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeIP } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
-import type { AccountLinkDependencies } from '../lib/auth/account-link-service.ts';
-import { AccountTokens, type TokenCheck } from '../lib/auth/account-tokens.ts';
-import { pageRoutes, type PageId } from '../contract/routes.ts';
-import { pageOf } from '../lib/pages/page-request.ts';
+import type { AccountLinkDependencies } from '../../lib/auth/account-link-service.ts';
+import { AccountTokens, type TokenCheck } from '../../lib/auth/account-tokens.ts';
+import { pageRoutes, type PageId } from '../../contract/routes.ts';
+import { pageOf } from '../../lib/pages/page-request.ts';
 
 /** Checks the token of an emailed link without using it. */
 export type LinkCheck = (token: string) => Promise<TokenCheck>;

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { BackgroundJobs } from '../lib/background-jobs.ts';
+import { BackgroundJobs } from '../../lib/background-jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,10 +1,10 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PasswordResets, type ResetResult } from '../lib/auth/password-reset.ts';
-import { checkEmail } from '../lib/auth/validation.ts';
-import { limitKey } from '../lib/rate-limit/settings.ts';
-import { validationFailed } from '../lib/http/validation.ts';
+import { PasswordResets, type ResetResult } from '../../lib/auth/password-reset.ts';
+import { checkEmail } from '../../lib/auth/validation.ts';
+import { limitKey } from '../../lib/rate-limit/settings.ts';
+import { validationFailed } from '../../lib/http/validation.ts';
 
 export interface PasswordResetFeature {
   readonly service: PasswordResets;

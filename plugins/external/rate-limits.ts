@@ -4,16 +4,16 @@ import fp from 'fastify-plugin';
 import type { Redis as RedisClient } from 'ioredis';
 import { Gauge } from 'prom-client';
 import type * as RateLimiterFlexible from 'rate-limiter-flexible';
-import { addressMatcher } from '../lib/address-list.ts';
-import { ConfigError } from '../lib/config.ts';
-import { HttpError } from '../contract/http-error.ts';
-import { isRefusal, type LimitState, MemoryLimiter } from '../lib/rate-limit/memory-limiter.ts';
+import { addressMatcher } from '../../lib/address-list.ts';
+import { ConfigError } from '../../lib/config.ts';
+import { HttpError } from '../../contract/http-error.ts';
+import { isRefusal, type LimitState, MemoryLimiter } from '../../lib/rate-limit/memory-limiter.ts';
 import {
   memoryKeys,
   type RateLimitRule,
   type RateLimitSettings,
   rateLimitSettings,
-} from '../lib/rate-limit/settings.ts';
+} from '../../lib/rate-limit/settings.ts';
 
 export interface RateLimitsPluginOptions {
   /** Limits other than lib/rate-limit/settings.ts's (tests). */

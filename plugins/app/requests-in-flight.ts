@@ -2,13 +2,13 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
-import { closeWhenQuiet } from '../lib/quiet-listener.ts';
+import { closeWhenQuiet } from '../../lib/quiet-listener.ts';
 
 /** The one count of requests in flight: shutdown drains it, the overload cap reads its `admitted` part. */
 export class RequestsInFlight {
   /** Requests whose work is not done yet, from onRequest on, counted even when their client has gone. */
   count = 0;
-  /** Those of them holding a place under OVERLOAD_MAX_IN_FLIGHT (plugins/overload.ts). */
+  /** Those of them holding a place under OVERLOAD_MAX_IN_FLIGHT (plugins/external/overload.ts). */
   admitted = 0;
   idle?: () => void;
   admit({ work }: FastifyRequest) {

@@ -3,12 +3,12 @@ import type { IconifyJSON } from '@iconify/types';
 import { getIcons } from '@iconify/utils';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../contract/http-error.ts';
-import { type IconAnswer, noStore } from '../lib/icons/answer.ts';
-import { iconCache } from '../lib/icons/cache.ts';
-import { loadIcons, loadLocalSet, type RenderedIcon } from '../lib/icons/local-sets.ts';
-import { fetchUpstreamIcons, UpstreamError } from '../lib/icons/upstream.ts';
-import { upstreamBudget } from '../lib/icons/upstream-budget.ts';
+import { HttpError } from '../../contract/http-error.ts';
+import { type IconAnswer, noStore } from '../../lib/icons/answer.ts';
+import { iconCache } from '../../lib/icons/cache.ts';
+import { loadIcons, loadLocalSet, type RenderedIcon } from '../../lib/icons/local-sets.ts';
+import { fetchUpstreamIcons, UpstreamError } from '../../lib/icons/upstream.ts';
+import { upstreamBudget } from '../../lib/icons/upstream-budget.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,16 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AccountSettings } from '../lib/auth/account-settings.ts';
-import type { TokenProblem } from '../lib/auth/account-tokens.ts';
-import type { AccountSettingsData, SessionView } from '../contract/account-view.ts';
-import type { FieldErrors } from '../lib/auth/validation.ts';
-import { HttpError } from '../contract/http-error.ts';
-import type { Locale } from '../contract/locales.ts';
-import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
-import type { AccountPageData } from '../contract/play.ts';
-import type { SeoData } from '../contract/seo.ts';
-import { tokenFailed } from '../lib/http/link-errors.ts';
-import { validationFailed } from '../lib/http/validation.ts';
+import { AccountSettings } from '../../lib/auth/account-settings.ts';
+import type { TokenProblem } from '../../lib/auth/account-tokens.ts';
+import type { AccountSettingsData, SessionView } from '../../contract/account-view.ts';
+import type { FieldErrors } from '../../lib/auth/validation.ts';
+import { HttpError } from '../../contract/http-error.ts';
+import type { Locale } from '../../contract/locales.ts';
+import type { PageDataArgs, PublicUser } from '../../contract/page-data.ts';
+import type { AccountPageData } from '../../contract/play.ts';
+import type { SeoData } from '../../contract/seo.ts';
+import { tokenFailed } from '../../lib/http/link-errors.ts';
+import { validationFailed } from '../../lib/http/validation.ts';
 
 /** What the API routes and the account page's form posts share: each throws HttpError on refusal. */
 export interface AccountSettingsFeature {

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AccountService, EmailTakenError, type IssuedSession } from '../lib/auth/accounts.ts';
-import { cookieSecurity } from '../lib/cookie-security.ts';
-import { KnownAddresses } from '../lib/auth/known-addresses.ts';
-import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../lib/auth/passwords.ts';
-import { normalizeEmail, type Registration } from '../lib/auth/validation.ts';
-import { cookieNames } from '../contract/cookies.ts';
-import { HttpError } from '../contract/http-error.ts';
+import { AccountService, EmailTakenError, type IssuedSession } from '../../lib/auth/accounts.ts';
+import { cookieSecurity } from '../../lib/cookie-security.ts';
+import { KnownAddresses } from '../../lib/auth/known-addresses.ts';
+import { PasswordHasher, type PasswordHashingParams, productionHashing } from '../../lib/auth/passwords.ts';
+import { normalizeEmail, type Registration } from '../../lib/auth/validation.ts';
+import { cookieNames } from '../../contract/cookies.ts';
+import { HttpError } from '../../contract/http-error.ts';
 import { loginThrottles, type LoginThrottle } from './login-throttle.ts';
-import type { PublicUser } from '../contract/page-data.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 
 const tokenCookieName = cookieNames.session;
 

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
-import { readBuildInfo } from '../lib/build-info.ts';
-import { cookieNames } from '../contract/cookies.ts';
-import { negotiateEncoding } from '../lib/encoding.ts';
-import { PageCache, PageEntry, type StoredHeaders } from '../lib/page-cache.ts';
-import { describeEntry, hitAnswer, storedBody } from '../lib/page-cache-answer.ts';
-import { pageCacheKey, type KeyRequest } from '../lib/page-cache-key.ts';
-import { anonymousAudience, pageHeaders, payloadBuildQuery } from '../lib/pages/page-headers.ts';
-import { pageOf, type PageRequest } from '../lib/pages/page-request.ts';
+import { readBuildInfo } from '../../lib/build-info.ts';
+import { cookieNames } from '../../contract/cookies.ts';
+import { negotiateEncoding } from '../../lib/encoding.ts';
+import { PageCache, PageEntry, type StoredHeaders } from '../../lib/page-cache.ts';
+import { describeEntry, hitAnswer, storedBody } from '../../lib/page-cache-answer.ts';
+import { pageCacheKey, type KeyRequest } from '../../lib/page-cache-key.ts';
+import { anonymousAudience, pageHeaders, payloadBuildQuery } from '../../lib/pages/page-headers.ts';
+import { pageOf, type PageRequest } from '../../lib/pages/page-request.ts';
 
 /** What the two plugins below share. */
 interface PageCacheState {
@@ -84,7 +84,7 @@ export const pageCacheHits = fp<PageCacheOptions>(
       const cookieHeader = request.headers.cookie;
       const cookies = cookieHeader === undefined ? noCookies : parseCookie?.(cookieHeader);
       if (!cookies) return done();
-      // Only a path's one spelling is ever stored (plugins/canonical-path.ts redirects the others
+      // Only a path's one spelling is ever stored (plugins/app/canonical-path.ts redirects the others
       // before this cache sees them), so another spelling finds nothing here.
       const key = keyOf({ url: request.url, headers: request.headers, cookies }, page, buildQuery);
       const entry = key === undefined ? undefined : cache.get(key, generation());

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { serverT } from '../lib/translations.ts';
-import { deviceName } from '../lib/device-name.ts';
-import { localePath, locales, type Locale } from '../contract/locales.ts';
-import { loginThenBackTo } from '../contract/login-path.ts';
-import type { PageDataArgs, PublicUser } from '../contract/page-data.ts';
-import type { SeoData } from '../contract/seo.ts';
-import { PlayService } from '../lib/play/service.ts';
-import type { AccountPageData, PlayPageData } from '../contract/play.ts';
-import { pageOf } from '../lib/pages/page-request.ts';
+import { serverT } from '../../lib/translations.ts';
+import { deviceName } from '../../lib/device-name.ts';
+import { localePath, locales, type Locale } from '../../contract/locales.ts';
+import { loginThenBackTo } from '../../contract/login-path.ts';
+import type { PageDataArgs, PublicUser } from '../../contract/page-data.ts';
+import type { SeoData } from '../../contract/seo.ts';
+import { PlayService } from '../../lib/play/service.ts';
+import type { AccountPageData, PlayPageData } from '../../contract/play.ts';
+import { pageOf } from '../../lib/pages/page-request.ts';
 
 export interface PlayPluginOptions {
   now?: () => Date;

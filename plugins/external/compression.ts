@@ -1,7 +1,7 @@
 import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
 import fp from 'fastify-plugin';
-import { compressibleType, compressionThresholdBytes, contentEncodings } from '../lib/encoding.ts';
+import { compressibleType, compressionThresholdBytes, contentEncodings } from '../../lib/encoding.ts';
 
 /** A page is at most a few hundred KB: compressed in one call, never through a stream (decision 0018). */
 const wholeBodyBytes = 4 * 1024 * 1024;

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
-import { loadContentInWorker } from '../lib/content/load-in-worker.ts';
-import { formatIssue } from '../lib/content/snapshot.ts';
-import { readSnapshotCache, snapshotCacheFile } from '../lib/content/snapshot-cache.ts';
-import { ContentService } from '../lib/content/service.ts';
-import { watchContent } from '../lib/content/watch.ts';
+import { loadContentInWorker } from '../../lib/content/load-in-worker.ts';
+import { formatIssue } from '../../lib/content/snapshot.ts';
+import { readSnapshotCache, snapshotCacheFile } from '../../lib/content/snapshot-cache.ts';
+import { ContentService } from '../../lib/content/service.ts';
+import { watchContent } from '../../lib/content/watch.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,20 +2,20 @@ import { resolve } from 'node:path';
 import FastifyVite from '@fastify/vite';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Renderer, RendererSite } from '../client/entry.server.tsx';
-import { appIcons } from '../contract/app-icons.ts';
-import { builtAppIcons } from '../lib/icons/built-app-icons.ts';
-import { type PageErrorInfo, renderErrorLog } from '../contract/page-error.ts';
-import { localePath, splitLocale } from '../contract/locales.ts';
-import { isBotRequest } from '../lib/bots.ts';
-import { pageName, pageRoutes } from '../contract/routes.ts';
-import { renderStateOf } from '../lib/pages/render-state.ts';
-import type { RenderState } from '../contract/render-state.ts';
-import { projectRoot, readBuildInfo } from '../lib/build-info.ts';
-import { loadClientAssets, noClientAssets } from '../lib/client-assets.ts';
-import { compileHtmlTemplate } from '../lib/html-template.ts';
-import type { PublicUser } from '../contract/page-data.ts';
-import { pageFontPreloads } from '../lib/page-fonts.ts';
+import type { Renderer, RendererSite } from '../../client/entry.server.tsx';
+import { appIcons } from '../../contract/app-icons.ts';
+import { builtAppIcons } from '../../lib/icons/built-app-icons.ts';
+import { type PageErrorInfo, renderErrorLog } from '../../contract/page-error.ts';
+import { localePath, splitLocale } from '../../contract/locales.ts';
+import { isBotRequest } from '../../lib/bots.ts';
+import { pageName, pageRoutes } from '../../contract/routes.ts';
+import { renderStateOf } from '../../lib/pages/render-state.ts';
+import type { RenderState } from '../../contract/render-state.ts';
+import { projectRoot, readBuildInfo } from '../../lib/build-info.ts';
+import { loadClientAssets, noClientAssets } from '../../lib/client-assets.ts';
+import { compileHtmlTemplate } from '../../lib/html-template.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
+import { pageFontPreloads } from '../../lib/page-fonts.ts';
 
 type HtmlFunction = (this: FastifyReply, values?: Record<string, unknown>) => FastifyReply;
 
@@ -45,7 +45,7 @@ declare module 'fastify' {
     renderer: PageRenderer;
   }
   interface FastifyRequest {
-    /** Set by plugins/accounts.ts. */
+    /** Set by plugins/app/accounts.ts. */
     user: PublicUser | null;
   }
 }

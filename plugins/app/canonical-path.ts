@@ -1,8 +1,8 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { checkPath, maxSegmentLength } from '../lib/canonical-path.ts';
-import { HttpError } from '../contract/http-error.ts';
+import { checkPath, maxSegmentLength } from '../../lib/canonical-path.ts';
+import { HttpError } from '../../contract/http-error.ts';
 
 const tooLong = () =>
   new HttpError(414, 'PATH_TOO_LONG', `The address cannot be read: a segment over ${maxSegmentLength} characters.`);

@@ -3,10 +3,10 @@ import { context, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_ROUTE, ATTR_URL_PATH, ATTR_URL_SCHEME } from '@opentelemetry/semantic-conventions';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { readBuildInfo } from '../lib/build-info.ts';
-import { type TraceIds, useTraceIds } from '../lib/logger.ts';
-import { pageOf } from '../lib/pages/page-request.ts';
-import { startTracing, type Tracing } from '../lib/tracing.ts';
+import { readBuildInfo } from '../../lib/build-info.ts';
+import { type TraceIds, useTraceIds } from '../../lib/logger.ts';
+import { pageOf } from '../../lib/pages/page-request.ts';
+import { startTracing, type Tracing } from '../../lib/tracing.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

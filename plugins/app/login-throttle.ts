@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { KnownAddresses } from '../lib/auth/known-addresses.ts';
-import { limitKey } from '../lib/rate-limit/settings.ts';
-import type { RateLimits, Refund } from './rate-limits.ts';
+import type { KnownAddresses } from '../../lib/auth/known-addresses.ts';
+import { limitKey } from '../../lib/rate-limit/settings.ts';
+import type { RateLimits, Refund } from '../external/rate-limits.ts';
 
 /** The password checks of one account from one client. */
 export interface LoginThrottle {

@@ -2,9 +2,9 @@ import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { wantsJson } from '../lib/accept.ts';
-import { noticePages } from '../lib/notice-page.ts';
-import { splitLocale } from '../contract/locales.ts';
+import { wantsJson } from '../../lib/accept.ts';
+import { noticePages } from '../../lib/notice-page.ts';
+import { splitLocale } from '../../contract/locales.ts';
 
 const retryAfterSeconds = 5;
 /** ms between under-pressure's samples. */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { EmailVerifications } from '../lib/auth/email-verification.ts';
-import { HttpError } from '../contract/http-error.ts';
-import type { PublicUser } from '../contract/page-data.ts';
+import { EmailVerifications } from '../../lib/auth/email-verification.ts';
+import { HttpError } from '../../contract/http-error.ts';
+import type { PublicUser } from '../../contract/page-data.ts';
 
 export interface EmailVerificationFeature {
   readonly service: EmailVerifications;

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
-import { localePath, type Locale } from '../contract/locales.ts';
-import { Mailer } from '../lib/mail/mailer.ts';
-import { composeMail, type MailKind, type MailValues } from '../lib/mail/messages.ts';
+import { localePath, type Locale } from '../../contract/locales.ts';
+import { Mailer } from '../../lib/mail/mailer.ts';
+import { composeMail, type MailKind, type MailValues } from '../../lib/mail/messages.ts';
 
 export interface MailPluginOptions {
   /** Waits between send attempts (tests shorten them). */

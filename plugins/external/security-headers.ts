@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
-import type { FixedHeaders } from '../lib/page-cache.ts';
+import type { FixedHeaders } from '../../lib/page-cache.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

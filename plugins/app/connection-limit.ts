@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
-import { addressMatcher } from '../lib/address-list.ts';
+import { addressMatcher } from '../../lib/address-list.ts';
 
 const refusal =
   '{"statusCode":429,"code":"TOO_MANY_CONNECTIONS","message":"Too many open connections from this address."}';
